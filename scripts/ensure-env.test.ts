@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { NEEDED, ensureEnvFile } from './ensure-env.js';
+
+describe('ensure-env', () => {
+  const fresh = () => join(mkdtempSync(join(tmpdir(), 'loadlab-env-')), '.env');
+
+  it('creates a private .env with every needed variable and random secrets', () => {
+    const path = fresh();
+    const first = ensureEnvFile(path, {});
+    assert.deepEqual(
+      first.added.map((a) => a.name),
+      NEEDED.map((n) => n.name),
+    );
+    const parsed = parseEnv(readFileSync(path, 'utf8'));
+    assert.equal(parsed.DEMO_EMAIL, 'demo@loadlab.local');
+    assert.match(parsed.DEMO_PASSWORD ?? '', /^[\w-]{24}$/);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    const other = ensureEnvFile(fresh(), {});
+    assert.notEqual(other.added.find((a) => a.name === 'DEMO_PASSWORD')?.value, parsed.DEMO_PASSWORD);
+  });
+
+  it('keeps values already in the file and adds only what is missing', () => {
+    const path = fresh();
+    writeFileSync(path, 'DEMO_EMAIL=me@example.test\nDEMO_PASSWORD=mine');
+    const result = ensureEnvFile(path, {});
+    assert.ok(!result.added.some((a) => a.name === 'DEMO_PASSWORD' || a.name === 'DEMO_EMAIL'));
+    const parsed = parseEnv(readFileSync(path, 'utf8'));
+    assert.equal(parsed.DEMO_PASSWORD, 'mine');
+    assert.equal(parsed.DEMO_EMAIL, 'me@example.test');
+    assert.ok(parsed.ADMIN_PASSWORD);
+    assert.deepEqual(ensureEnvFile(path, {}).added, [], 'a second run changes nothing');
+  });
+
+  it('leaves the file alone when the environment already provides everything', () => {
+    const path = fresh();
+    const env = Object.fromEntries(NEEDED.map((n) => [n.name, 'from-env']));
+    assert.deepEqual(ensureEnvFile(path, env).added, []);
+    assert.throws(() => readFileSync(path), /ENOENT/);
+  });
+});

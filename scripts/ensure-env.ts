@@ -1,0 +1,76 @@
+// Makes sure the services and the suite agree on credentials without any secret in source:
+// fills a git-ignored .env with random values for the secrets that are neither in the
+// environment nor already in the file, and shows a generated demo password once.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+
+/** A variable the lab needs, and how to make a value when nobody gave one. */
+interface Needed {
+  name: string;
+  comment: string;
+  make(): string;
+  /** Shown once on the console so the user can log in to the pages by hand. */
+  show?: boolean;
+}
+
+const secret =
+  (bytes = 18) =>
+  () =>
+    randomBytes(bytes).toString('base64url');
+
+export const NEEDED: readonly Needed[] = [
+  {
+    name: 'DEMO_EMAIL',
+    comment: 'Login identity of the sandbox and the suite',
+    make: () => 'demo@loadlab.local',
+  },
+  { name: 'DEMO_PASSWORD', comment: 'Login secret of the sandbox and the suite', make: secret(), show: true },
+  { name: 'SANDBOX_TOKEN_SECRET', comment: 'HMAC key signing sandbox tokens', make: secret(32) },
+  { name: 'ADMIN_USER', comment: 'First admin of the secured clinic (9967)', make: () => 'admin' },
+  { name: 'ADMIN_PASSWORD', comment: 'Password of that admin', make: secret(), show: true },
+];
+
+export interface EnsureResult {
+  path: string;
+  added: { name: string; value: string; show: boolean }[];
+}
+
+/** Adds to `path` every needed variable missing from both `env` and the file; never rewrites a line. */
+export function ensureEnvFile(path: string, env: NodeJS.ProcessEnv): EnsureResult {
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const inFile = parseEnv(existing);
+  const added = NEEDED.filter((v) => !env[v.name] && !inFile[v.name]).map((v) => ({
+    name: v.name,
+    value: v.make(),
+    show: v.show === true,
+  }));
+  if (added.length === 0) return { path, added };
+
+  const header = existing
+    ? ''
+    : '# Created by `npm run env:init`; git-ignored. See .env.example for every variable.\n';
+  const separator = existing && !existing.endsWith('\n') ? '\n' : '';
+  const lines = added.map((a) => {
+    const comment = NEEDED.find((n) => n.name === a.name)?.comment ?? '';
+    return `# ${comment}\n${a.name}=${a.value}\n`;
+  });
+  writeFileSync(path, existing + separator + header + lines.join(''), { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return { path, added };
+}
+
+function main(): void {
+  const path = process.argv[2] ?? '.env';
+  const result = ensureEnvFile(path, process.env);
+  if (result.added.length === 0) {
+    console.log(`env: ${path} and the environment already hold every credential the lab needs`);
+    return;
+  }
+  console.log(`env: added ${result.added.map((a) => a.name).join(', ')} to ${path} (git-ignored, mode 600)`);
+  for (const a of result.added.filter((x) => x.show)) {
+    console.log(`env: generated ${a.name}=${a.value}  (shown once; it stays in ${path})`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();
