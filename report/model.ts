@@ -1,0 +1,167 @@
+// The report model: everything the renderers (Markdown, HTML, JUnit) and the live dashboard show,
+// built from k6's handleSummary data plus its `--out json` time series.
+import { RunAggregator, type Aggregate } from './aggregate.js';
+import type { ScenarioComparison } from './compare.js';
+import { readNdjson } from './ndjson.js';
+import { flattenChecks, readSummary, summaryThresholds, type CheckRow, type SummaryData } from './summary.js';
+import { parseExpression, ThresholdTracker } from './thresholds.js';
+
+export interface ThresholdRow {
+  metric: string;
+  source: string;
+  stat?: string;
+  op?: string;
+  limit?: number;
+  /** What the run measured for this statistic; undefined when neither the summary nor the series has it. */
+  observed?: number;
+  unit: 'ms' | 'B' | '';
+  ok: boolean;
+}
+
+export interface Totals {
+  durationMs: number;
+  requests: number;
+  rps: number;
+  errorRate: number | undefined;
+  p95: number | undefined;
+  avg: number | undefined;
+  checksPassed: number;
+  checksFailed: number;
+  iterations: number;
+  vusMax: number | undefined;
+}
+
+export interface ScenarioReport {
+  scenario: string;
+  runId?: string;
+  passed: boolean;
+  /** Why the scenario failed, in words (crossed thresholds, exit code, missing summary). */
+  problems: string[];
+  totals: Totals;
+  thresholds: ThresholdRow[];
+  checks: CheckRow[];
+  endpoints: Aggregate['endpoints'];
+  statuses: Aggregate['statuses'];
+  errors: Aggregate['errors'];
+  series?: Aggregate['series'];
+  /** Latency thresholds on http_req_duration, drawn as lines on the latency chart. */
+  latencyLimits: { label: string; value: number }[];
+  comparison?: ScenarioComparison;
+}
+
+export interface Report {
+  title: string;
+  generatedAt: string;
+  runId?: string;
+  passed: boolean;
+  scenarios: ScenarioReport[];
+}
+
+export interface RunInput {
+  scenario: string;
+  runId?: string;
+  summaryPath?: string;
+  seriesPath?: string;
+  /** The engine's exit code when known (test:report): non-zero fails the scenario even with green thresholds. */
+  exitCode?: number;
+}
+
+const num = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** Builds one scenario's part of the report from its files. */
+export async function buildScenarioReport(input: RunInput): Promise<ScenarioReport> {
+  const summary = input.summaryPath ? await readSummary(input.summaryPath) : undefined;
+  const rows = summary ? summaryThresholds(summary) : [];
+  // Only statistics the summary lacks (e.g. p(99) with default summaryTrendStats) need raw samples.
+  const missing = rows.filter((r) => {
+    const e = parseExpression(r.source);
+    return e && num(summary?.metrics[r.metric]?.values[e.stat]) === undefined;
+  });
+  const aggregator = new RunAggregator(new ThresholdTracker(missing.map((r) => r.metric)));
+  if (input.seriesPath) await readNdjson(input.seriesPath, aggregator);
+  return scenarioFromParts(input, summary, aggregator);
+}
+
+/** Shared with the live dashboard, which has an aggregator but (until the end) no summary. */
+export function scenarioFromParts(
+  input: Pick<RunInput, 'scenario' | 'runId' | 'exitCode' | 'seriesPath'>,
+  summary: SummaryData | undefined,
+  aggregator: RunAggregator,
+  live?: { thresholds: { metric: string; source: string; ok: boolean }[] },
+): ScenarioReport {
+  const durationMs = summary?.state.testRunDurationMs ?? aggregator.spanMs();
+  const agg = aggregator.result(durationMs);
+  const m = summary?.metrics ?? {};
+  const defined = summary ? summaryThresholds(summary) : (live?.thresholds ?? []);
+  const thresholds: ThresholdRow[] = defined.map((t) => {
+    const e = parseExpression(t.source);
+    const metric = m[t.metric];
+    const observed = e
+      ? (num(metric?.values[e.stat]) ?? aggregator.tracker.observed(t.metric, e.stat, durationMs))
+      : undefined;
+    const unit =
+      metric?.contains === 'time' && e && e.stat !== 'count' && e.stat !== 'rate'
+        ? 'ms'
+        : metric?.contains === 'data' && e?.stat !== 'rate'
+          ? 'B'
+          : '';
+    return {
+      metric: t.metric,
+      source: t.source,
+      stat: e?.stat,
+      op: e?.op,
+      limit: e?.limit,
+      observed,
+      unit,
+      ok: t.ok,
+    };
+  });
+  const checks = summary ? flattenChecks(summary.root_group) : [];
+  const problems: string[] = [];
+  if (!summary && !live) problems.push('no summary was written (the run did not finish)');
+  for (const t of thresholds.filter((x) => !x.ok))
+    problems.push(`threshold ${t.metric}: ${t.source} crossed`);
+  if (input.exitCode !== undefined && input.exitCode !== 0)
+    problems.push(`engine exited with code ${input.exitCode}`);
+  const latencyLimits = thresholds
+    .filter((t) => t.metric === 'http_req_duration' && t.limit !== undefined && t.op?.startsWith('<'))
+    .map((t) => ({ label: t.source, value: t.limit as number }));
+  return {
+    scenario: input.scenario,
+    runId: input.runId,
+    passed: problems.length === 0,
+    problems,
+    totals: {
+      durationMs,
+      requests: num(m.http_reqs?.values.count) ?? agg.endpoints.reduce((s, e) => s + e.count, 0),
+      rps: num(m.http_reqs?.values.rate) ?? 0,
+      errorRate: num(m.http_req_failed?.values.rate),
+      p95: num(m.http_req_duration?.values['p(95)']),
+      avg: num(m.http_req_duration?.values.avg),
+      checksPassed: num(m.checks?.values.passes) ?? 0,
+      checksFailed: num(m.checks?.values.fails) ?? 0,
+      iterations: num(m.iterations?.values.count) ?? 0,
+      vusMax: num(m.vus_max?.values.max) ?? num(m.vus?.values.max),
+    },
+    thresholds,
+    checks,
+    endpoints: agg.endpoints,
+    statuses: agg.statuses,
+    errors: agg.errors,
+    series: input.seriesPath !== undefined || agg.series.t.length > 0 ? agg.series : undefined,
+    latencyLimits,
+  };
+}
+
+export function buildReport(
+  scenarios: ScenarioReport[],
+  opts: { title?: string; runId?: string; now?: Date } = {},
+): Report {
+  return {
+    title: opts.title ?? 'Load test report',
+    generatedAt: (opts.now ?? new Date()).toISOString(),
+    runId: opts.runId,
+    passed: scenarios.length > 0 && scenarios.every((s) => s.passed),
+    scenarios,
+  };
+}

@@ -1,0 +1,58 @@
+// Number formatting shared by the Markdown and JUnit renderers (the HTML client has its own twin in ui/client.js).
+
+export function ms(v: number | undefined | null): string {
+  if (v === undefined || v === null || !Number.isFinite(v)) return 'n/a';
+  if (v >= 1000) return `${(v / 1000).toFixed(2)} s`;
+  if (v >= 100) return `${v.toFixed(0)} ms`;
+  if (v >= 1) return `${v.toFixed(1)} ms`;
+  return `${v.toFixed(2)} ms`;
+}
+
+export function pct(v: number | undefined | null): string {
+  if (v === undefined || v === null || !Number.isFinite(v)) return 'n/a';
+  return `${(v * 100).toFixed(2)} %`;
+}
+
+export function num(v: number | undefined | null, digits = 2): string {
+  if (v === undefined || v === null || !Number.isFinite(v)) return 'n/a';
+  return Number.isInteger(v) ? String(v) : v.toFixed(digits);
+}
+
+export function bytes(v: number | undefined): string {
+  if (v === undefined || !Number.isFinite(v)) return 'n/a';
+  if (v >= 1024 * 1024) return `${(v / 1024 / 1024).toFixed(1)} MB`;
+  if (v >= 1024) return `${(v / 1024).toFixed(1)} kB`;
+  return `${v} B`;
+}
+
+export function observed(row: { observed?: number; unit: string; stat?: string }): string {
+  if (row.observed === undefined) return 'n/a';
+  if (row.unit === 'ms') return ms(row.observed);
+  if (row.unit === 'B') return bytes(row.observed);
+  return num(row.observed, row.stat === 'rate' ? 4 : 2);
+}
+
+export function duration(msValue: number): string {
+  const s = msValue / 1000;
+  return s >= 60 ? `${Math.floor(s / 60)}m${(s % 60).toFixed(0)}s` : `${s.toFixed(1)}s`;
+}
+
+/** Delta of a comparison row in the row's unit, signed. */
+export function delta(kind: 'latency' | 'rate' | 'throughput', d: number | undefined): string {
+  if (d === undefined) return 'n/a';
+  const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
+  const a = Math.abs(d);
+  if (kind === 'latency') return sign + ms(a);
+  if (kind === 'rate') return `${sign}${(a * 100).toFixed(2)} pp`;
+  return `${sign}${a.toFixed(2)}/s`;
+}
+
+export function value(kind: 'latency' | 'rate' | 'throughput', v: number | undefined): string {
+  return kind === 'latency'
+    ? ms(v)
+    : kind === 'rate'
+      ? pct(v)
+      : v === undefined
+        ? 'n/a'
+        : `${v.toFixed(2)}/s`;
+}

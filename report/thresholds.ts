@@ -1,0 +1,131 @@
+// Threshold expressions and metric keys in k6's syntax, and a tracker that can compute any threshold's
+// observed value from raw samples (needed when the summary lacks the statistic, e.g. p(99), and live).
+import type { MetricType } from '../runner/types.js';
+import { percentileOfSorted, sortNumbers } from './stats.js';
+
+export interface ParsedExpression {
+  stat: string; // avg | min | max | med | count | rate | value | p(N)
+  op: string;
+  limit: number;
+}
+
+const EXPRESSION =
+  /^\s*(avg|min|max|med|count|rate|value|p\(\s*\d+(?:\.\d+)?\s*\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/i;
+
+/** Parses `p(95)<1500`; returns undefined for anything else so the report shows the source as is. */
+export function parseExpression(source: string): ParsedExpression | undefined {
+  const m = EXPRESSION.exec(source);
+  if (!m) return undefined;
+  return { stat: (m[1] as string).replace(/\s+/g, ''), op: m[2] as string, limit: Number(m[3]) };
+}
+
+export interface MetricKey {
+  name: string;
+  tags: Record<string, string>;
+}
+
+/** `http_req_duration{endpoint:health,method:GET}` -> name + tag filter. */
+export function parseMetricKey(key: string): MetricKey {
+  const open = key.indexOf('{');
+  if (open < 0 || !key.endsWith('}')) return { name: key.trim(), tags: {} };
+  const tags: Record<string, string> = {};
+  for (const part of key.slice(open + 1, -1).split(',')) {
+    const colon = part.indexOf(':');
+    if (colon < 0) continue;
+    const unquote = (s: string) => s.trim().replace(/^(['"])(.*)\1$/, '$2');
+    tags[unquote(part.slice(0, colon))] = unquote(part.slice(colon + 1));
+  }
+  return { name: key.slice(0, open).trim(), tags };
+}
+
+export function tagsMatch(filter: Record<string, string>, tags: Record<string, string>): boolean {
+  for (const k in filter) if (tags[k] !== filter[k]) return false;
+  return true;
+}
+
+interface Tracked {
+  key: string;
+  filter: Record<string, string>;
+  type?: MetricType;
+  values: number[];
+  sum: number;
+  count: number;
+  nonZero: number;
+  last: number;
+  min: number;
+  max: number;
+}
+
+/** Collects samples for chosen metric keys so any statistic of them can be computed exactly. */
+export class ThresholdTracker {
+  private readonly byName = new Map<string, Tracked[]>();
+
+  constructor(keys: Iterable<string>) {
+    for (const key of new Set(keys)) {
+      const { name, tags } = parseMetricKey(key);
+      const list = this.byName.get(name) ?? [];
+      list.push({
+        key,
+        filter: tags,
+        values: [],
+        sum: 0,
+        count: 0,
+        nonZero: 0,
+        last: 0,
+        min: Infinity,
+        max: -Infinity,
+      });
+      this.byName.set(name, list);
+    }
+  }
+
+  wants(metric: string): boolean {
+    return this.byName.has(metric);
+  }
+
+  add(metric: string, type: MetricType | undefined, value: number, tags: Record<string, string>): void {
+    const list = this.byName.get(metric);
+    if (!list) return;
+    for (const t of list) {
+      if (!tagsMatch(t.filter, tags)) continue;
+      if (type) t.type = type;
+      if (t.type === 'trend' || !t.type) t.values.push(value);
+      t.sum += value;
+      t.count++;
+      if (value !== 0) t.nonZero++;
+      t.last = value;
+      if (value < t.min) t.min = value;
+      if (value > t.max) t.max = value;
+    }
+  }
+
+  /** The observed value of `stat` for `key`, or undefined when the key was not tracked or has no type yet. */
+  observed(key: string, stat: string, durationMs: number): number | undefined {
+    const t = this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key);
+    if (!t?.type) return undefined;
+    const empty = t.count === 0;
+    switch (t.type) {
+      case 'counter':
+        if (stat === 'count') return t.sum;
+        if (stat === 'rate') return durationMs > 0 ? t.sum / (durationMs / 1000) : 0;
+        return undefined;
+      case 'gauge':
+        if (stat === 'value') return t.last;
+        if (stat === 'min') return empty ? 0 : t.min;
+        if (stat === 'max') return empty ? 0 : t.max;
+        return undefined;
+      case 'rate':
+        return stat === 'rate' ? (empty ? 0 : t.nonZero / t.count) : undefined;
+      case 'trend': {
+        if (stat === 'count') return t.count;
+        if (stat === 'avg') return empty ? 0 : t.sum / t.count;
+        if (stat === 'min') return empty ? 0 : t.min;
+        if (stat === 'max') return empty ? 0 : t.max;
+        const sorted = sortNumbers(t.values);
+        if (stat === 'med') return percentileOfSorted(sorted, 50);
+        const p = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
+        return p ? percentileOfSorted(sorted, Number(p[1])) : undefined;
+      }
+    }
+  }
+}

@@ -1,0 +1,355 @@
+/* global document, window, EventSource, uPlot */
+// Browser side of the HTML report and the live dashboard: builds the tables and the uPlot charts from
+// the report model (report/model.ts) embedded in the page or pushed over server-sent events.
+// Plain JavaScript on purpose: it is inlined into a self-contained page as is, with no build step.
+(function () {
+  'use strict';
+
+  const state = { charts: [], renders: 0, snapshots: 0, finished: false };
+  window.__loadlab = state;
+
+  // ---- formatting (twin of report/render/format.ts) ----
+  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+  function ms(v) {
+    if (!isNum(v)) return 'n/a';
+    if (v >= 1000) return (v / 1000).toFixed(2) + ' s';
+    if (v >= 100) return v.toFixed(0) + ' ms';
+    if (v >= 1) return v.toFixed(1) + ' ms';
+    return v.toFixed(2) + ' ms';
+  }
+  const pct = (v) => (isNum(v) ? (v * 100).toFixed(2) + ' %' : 'n/a');
+  const num = (v, d) =>
+    isNum(v) ? (Number.isInteger(v) ? String(v) : v.toFixed(d === undefined ? 2 : d)) : 'n/a';
+  function observed(t) {
+    if (!isNum(t.observed)) return 'n/a';
+    if (t.unit === 'ms') return ms(t.observed);
+    if (t.unit === 'B') return num(t.observed, 0) + ' B';
+    return num(t.observed, t.stat === 'rate' ? 4 : 2);
+  }
+  const kindValue = (kind, v) =>
+    kind === 'latency' ? ms(v) : kind === 'rate' ? pct(v) : isNum(v) ? v.toFixed(2) + '/s' : 'n/a';
+  function kindDelta(kind, d) {
+    if (!isNum(d)) return 'n/a';
+    const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
+    const a = Math.abs(d);
+    if (kind === 'latency') return sign + ms(a);
+    if (kind === 'rate') return sign + (a * 100).toFixed(2) + ' pp';
+    return sign + a.toFixed(2) + '/s';
+  }
+  const duration = (v) =>
+    v >= 60000
+      ? Math.floor(v / 60000) + 'm' + ((v % 60000) / 1000).toFixed(0) + 's'
+      : (v / 1000).toFixed(1) + 's';
+
+  // ---- DOM helpers: textContent only, so tag values from a run can never inject markup ----
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of [].concat(children === undefined ? [] : children)) {
+      if (c === null || c === undefined) continue;
+      node.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return node;
+  }
+  const badge = (ok) => el('span', { class: ok ? 'badge pass' : 'badge fail' }, ok ? 'PASS' : 'FAIL');
+
+  function table(cls, head, rows, numericFrom) {
+    if (rows.length === 0) return el('p', { class: 'empty ' + cls }, 'none');
+    const start = numericFrom === undefined ? 1 : numericFrom;
+    return el('table', { class: cls }, [
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          head.map((h, i) => el('th', { class: i >= start ? 'n' : undefined }, h)),
+        ),
+      ),
+      el(
+        'tbody',
+        {},
+        rows.map((r) =>
+          el(
+            'tr',
+            { class: r.cls },
+            r.cells.map((c, i) =>
+              typeof c === 'object' && c !== null
+                ? el('td', {}, c)
+                : el('td', { class: i >= start ? 'n' : undefined }, String(c)),
+            ),
+          ),
+        ),
+      ),
+    ]);
+  }
+
+  // ---- charts ----
+  const COLORS = {
+    vus: '#6c757d',
+    rps: '#1f77b4',
+    p50: '#2ca02c',
+    p95: '#ff7f0e',
+    p99: '#d62728',
+    err: '#d62728',
+    limit: '#9467bd',
+  };
+
+  function chartWidth(container) {
+    return Math.max(320, Math.min(1100, (container.clientWidth || 900) - 8));
+  }
+
+  function drawCharts(container, s) {
+    const series = s.series;
+    if (!series || series.t.length === 0) {
+      container.append(
+        el('p', { class: 'empty' }, 'No time series for this run (no NDJSON given or no samples yet).'),
+      );
+      return;
+    }
+    if (typeof uPlot === 'undefined') {
+      container.append(el('p', { class: 'empty' }, 'Chart library missing.'));
+      return;
+    }
+    const width = chartWidth(container);
+    const mk = (title, opts, data) => {
+      const box = el('div', { class: 'chart', 'data-chart': title });
+      container.append(box);
+      const u = new uPlot(
+        Object.assign({ title, width, height: 220, legend: { live: true } }, opts),
+        data,
+        box,
+      );
+      state.charts.push({ scenario: s.scenario, title, plot: u, points: data[0].length });
+      return u;
+    };
+    mk(
+      'VUs and requests per second',
+      {
+        scales: {
+          x: { time: true },
+          vus: { range: (u, min, max) => [0, Math.max(1, max)] },
+          rps: { range: (u, min, max) => [0, Math.max(1, max)] },
+        },
+        series: [
+          {},
+          { label: 'VUs', scale: 'vus', stroke: COLORS.vus, width: 2, spanGaps: true },
+          { label: 'req/s', scale: 'rps', stroke: COLORS.rps, width: 2, fill: 'rgba(31,119,180,0.08)' },
+        ],
+        axes: [
+          {},
+          { scale: 'vus', label: 'VUs' },
+          { scale: 'rps', side: 1, label: 'req/s', grid: { show: false } },
+        ],
+      },
+      [series.t, series.vus, series.rps],
+    );
+    const limits = s.latencyLimits || [];
+    mk(
+      'Latency (http_req_duration, log scale)',
+      {
+        scales: { x: { time: true }, y: { distr: 3 } },
+        series: [
+          {},
+          { label: 'p50', stroke: COLORS.p50, width: 2, spanGaps: true, value: (u, v) => ms(v) },
+          { label: 'p95', stroke: COLORS.p95, width: 2, spanGaps: true, value: (u, v) => ms(v) },
+          { label: 'p99', stroke: COLORS.p99, width: 2, spanGaps: true, value: (u, v) => ms(v) },
+        ].concat(
+          limits.map((l) => ({
+            label: 'threshold ' + l.label,
+            stroke: COLORS.limit,
+            dash: [6, 4],
+            width: 1.5,
+            value: (u, v) => ms(v),
+          })),
+        ),
+        axes: [{}, { values: (u, vals) => vals.map((v) => ms(v)), size: 70 }],
+      },
+      [series.t, series.p50, series.p95, series.p99].concat(limits.map((l) => series.t.map(() => l.value))),
+    );
+    mk(
+      'Errors per second (http_req_failed)',
+      {
+        scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
+        series: [{}, { label: 'failed req/s', stroke: COLORS.err, width: 2, fill: 'rgba(214,39,40,0.12)' }],
+      },
+      [series.t, series.errors],
+    );
+  }
+
+  // ---- sections ----
+  function thresholdsTable(s) {
+    return table(
+      'thresholds',
+      ['metric', 'threshold', 'observed', 'result'],
+      s.thresholds.map((t) => ({
+        cls: t.ok ? 'ok' : 'bad',
+        cells: [t.metric, t.source, observed(t), badge(t.ok)],
+      })),
+      2,
+    );
+  }
+
+  function comparison(c) {
+    const rows = c.metrics.map((r) => ({ label: r.label, r }));
+    for (const e of c.endpoints) for (const r of e.rows) rows.push({ label: e.name + ' ' + r.label, r });
+    return [
+      el('h3', {}, 'Compared with run ' + c.previousRunId),
+      c.enoughData
+        ? null
+        : el('p', { class: 'note' }, 'Fewer than 30 requests on one side: deltas shown, nothing flagged.'),
+      table(
+        'comparison',
+        ['metric', 'previous', 'current', 'delta', 'change'],
+        rows.map(({ label, r }) => ({
+          cls: r.flag,
+          cells: [
+            label,
+            kindValue(r.kind, r.previous),
+            kindValue(r.kind, r.current),
+            kindDelta(r.kind, r.delta),
+            r.flag === 'worse' ? 'worse' : r.flag === 'better' ? 'better' : '',
+          ],
+        })),
+      ),
+    ];
+  }
+
+  function scenarioSection(s, index) {
+    const charts = el('div', { class: 'charts' });
+    const section = el(
+      'section',
+      { class: 'scenario', id: 'scenario-' + index, 'data-scenario': s.scenario },
+      [
+        el('h2', {}, [s.scenario + ' ', badge(s.passed)]),
+        s.problems.length
+          ? el(
+              'ul',
+              { class: 'problems' },
+              s.problems.map((p) => el('li', {}, p)),
+            )
+          : null,
+        el('h3', {}, 'Thresholds'),
+        thresholdsTable(s),
+        el('h3', {}, 'Time series'),
+        charts,
+        el('h3', {}, 'Checks'),
+        table(
+          'checks',
+          ['group', 'check', 'passes', 'fails'],
+          s.checks.map((c) => ({
+            cls: c.fails ? 'bad' : '',
+            cells: [c.group || '(root)', c.name, c.passes, c.fails],
+          })),
+          2,
+        ),
+        el('h3', {}, 'Endpoints (by name tag)'),
+        table(
+          'endpoints',
+          ['name', 'count', 'req/s', 'error %', 'p50', 'p90', 'p95', 'p99', 'max'],
+          s.endpoints.map((e) => ({
+            cls: e.errorRate > 0 ? 'bad' : '',
+            cells: [
+              e.name,
+              e.count,
+              num(e.rps),
+              pct(e.errorRate),
+              ms(e.p50),
+              ms(e.p90),
+              ms(e.p95),
+              ms(e.p99),
+              ms(e.max),
+            ],
+          })),
+        ),
+        el('div', { class: 'pair' }, [
+          el('div', {}, [
+            el('h3', {}, 'Status codes'),
+            table(
+              'statuses',
+              ['status', 'count'],
+              s.statuses.map((r) => ({ cells: [r.key, r.count] })),
+            ),
+          ]),
+          el('div', {}, [
+            el('h3', {}, 'Errors'),
+            table(
+              'errors',
+              ['error', 'count'],
+              s.errors.map((r) => ({ cells: [r.key, r.count] })),
+            ),
+          ]),
+        ]),
+        s.comparison ? comparison(s.comparison) : null,
+      ],
+    );
+    return { section, charts };
+  }
+
+  function render(root, report, live) {
+    for (const c of state.charts) c.plot.destroy();
+    state.charts = [];
+    root.replaceChildren();
+    const header = el('header', {}, [
+      el('h1', {}, [report.title + ' ', badge(report.passed)]),
+      el('p', { class: 'meta' }, [
+        live
+          ? el('span', { id: 'live-status', class: 'live' }, state.finished ? 'run finished' : 'live')
+          : null,
+        ' generated ' + report.generatedAt + (report.runId ? ' · run ' + report.runId : ''),
+      ]),
+    ]);
+    const overview = table(
+      'overview',
+      ['scenario', 'result', 'duration', 'requests', 'req/s', 'error %', 'p95', 'checks'],
+      report.scenarios.map((s, i) => {
+        const t = s.totals;
+        return {
+          cls: s.passed ? 'ok' : 'bad',
+          cells: [
+            el('a', { href: '#scenario-' + i }, s.scenario),
+            badge(s.passed),
+            duration(t.durationMs),
+            t.requests,
+            num(t.rps),
+            pct(t.errorRate),
+            ms(t.p95),
+            t.checksPassed + '/' + (t.checksPassed + t.checksFailed),
+          ],
+        };
+      }),
+      2,
+    );
+    root.append(header, overview);
+    const pending = [];
+    report.scenarios.forEach((s, i) => {
+      const { section, charts } = scenarioSection(s, i);
+      root.append(section);
+      pending.push([charts, s]);
+    });
+    // Charts last: they size themselves to their container, which must be in the document first.
+    for (const [charts, s] of pending) drawCharts(charts, s);
+    state.renders++;
+  }
+
+  const root = document.getElementById('app');
+  const config = JSON.parse(document.getElementById('report-config').textContent || '{}');
+  const initial = JSON.parse(document.getElementById('report-data').textContent || 'null');
+  if (initial) render(root, initial, config.live);
+
+  if (config.live && typeof EventSource !== 'undefined') {
+    const source = new EventSource(config.eventsPath || 'events');
+    source.addEventListener('snapshot', (e) => {
+      state.snapshots++;
+      render(root, JSON.parse(e.data), true);
+    });
+    source.addEventListener('stop', () => {
+      state.finished = true;
+      const s = document.getElementById('live-status');
+      if (s) s.textContent = 'run finished';
+      source.close();
+    });
+  }
+})();
