@@ -1,0 +1,246 @@
+// The k6 load-test dashboard: what a run did (req/s, VUs), how fast (p95/p99 with SLO lines), how well
+// (error rate, checks), per endpoint, and bytes moved. Every query is raw InfluxQL over k6's schema
+// (one measurement per metric, k6 tags as tags, a `value` field), narrowed by the run's `testid` tag
+// and the `scenario` tag.
+import type * as cog from '@grafana/grafana-foundation-sdk/cog';
+import {
+  DashboardBuilder,
+  DashboardCursorSync,
+  QueryVariableBuilder,
+  RowBuilder,
+  VariableRefresh,
+  VariableSort,
+} from '@grafana/grafana-foundation-sdk/dashboard';
+import type { Dashboard, Panel } from '@grafana/grafana-foundation-sdk/dashboard';
+import * as table from '@grafana/grafana-foundation-sdk/table';
+import { INFLUXDB } from './datasources.js';
+import { InfluxQlBuilder } from './influxql.js';
+import { singleStat, timeSeries } from './panels.js';
+
+export const K6_DASHBOARD_UID = 'loadlab-k6';
+
+/** Samples of the selected run; `vus`/`vus_max` carry run tags only, so they skip the scenario filter. */
+const RUN = `"testid" =~ /^$testid$/ AND $timeFilter`;
+const RUN_AND_SCENARIO = `"testid" =~ /^$testid$/ AND "scenario" =~ /^$scenario$/ AND $timeFilter`;
+
+function q(refId: string, query: string, alias?: string): InfluxQlBuilder {
+  const target = new InfluxQlBuilder(refId, query);
+  return alias ? target.alias(alias) : target;
+}
+
+// SLO lines drawn on the latency and error panels: the smoke and load profile limits of the spec.
+const LATENCY_SLO: Array<[number, string]> = [
+  [1500, 'orange'], // smoke p(95)<1500
+  [2500, 'red'], // load p(95)<2500
+];
+const ERROR_SLO: Array<[number, string]> = [
+  [0.005, 'orange'], // smoke and soak rate<0.005
+  [0.01, 'red'], // load rate<0.01
+];
+
+function variables(): QueryVariableBuilder[] {
+  return [
+    new QueryVariableBuilder('testid')
+      .label('Test id')
+      .description('The --tag testid=... of a run; the streaming npm scripts set <UTC timestamp>-<scenario>.')
+      .datasource(INFLUXDB)
+      .query('SHOW TAG VALUES FROM "http_reqs" WITH KEY = "testid"')
+      .refresh(VariableRefresh.OnTimeRangeChanged)
+      // Test ids start with a UTC timestamp: newest first.
+      .sort(VariableSort.AlphabeticalDesc),
+    new QueryVariableBuilder('scenario')
+      .label('Scenario')
+      .datasource(INFLUXDB)
+      .query('SHOW TAG VALUES FROM "http_reqs" WITH KEY = "scenario" WHERE "testid" =~ /^$testid$/')
+      .refresh(VariableRefresh.OnTimeRangeChanged)
+      .sort(VariableSort.AlphabeticalAsc)
+      .multi(true)
+      .includeAll(true)
+      .allValue('.*'),
+  ];
+}
+
+function overview(): cog.Builder<Panel>[] {
+  return [
+    singleStat(
+      INFLUXDB,
+      'Requests',
+      'short',
+      q('A', `SELECT sum("value") FROM "http_reqs" WHERE ${RUN_AND_SCENARIO}`),
+    ),
+    singleStat(
+      INFLUXDB,
+      'Failed requests',
+      'percentunit',
+      q('A', `SELECT mean("value") FROM "http_req_failed" WHERE ${RUN_AND_SCENARIO}`),
+      ERROR_SLO,
+    ),
+    singleStat(
+      INFLUXDB,
+      'p95 latency',
+      'ms',
+      q('A', `SELECT percentile("value", 95) FROM "http_req_duration" WHERE ${RUN_AND_SCENARIO}`),
+      LATENCY_SLO,
+    ),
+    singleStat(
+      INFLUXDB,
+      'Checks passed',
+      'percentunit',
+      q('A', `SELECT mean("value") FROM "checks" WHERE ${RUN_AND_SCENARIO}`),
+      [],
+    ),
+    singleStat(
+      INFLUXDB,
+      'Iterations',
+      'short',
+      q('A', `SELECT sum("value") FROM "iterations" WHERE ${RUN_AND_SCENARIO}`),
+    ),
+    singleStat(INFLUXDB, 'Peak VUs', 'short', q('A', `SELECT max("value") FROM "vus" WHERE ${RUN}`)),
+  ];
+}
+
+export function k6Dashboard(): Dashboard {
+  const builder = new DashboardBuilder('loadlab: k6 load test')
+    .uid(K6_DASHBOARD_UID)
+    .description('k6 (or the loadlab Node runner) streamed into InfluxDB; queries are InfluxQL.')
+    .tags(['loadlab', 'k6', 'influxdb'])
+    .editable()
+    .tooltip(DashboardCursorSync.Crosshair)
+    .refresh('5s')
+    .time({ from: 'now-15m', to: 'now' })
+    .variables(variables())
+    .withRow(new RowBuilder('Run overview'));
+  for (const panel of overview()) builder.withPanel(panel);
+
+  builder
+    .withRow(new RowBuilder('Throughput and latency'))
+    .withPanel(
+      timeSeries(INFLUXDB, 'Requests per second', 'reqps', [
+        // Fixed 1 s buckets: the sum of http_reqs per second is the request rate itself.
+        q(
+          'A',
+          `SELECT sum("value") FROM "http_reqs" WHERE ${RUN_AND_SCENARIO} GROUP BY time(1s) fill(0)`,
+          'req/s',
+        ),
+      ]),
+    )
+    .withPanel(
+      timeSeries(INFLUXDB, 'Virtual users', 'short', [
+        q(
+          'A',
+          `SELECT max("value") FROM "vus" WHERE ${RUN} GROUP BY time($__interval) fill(previous)`,
+          'VUs',
+        ),
+        q(
+          'B',
+          `SELECT max("value") FROM "vus_max" WHERE ${RUN} GROUP BY time($__interval) fill(previous)`,
+          'VUs max',
+        ),
+      ]),
+    )
+    .withPanel(
+      timeSeries(
+        INFLUXDB,
+        'Response time p95 / p99 (http_req_duration)',
+        'ms',
+        [
+          q(
+            'A',
+            `SELECT percentile("value", 95) AS "p95", percentile("value", 99) AS "p99" FROM "http_req_duration" ` +
+              `WHERE ${RUN_AND_SCENARIO} GROUP BY time($__interval) fill(none)`,
+          ),
+        ],
+        {
+          sloLines: LATENCY_SLO,
+          description: 'Dashed lines: p(95) limits of the smoke (1500 ms) and load (2500 ms) profiles.',
+        },
+      ),
+    )
+    .withPanel(
+      timeSeries(
+        INFLUXDB,
+        'p95 by endpoint tag',
+        'ms',
+        [
+          q(
+            'A',
+            `SELECT percentile("value", 95) FROM "http_req_duration" WHERE ${RUN_AND_SCENARIO} ` +
+              `GROUP BY time($__interval), "endpoint" fill(none)`,
+            '$tag_endpoint',
+          ),
+        ],
+        { sloLines: LATENCY_SLO },
+      ),
+    )
+    .withRow(new RowBuilder('Errors and checks'))
+    .withPanel(
+      timeSeries(
+        INFLUXDB,
+        'Error rate (http_req_failed)',
+        'percentunit',
+        [
+          q(
+            'A',
+            `SELECT mean("value") FROM "http_req_failed" WHERE ${RUN_AND_SCENARIO} GROUP BY time($__interval) fill(none)`,
+            'failed',
+          ),
+        ],
+        {
+          sloLines: ERROR_SLO,
+          description: 'Dashed lines: rate limits of the smoke (0.5 %) and load (1 %) profiles.',
+        },
+      ),
+    )
+    .withPanel(
+      timeSeries(INFLUXDB, 'Checks pass rate by check', 'percentunit', [
+        q(
+          'A',
+          `SELECT mean("value") FROM "checks" WHERE ${RUN_AND_SCENARIO} GROUP BY time($__interval), "check" fill(none)`,
+          '$tag_check',
+        ),
+      ]),
+    )
+    .withRow(new RowBuilder('Endpoints'))
+    .withPanel(
+      new table.PanelBuilder()
+        .title('Per endpoint (name tag)')
+        .datasource(INFLUXDB)
+        .span(24)
+        .height(9)
+        .targets([
+          q(
+            'A',
+            `SELECT count("value") AS "requests", mean("value") AS "avg ms", percentile("value", 95) AS "p95 ms", ` +
+              `max("value") AS "max ms" FROM "http_req_duration" WHERE ${RUN_AND_SCENARIO} GROUP BY "name"`,
+          ).table(),
+          q(
+            'B',
+            `SELECT mean("value") AS "failed" FROM "http_req_failed" WHERE ${RUN_AND_SCENARIO} GROUP BY "name"`,
+          ).table(),
+        ])
+        // One row per name, with the failure rate joined next to the latencies.
+        .withTransformation({ id: 'merge', options: {} }),
+    )
+    .withRow(new RowBuilder('Data transfer'))
+    .withPanel(
+      timeSeries(
+        INFLUXDB,
+        'Data received / sent',
+        'Bps',
+        [
+          q(
+            'A',
+            `SELECT sum("value") FROM "data_received" WHERE ${RUN_AND_SCENARIO} GROUP BY time(1s) fill(0)`,
+            'received',
+          ),
+          q(
+            'B',
+            `SELECT sum("value") FROM "data_sent" WHERE ${RUN_AND_SCENARIO} GROUP BY time(1s) fill(0)`,
+            'sent',
+          ),
+        ],
+        { width: 24 },
+      ),
+    );
+  return builder.build();
+}

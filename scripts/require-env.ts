@@ -1,0 +1,25 @@
+// Refuses to go on when required environment variables are missing: one line naming all of them,
+// exit 2. Reads .env first (without overriding what is set), as the run scripts do.
+//   node --import tsx scripts/require-env.ts K6_INFLUXDB_ADDR K6_INFLUXDB_TOKEN ...
+import { loadDotEnv } from '../services/shared/dotenv.js';
+
+export function missingVariables(names: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  return names.filter((name) => (env[name] ?? '').trim() === '');
+}
+
+function main(): number {
+  const names = process.argv.slice(2);
+  if (names.length === 0) {
+    console.error('require-env: name the variables to check, e.g. require-env.ts K6_INFLUXDB_TOKEN');
+    return 2;
+  }
+  loadDotEnv();
+  const missing = missingVariables(names, process.env);
+  if (missing.length > 0) {
+    console.error(`require-env: missing ${missing.join(', ')} (set them in the environment or in .env)`);
+    return 2;
+  }
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(main());

@@ -1,0 +1,154 @@
+// `npm run stack:native`: the observability stack without a container engine. Starts the sandbox
+// (5050) and the clinic (9966, 9967), and, where installed, InfluxDB 1.x (8086, database k6) and
+// Prometheus (9090, the stack's prometheus.yml with loopback targets), all on 127.0.0.1 with data
+// under .tmp/stack/. Ctrl-C stops everything it started.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadDotEnv } from '../services/shared/dotenv.js';
+import { influxQuery, startInfluxd } from '../stack/local/influxdb.js';
+import type { Daemon } from '../stack/local/processes.js';
+import {
+  localPrometheusConfig,
+  readStackPrometheusConfig,
+  startPrometheus,
+} from '../stack/local/prometheus.js';
+import { waitForHealthy } from './wait-healthy.js';
+
+const DATA_DIR = join('.tmp', 'stack');
+const HOST = '127.0.0.1';
+const INFLUX_DB = process.env.INFLUXDB_BUCKET || 'k6';
+/** The compose targets of stack/prometheus.yml and where the native services listen. */
+const LOOPBACK_TARGETS = {
+  'sandbox:5050': `${HOST}:5050`,
+  'clinic:9966': `${HOST}:9966`,
+  'clinic-secure:9967': `${HOST}:9967`,
+};
+const SERVICES = [
+  { name: 'sandbox', entry: 'services/sandbox/main.ts', health: [`http://${HOST}:5050/health`] },
+  {
+    name: 'clinic',
+    entry: 'services/clinic/main.ts',
+    health: [
+      `http://${HOST}:9966/petclinic/actuator/health`,
+      `http://${HOST}:9967/petclinic/actuator/health`,
+    ],
+  },
+];
+
+const installed = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+
+async function answers(urls: string[]): Promise<boolean> {
+  return waitForHealthy(urls, { timeoutMs: 300 }).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function startService(service: (typeof SERVICES)[number]): Promise<ChildProcess | undefined> {
+  if (await answers(service.health)) {
+    console.log(`stack:native: ${service.name} already answers; using it`);
+    return undefined;
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', service.entry], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, HOST, CLINIC_HOST: HOST, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`${service.name} exited early with code ${code}`))),
+  );
+  await Promise.race([waitForHealthy(service.health, { timeoutMs: 30_000 }), exited]);
+  exited.catch(() => undefined);
+  console.log(`stack:native: ${service.name} up (${service.health.join(', ')})`);
+  return child;
+}
+
+async function startInflux(log: NodeJS.WritableStream): Promise<Daemon | undefined> {
+  if (!installed('influxd')) {
+    console.log('stack:native: influxd not installed (Debian package influxdb); skipping InfluxDB');
+    return undefined;
+  }
+  const influx = await startInfluxd({
+    dataDir: join(DATA_DIR, 'influxdb'),
+    httpPort: 8086,
+    rpcPort: 8088,
+    logTo: log,
+  });
+  // k6 creates its database itself; creating it here lets Grafana/queries work before the first run.
+  await influxQuery(influx.url, INFLUX_DB, `CREATE DATABASE "${INFLUX_DB}"`);
+  console.log(
+    `stack:native: InfluxDB ${influx.url} (database ${INFLUX_DB}); stream with -o influxdb=${influx.url}/${INFLUX_DB}`,
+  );
+  return influx;
+}
+
+async function startProm(log: NodeJS.WritableStream): Promise<Daemon | undefined> {
+  if (!installed('prometheus')) {
+    console.log('stack:native: prometheus not installed (Debian package prometheus); skipping Prometheus');
+    return undefined;
+  }
+  const config = localPrometheusConfig(readStackPrometheusConfig(), LOOPBACK_TARGETS);
+  const prometheus = await startPrometheus({
+    dataDir: join(DATA_DIR, 'prometheus'),
+    port: 9090,
+    config,
+    logTo: log,
+  });
+  console.log(`stack:native: Prometheus ${prometheus.url}`);
+  return prometheus;
+}
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  mkdirSync(DATA_DIR, { recursive: true });
+  const log = createWriteStream(join(DATA_DIR, 'daemons.log'), { flags: 'a' });
+  const children: ChildProcess[] = [];
+  const daemons: Daemon[] = [];
+  const stopAll = async () => {
+    await Promise.all(daemons.map((d) => d.stop()));
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('stack:native: stopping');
+    void stopAll().then(() => process.exit(0));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    for (const service of SERVICES) {
+      const child = await startService(service);
+      if (child) children.push(child);
+    }
+    for (const start of [startInflux, startProm]) {
+      const daemon = await start(log);
+      if (daemon) daemons.push(daemon);
+    }
+  } catch (error) {
+    console.error(`stack:native: ${error instanceof Error ? error.message : String(error)}`);
+    await stopAll();
+    process.exit(1);
+  }
+  for (const child of [...children, ...daemons.map((d) => d.child)]) {
+    child.once('exit', (code) => {
+      if (stopping) return;
+      console.error(`stack:native: a process exited unexpectedly (code ${code}); stopping the rest`);
+      onSignal();
+    });
+  }
+  console.log(`stack:native: ready; daemon logs in ${join(DATA_DIR, 'daemons.log')}; Ctrl-C stops all`);
+}
+
+void main();

@@ -1,0 +1,184 @@
+// Static checks of the compose stack: no container engine runs here, so the file is validated
+// against the compose-spec JSON schema and the properties the stack promises are asserted directly.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+
+const read = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: { context: string; dockerfile: string; target?: string };
+  profiles?: string[];
+  ports?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  volumes?: string[];
+  command?: string[];
+}
+interface Compose {
+  services: Record<string, Service>;
+}
+
+const composeText = read('./docker-compose.yml');
+const compose = parse(composeText, { merge: true }) as Compose;
+const services = compose.services;
+
+function validator() {
+  // The vendored schema declares the https draft-07 meta-schema id, which ajv does not register;
+  // the schema itself is well-formed draft-07, so meta-validation is skipped.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+  addFormats.default(ajv);
+  return ajv.compile(JSON.parse(read('./schema/compose-spec.json')) as object);
+}
+
+describe('stack/docker-compose.yml', () => {
+  it('validates against the compose-spec JSON schema', () => {
+    const validate = validator();
+    assert.equal(validate(compose), true, JSON.stringify(validate.errors, null, 2));
+  });
+
+  it('the schema check itself rejects a malformed service', () => {
+    const validate = validator();
+    const broken = structuredClone(compose);
+    (broken.services.sandbox as Record<string, unknown>).healthcheck = { test: 'x', interval: 5 };
+    (broken.services.sandbox as Record<string, unknown>).not_a_field = true;
+    assert.equal(validate(broken), false);
+  });
+
+  it('runs every component of the stack', () => {
+    assert.deepEqual(Object.keys(services).sort(), [
+      'clinic',
+      'clinic-secure',
+      'grafana',
+      'influxdb',
+      'k6',
+      'prometheus',
+      'sandbox',
+    ]);
+  });
+
+  it('gives every service a healthcheck', () => {
+    for (const [name, service] of Object.entries(services)) {
+      assert.ok(service.healthcheck?.test?.length, `${name} has no healthcheck`);
+    }
+  });
+
+  it('makes dependants wait for healthy dependencies that exist', () => {
+    let edges = 0;
+    for (const [name, service] of Object.entries(services)) {
+      for (const [dependency, rule] of Object.entries(service.depends_on ?? {})) {
+        assert.ok(services[dependency], `${name} depends on unknown ${dependency}`);
+        assert.equal(rule.condition, 'service_healthy', `${name} -> ${dependency}`);
+        edges += 1;
+      }
+    }
+    assert.ok(services.grafana?.depends_on?.influxdb && services.grafana.depends_on.prometheus);
+    assert.ok(services.k6?.depends_on?.sandbox && services.k6.depends_on.influxdb);
+    assert.ok(edges >= 6);
+  });
+
+  it('publishes the ports of the spec', () => {
+    const published = (name: string) => services[name]?.ports ?? [];
+    assert.deepEqual(published('sandbox'), ['5050:5050']);
+    assert.deepEqual(published('clinic'), ['9966:9966']);
+    assert.deepEqual(published('clinic-secure'), ['9967:9967']);
+    assert.deepEqual(published('influxdb'), ['8086:8086']);
+    assert.deepEqual(published('grafana'), ['3000:3000']);
+  });
+
+  it('groups services into the services, monitoring and k6 profiles', () => {
+    for (const name of ['sandbox', 'clinic', 'clinic-secure']) {
+      assert.deepEqual(services[name]?.profiles, ['services', 'monitoring', 'k6']);
+    }
+    for (const name of ['grafana', 'prometheus']) assert.deepEqual(services[name]?.profiles, ['monitoring']);
+    assert.deepEqual(services.k6?.profiles, ['k6']);
+    // Every dependency is active in each profile of its dependant, so `--profile X up` never misses one.
+    for (const [name, service] of Object.entries(services)) {
+      for (const dependency of Object.keys(service.depends_on ?? {})) {
+        for (const profile of service.profiles ?? []) {
+          assert.ok(
+            services[dependency]?.profiles?.includes(profile),
+            `${name}/${profile} needs ${dependency}`,
+          );
+        }
+      }
+    }
+  });
+
+  it('addresses other containers by service name, never localhost', () => {
+    const env = services.k6?.environment ?? {};
+    assert.equal(env.K6_INFLUXDB_ADDR, 'http://influxdb:8086');
+    assert.match(env.BASE_URL ?? '', /sandbox:5050/);
+    const grafanaEnv = services.grafana?.environment ?? {};
+    assert.equal(grafanaEnv.LOADLAB_INFLUXDB_URL, 'http://influxdb:8086');
+    assert.equal(grafanaEnv.LOADLAB_PROMETHEUS_URL, 'http://prometheus:9090');
+    for (const [name, service] of Object.entries(services)) {
+      for (const [key, value] of Object.entries(service.environment ?? {})) {
+        assert.doesNotMatch(String(value), /\/\/(localhost|127\.0\.0\.1):8086/, `${name}.${key}`);
+      }
+    }
+  });
+
+  it('takes every secret from .env, never from the file', () => {
+    const secretKey = /PASSWORD|TOKEN|SECRET/;
+    let secrets = 0;
+    for (const [name, service] of Object.entries(services)) {
+      for (const [key, value] of Object.entries(service.environment ?? {})) {
+        if (!secretKey.test(key)) continue;
+        secrets += 1;
+        assert.match(String(value), /^\$\{[A-Z_]+:\?[^}]+\}$/, `${name}.${key} must be a required variable`);
+      }
+    }
+    assert.ok(secrets >= 6);
+    assert.doesNotMatch(composeText, /(password|token)\s*[:=]\s*['"]?[A-Za-z0-9]{8,}/i);
+  });
+
+  it('mounts the provisioning, the generated dashboards and the DBRP init script', () => {
+    assert.ok(services.grafana?.volumes?.includes('../provisioning:/etc/grafana/provisioning:ro'));
+    assert.ok(services.grafana?.volumes?.includes('../dashboards/json:/var/lib/grafana/dashboards:ro'));
+    assert.ok(
+      services.influxdb?.volumes?.some((v) =>
+        v.startsWith('./influxdb/create-dbrp.sh:/docker-entrypoint-initdb.d/'),
+      ),
+    );
+    assert.ok(services.prometheus?.volumes?.includes('./prometheus.yml:/etc/prometheus/prometheus.yml:ro'));
+  });
+
+  it('builds the services and k6 from the repository Dockerfiles', () => {
+    assert.equal(services.sandbox?.build?.target, 'sandbox');
+    assert.equal(services.clinic?.build?.target, 'clinic');
+    assert.equal(services.k6?.build?.dockerfile, 'stack/k6.Dockerfile');
+    assert.match(services.k6?.command?.[1] ?? '', /^suite\/scenarios\/.+\.js$/);
+  });
+});
+
+describe('stack Dockerfiles', () => {
+  const stages = (text: string) =>
+    [...text.matchAll(/^FROM\s+\S+(?:\s+AS\s+(\S+))?/gim)].map((m) => m[1] ?? '');
+
+  it('services.Dockerfile: multi-stage, production dependencies only, non-root, healthchecks', () => {
+    const text = read('./services.Dockerfile');
+    assert.deepEqual(stages(text), ['deps', 'runtime', 'sandbox', 'clinic']);
+    assert.match(text, /npm ci --omit=dev/);
+    assert.match(text, /^USER node$/m);
+    assert.equal([...text.matchAll(/^HEALTHCHECK /gm)].length, 2);
+    assert.match(text, /services\/sandbox\/main\.ts/);
+    assert.match(text, /services\/clinic\/main\.ts/);
+  });
+
+  it('k6.Dockerfile: xk6 with a pinned xk6-output-influxdb, bundles inside, non-root', () => {
+    const text = read('./k6.Dockerfile');
+    assert.deepEqual(stages(text), ['k6-builder', 'bundles', '']);
+    assert.match(text, /XK6_VERSION=v\d+\.\d+\.\d+/);
+    assert.match(text, /K6_VERSION=v1\.\d+\.\d+/);
+    assert.match(text, /XK6_OUTPUT_INFLUXDB_VERSION=v0\.7\.0/);
+    assert.match(text, /github\.com\/grafana\/xk6-output-influxdb@\$\{XK6_OUTPUT_INFLUXDB_VERSION\}/);
+    assert.match(text, /COPY --from=bundles \/src\/dist\/k6 \/home\/k6\/suite/);
+    assert.match(text, /^USER k6$/m);
+    assert.match(text, /^HEALTHCHECK /m);
+  });
+});
