@@ -23,7 +23,7 @@ interface PanelJson {
 }
 
 /** Every target of every panel (rows included), with its query text (InfluxQL `query` or PromQL `expr`). */
-export function panelQueries(dashboard: { panels?: PanelJson[] }): PanelQuery[] {
+export function panelQueries(dashboard: { panels?: unknown[] }): PanelQuery[] {
   const found: PanelQuery[] = [];
   const visit = (panels: PanelJson[] = []) => {
     for (const panel of panels) {
@@ -38,7 +38,7 @@ export function panelQueries(dashboard: { panels?: PanelJson[] }): PanelQuery[] 
       visit(panel.panels);
     }
   };
-  visit(dashboard.panels);
+  visit(dashboard.panels as PanelJson[] | undefined);
   return found;
 }
 

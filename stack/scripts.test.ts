@@ -1,0 +1,153 @@
+// The command wrappers behind the npm docker:*, grafana:* and streaming scripts: they refuse with
+// one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { missingVariables } from '../scripts/require-env.js';
+import { influxdConfig } from './local/influxdb.js';
+import { localPrometheusConfig, readStackPrometheusConfig } from './local/prometheus.js';
+import { parse } from 'yaml';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLOUD_VARS = [
+  'K6_INFLUXDB_ADDR',
+  'K6_INFLUXDB_ORGANIZATION',
+  'K6_INFLUXDB_BUCKET',
+  'K6_INFLUXDB_TOKEN',
+];
+
+function run(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const result = spawnSync(join(ROOT, script), args, { cwd: ROOT, env, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr.trim() };
+}
+
+describe('stack command wrappers', () => {
+  let fakeBin = '';
+  before(() => {
+    // A docker client whose engine is down, as on these machines.
+    fakeBin = mkdtempSync(join(tmpdir(), 'loadlab-fake-docker-'));
+    writeFileSync(
+      join(fakeBin, 'docker'),
+      '#!/bin/sh\necho "Cannot connect to the Docker daemon" >&2\nexit 1\n',
+    );
+    chmodSync(join(fakeBin, 'docker'), 0o755);
+  });
+  after(() => rmSync(fakeBin, { recursive: true, force: true }));
+
+  for (const command of [
+    'up',
+    'down',
+    'smoke',
+    'smoke-host',
+    'load',
+    'stress',
+    'grafana-up',
+    'grafana-down',
+    'build',
+  ]) {
+    it(`compose.sh ${command} refuses in one line without a container engine`, () => {
+      const result = run('stack/compose.sh', [command], {
+        ...process.env,
+        PATH: `${fakeBin}:${process.env.PATH}`,
+      });
+      assert.equal(result.status, 3);
+      assert.equal(result.stderr.split('\n').length, 1, result.stderr);
+      assert.match(result.stderr, /no container engine answers.*stack:native/);
+    });
+  }
+
+  it('stream-native.sh cloud names every missing K6_INFLUXDB_* variable in one line', () => {
+    const env = { ...process.env, ...Object.fromEntries(CLOUD_VARS.map((name) => [name, ''])) };
+    const result = run('stack/stream-native.sh', ['cloud', 'scenarios/smoke/api-health'], env);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr.split('\n').length, 1, result.stderr);
+    for (const name of CLOUD_VARS) assert.match(result.stderr, new RegExp(name));
+  });
+
+  it('stream-native.sh cloud names only what is missing', () => {
+    const env = {
+      ...process.env,
+      K6_INFLUXDB_ADDR: 'https://example.invalid',
+      K6_INFLUXDB_ORGANIZATION: 'o',
+    };
+    Object.assign(env, { K6_INFLUXDB_BUCKET: '', K6_INFLUXDB_TOKEN: '' });
+    const result = run('stack/stream-native.sh', ['cloud', 'scenarios/smoke/api-health'], env);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /missing K6_INFLUXDB_BUCKET, K6_INFLUXDB_TOKEN \(/);
+  });
+
+  it('stream-native.sh local refuses when no InfluxDB answers', () => {
+    const env = { ...process.env, LOADLAB_INFLUXDB_V1_URL: 'http://127.0.0.1:9/k6' };
+    const result = run('stack/stream-native.sh', ['local', 'scenarios/smoke/api-health'], env);
+    assert.equal(result.status, 3);
+    assert.match(
+      result.stderr,
+      /no InfluxDB answers at http:\/\/127\.0\.0\.1:9; start one with 'npm run stack:native'$/,
+    );
+  });
+
+  it('both wrappers reject unknown commands with usage', () => {
+    assert.equal(run('stack/stream-native.sh', ['moon', 'x'], process.env).status, 2);
+    const result = run('stack/compose.sh', ['moon'], {
+      ...process.env,
+      PATH: `${fakeBin}:${process.env.PATH}`,
+    });
+    assert.equal(result.status, 3); // the engine check comes first
+  });
+});
+
+describe('require-env', () => {
+  it('treats unset and blank values as missing, in the order asked', () => {
+    assert.deepEqual(missingVariables(['A', 'B', 'C', 'D'], { A: 'x', B: '  ', D: '' }), ['B', 'C', 'D']);
+    assert.deepEqual(missingVariables(['A'], { A: 'x' }), []);
+  });
+});
+
+describe('local daemons use the stack configuration', () => {
+  it('Prometheus: same jobs and paths as the stack, targets on loopback', () => {
+    const local = parse(
+      localPrometheusConfig(readStackPrometheusConfig(), {
+        'sandbox:5050': '127.0.0.1:1',
+        'clinic:9966': '127.0.0.1:2',
+        'clinic-secure:9967': '127.0.0.1:3',
+      }),
+    ) as {
+      scrape_configs: Array<{
+        job_name: string;
+        metrics_path: string;
+        static_configs: Array<{ targets: string[] }>;
+      }>;
+    };
+    const stack = parse(readStackPrometheusConfig()) as typeof local;
+    assert.deepEqual(
+      local.scrape_configs.map((j) => [j.job_name, j.metrics_path, j.static_configs[0]?.targets]),
+      [
+        ['sandbox', '/metrics', ['127.0.0.1:1']],
+        ['clinic', '/metrics', ['127.0.0.1:2']],
+        ['clinic-secure', '/metrics', ['127.0.0.1:3']],
+      ],
+    );
+    assert.deepEqual(
+      local.scrape_configs.map((j) => j.job_name),
+      stack.scrape_configs.map((j) => j.job_name),
+    );
+  });
+
+  it('Prometheus: a target without a local address is an error, not a silent gap', () => {
+    assert.throws(
+      () => localPrometheusConfig(readStackPrometheusConfig(), { 'sandbox:5050': '127.0.0.1:1' }),
+      /no local address for clinic target clinic:9966/,
+    );
+  });
+
+  it('InfluxDB: loopback only, data in the given directory, no reporting', () => {
+    const text = influxdConfig({ dataDir: '/tmp/x', httpPort: 18086, rpcPort: 18088 });
+    assert.match(text, /^reporting-disabled = true$/m);
+    assert.match(text, /^bind-address = "127\.0\.0\.1:18088"$/m);
+    assert.match(text, /^ {2}bind-address = "127\.0\.0\.1:18086"$/m);
+    assert.match(text, /^ {2}dir = "\/tmp\/x\/data"$/m);
+  });
+});
