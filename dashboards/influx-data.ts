@@ -57,6 +57,7 @@ export async function streamRunnerSmoke(influxUrl: string, db: string): Promise<
   };
   const sandbox = await startSandbox({ ...env, PORT: '0', HOST: '127.0.0.1' });
   const fromMs = Date.now() - 60_000;
+  await fetch(`${influxUrl}/query`, { method: 'POST', body: new URLSearchParams({ q: `CREATE DATABASE "${db}"` }) });
   try {
     if (!existsSync(`${ROOT}/${SMOKE_BUNDLE}`)) {
       const build = await run('npm', ['run', '--silent', 'build:k6'], env);
@@ -88,7 +89,8 @@ export async function streamRunnerSmoke(influxUrl: string, db: string): Promise<
   } finally {
     await sandbox.close();
   }
-  return { source: 'node-runner', testid, scenario: 'smoke_api', fromMs, toMs: Date.now() + 60_000 };
+  // A CLI --vus/--duration replaces the script's scenarios with k6's implicit one, named "default".
+  return { source: 'node-runner', testid, scenario: 'default', fromMs, toMs: Date.now() + 60_000 };
 }
 
 /** Encodes one k6 sample as k6's v1 output does: sorted tags without empty values, `url` as a field. */

@@ -10,9 +10,10 @@ FROM ${GO_IMAGE} AS k6-builder
 ARG XK6_VERSION=v1.3.5
 ARG K6_VERSION=v1.3.0
 ARG XK6_OUTPUT_INFLUXDB_VERSION=v0.7.0
+# xk6 reads the k6 version to build from K6_VERSION (every xk6 release does).
 RUN apk add --no-cache git \
  && go install "go.k6.io/xk6/cmd/xk6@${XK6_VERSION}" \
- && CGO_ENABLED=0 xk6 build "${K6_VERSION}" \
+ && CGO_ENABLED=0 K6_VERSION="${K6_VERSION}" xk6 build \
       --with "github.com/grafana/xk6-output-influxdb@${XK6_OUTPUT_INFLUXDB_VERSION}" \
       --output /out/k6
 
