@@ -1,7 +1,7 @@
 // Folds k6 samples (from an NDJSON file or live from the runner) into what a report shows:
 // a per-endpoint table, status and error counts, and 1-second time series. One implementation for
 // both paths, so the live dashboard and the final report can never disagree.
-import type { MetricType } from '../runner/types.js';
+import type { MetricType, ValueType } from '../runner/types.js';
 import { percentileOfSorted, sortNumbers, trendStats } from './stats.js';
 import { ThresholdTracker } from './thresholds.js';
 
@@ -34,7 +34,28 @@ export interface Series {
   p99: (number | null)[];
 }
 
+/** Run-wide numbers for when no summary exists yet (the live dashboard). */
+export interface Overall {
+  requests: number;
+  errorRate: number | undefined;
+  avg: number | undefined;
+  p95: number | undefined;
+  iterations: number;
+  vusMax: number | undefined;
+  checksPassed: number;
+  checksFailed: number;
+}
+
+export interface LiveCheck {
+  group: string;
+  name: string;
+  passes: number;
+  fails: number;
+}
+
 export interface Aggregate {
+  overall: Overall;
+  checks: LiveCheck[];
   endpoints: EndpointRow[];
   statuses: CountRow[];
   errors: CountRow[];
@@ -49,6 +70,8 @@ export const AGGREGATED_METRICS: ReadonlySet<string> = new Set([
   'http_req_failed',
   'http_req_duration',
   'vus',
+  'iterations',
+  'checks',
 ]);
 
 interface Bucket {
@@ -71,6 +94,9 @@ export class RunAggregator {
   private readonly endpoints = new Map<string, EndpointAcc>();
   private readonly statuses = new Map<string, number>();
   private readonly errorCounts = new Map<string, number>();
+  private readonly checks = new Map<string, LiveCheck>();
+  private iterations = 0;
+  private vusMax: number | undefined;
   private firstMs: number | undefined;
   private lastMs: number | undefined;
 
@@ -86,8 +112,9 @@ export class RunAggregator {
     timeMs: number,
     value: number,
     tags: Record<string, string>,
+    contains?: ValueType,
   ): void {
-    this.tracker.add(metric, type, value, tags);
+    this.tracker.add(metric, type, value, tags, contains);
     if (!AGGREGATED_METRICS.has(metric)) return;
     if (this.firstMs === undefined || timeMs < this.firstMs) this.firstMs = timeMs;
     if (this.lastMs === undefined || timeMs > this.lastMs) this.lastMs = timeMs;
@@ -96,7 +123,23 @@ export class RunAggregator {
     switch (metric) {
       case 'vus':
         bucket.vus = value;
+        if (this.vusMax === undefined || value > this.vusMax) this.vusMax = value;
         return;
+      case 'iterations':
+        this.iterations += value;
+        return;
+      case 'checks': {
+        const group = tags.group ?? '';
+        const key = `${group}\u0000${tags.check ?? ''}`;
+        let c = this.checks.get(key);
+        if (!c) {
+          c = { group, name: tags.check ?? '', passes: 0, fails: 0 };
+          this.checks.set(key, c);
+        }
+        if (value !== 0) c.passes++;
+        else c.fails++;
+        return;
+      }
       case 'http_reqs': {
         bucket.reqs += value;
         this.endpoint(name).count += value;
@@ -147,7 +190,28 @@ export class RunAggregator {
       };
     });
     endpoints.sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+    const all: number[] = [];
+    let failed = 0;
+    let failTotal = 0;
+    for (const acc of this.endpoints.values()) {
+      for (const d of acc.durations) all.push(d);
+      failed += acc.failed;
+      failTotal += acc.failTotal;
+    }
+    const overallStats = trendStats(all);
+    const checks = [...this.checks.values()];
     return {
+      overall: {
+        requests: endpoints.reduce((sum, e) => sum + e.count, 0),
+        errorRate: failTotal ? failed / failTotal : undefined,
+        avg: all.length ? overallStats.avg : undefined,
+        p95: all.length ? overallStats.p95 : undefined,
+        iterations: this.iterations,
+        vusMax: this.vusMax,
+        checksPassed: checks.reduce((sum, c) => sum + c.passes, 0),
+        checksFailed: checks.reduce((sum, c) => sum + c.fails, 0),
+      },
+      checks: checks.map((c) => ({ ...c })),
       endpoints,
       statuses: topCounts(this.statuses, Infinity).sort((a, b) => a.key.localeCompare(b.key)),
       errors: topCounts(this.errorCounts, topErrors),

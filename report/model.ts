@@ -16,6 +16,8 @@ export interface ThresholdRow {
   observed?: number;
   unit: 'ms' | 'B' | '';
   ok: boolean;
+  /** Live only: not evaluated yet. */
+  pending?: boolean;
 }
 
 export interface Totals {
@@ -87,7 +89,7 @@ export function scenarioFromParts(
   input: Pick<RunInput, 'scenario' | 'runId' | 'exitCode' | 'seriesPath'>,
   summary: SummaryData | undefined,
   aggregator: RunAggregator,
-  live?: { thresholds: { metric: string; source: string; ok: boolean }[] },
+  live?: { thresholds: { metric: string; source: string; ok: boolean; pending?: boolean }[] },
 ): ScenarioReport {
   const durationMs = summary?.state.testRunDurationMs ?? aggregator.spanMs();
   const agg = aggregator.result(durationMs);
@@ -99,13 +101,14 @@ export function scenarioFromParts(
     const observed = e
       ? (num(metric?.values[e.stat]) ?? aggregator.tracker.observed(t.metric, e.stat, durationMs))
       : undefined;
+    const contains = metric?.contains ?? aggregator.tracker.contains(t.metric);
     const unit =
-      metric?.contains === 'time' && e && e.stat !== 'count' && e.stat !== 'rate'
+      contains === 'time' && e && e.stat !== 'count' && e.stat !== 'rate'
         ? 'ms'
-        : metric?.contains === 'data' && e?.stat !== 'rate'
+        : contains === 'data' && e?.stat !== 'rate'
           ? 'B'
           : '';
-    return {
+    const row: ThresholdRow = {
       metric: t.metric,
       source: t.source,
       stat: e?.stat,
@@ -115,8 +118,10 @@ export function scenarioFromParts(
       unit,
       ok: t.ok,
     };
+    if ('pending' in t && t.pending) row.pending = true;
+    return row;
   });
-  const checks = summary ? flattenChecks(summary.root_group) : [];
+  const checks = summary ? flattenChecks(summary.root_group) : agg.checks;
   const problems: string[] = [];
   if (!summary && !live) problems.push('no summary was written (the run did not finish)');
   for (const t of thresholds.filter((x) => !x.ok))
@@ -131,18 +136,24 @@ export function scenarioFromParts(
     runId: input.runId,
     passed: problems.length === 0,
     problems,
-    totals: {
-      durationMs,
-      requests: num(m.http_reqs?.values.count) ?? agg.endpoints.reduce((s, e) => s + e.count, 0),
-      rps: num(m.http_reqs?.values.rate) ?? 0,
-      errorRate: num(m.http_req_failed?.values.rate),
-      p95: num(m.http_req_duration?.values['p(95)']),
-      avg: num(m.http_req_duration?.values.avg),
-      checksPassed: num(m.checks?.values.passes) ?? 0,
-      checksFailed: num(m.checks?.values.fails) ?? 0,
-      iterations: num(m.iterations?.values.count) ?? 0,
-      vusMax: num(m.vus_max?.values.max) ?? num(m.vus?.values.max),
-    },
+    totals: summary
+      ? {
+          durationMs,
+          requests: num(m.http_reqs?.values.count) ?? 0,
+          rps: num(m.http_reqs?.values.rate) ?? 0,
+          errorRate: num(m.http_req_failed?.values.rate),
+          p95: num(m.http_req_duration?.values['p(95)']),
+          avg: num(m.http_req_duration?.values.avg),
+          checksPassed: num(m.checks?.values.passes) ?? 0,
+          checksFailed: num(m.checks?.values.fails) ?? 0,
+          iterations: num(m.iterations?.values.count) ?? 0,
+          vusMax: num(m.vus_max?.values.max) ?? num(m.vus?.values.max),
+        }
+      : {
+          durationMs,
+          ...agg.overall,
+          rps: durationMs > 0 ? agg.overall.requests / (durationMs / 1000) : 0,
+        },
     thresholds,
     checks,
     endpoints: agg.endpoints,

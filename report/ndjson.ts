@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import type { MetricType } from '../runner/types.js';
+import type { MetricType, ValueType } from '../runner/types.js';
 import type { RunAggregator } from './aggregate.js';
 import { ReportInputError } from './errors.js';
 
@@ -45,7 +45,7 @@ interface PointLine {
 interface MetricLine {
   type: 'Metric';
   metric?: string;
-  data: { name: string; type: MetricType };
+  data: { name: string; type: MetricType; contains?: ValueType };
 }
 
 const METRIC_FIELD = '"metric":"';
@@ -53,7 +53,7 @@ const METRIC_FIELD = '"metric":"';
 /** Reads one NDJSON file into `aggregator`. Malformed lines are counted, not fatal: k6 may be killed mid-write. */
 export async function readNdjson(path: string, aggregator: RunAggregator): Promise<NdjsonStats> {
   const stats: NdjsonStats = { lines: 0, points: 0, skipped: 0, badLines: 0 };
-  const types = new Map<string, MetricType>();
+  const kinds = new Map<string, { type: MetricType; contains?: ValueType }>();
   const parseTime = makeTimeParser();
   const file = createReadStream(path);
   const opened = new Promise<void>((resolve, reject) => {
@@ -84,7 +84,7 @@ export async function readNdjson(path: string, aggregator: RunAggregator): Promi
         continue;
       }
       if (obj.type === 'Metric') {
-        if (obj.data?.name) types.set(obj.data.name, obj.data.type);
+        if (obj.data?.name) kinds.set(obj.data.name, { type: obj.data.type, contains: obj.data.contains });
         continue;
       }
       if (obj.type !== 'Point' || typeof obj.data?.value !== 'number' || typeof obj.data.time !== 'string') {
@@ -92,12 +92,14 @@ export async function readNdjson(path: string, aggregator: RunAggregator): Promi
         continue;
       }
       stats.points++;
+      const kind = kinds.get(obj.metric);
       aggregator.add(
         obj.metric,
-        types.get(obj.metric),
+        kind?.type,
         parseTime(obj.data.time),
         obj.data.value,
         obj.data.tags ?? {},
+        kind?.contains,
       );
     }
   } catch (e) {

@@ -1,6 +1,6 @@
 // Threshold expressions and metric keys in k6's syntax, and a tracker that can compute any threshold's
 // observed value from raw samples (needed when the summary lacks the statistic, e.g. p(99), and live).
-import type { MetricType } from '../runner/types.js';
+import type { MetricType, ValueType } from '../runner/types.js';
 import { percentileOfSorted, sortNumbers } from './stats.js';
 
 export interface ParsedExpression {
@@ -47,6 +47,7 @@ interface Tracked {
   key: string;
   filter: Record<string, string>;
   type?: MetricType;
+  contains?: ValueType;
   values: number[];
   sum: number;
   count: number;
@@ -83,12 +84,19 @@ export class ThresholdTracker {
     return this.byName.has(metric);
   }
 
-  add(metric: string, type: MetricType | undefined, value: number, tags: Record<string, string>): void {
+  add(
+    metric: string,
+    type: MetricType | undefined,
+    value: number,
+    tags: Record<string, string>,
+    contains?: ValueType,
+  ): void {
     const list = this.byName.get(metric);
     if (!list) return;
     for (const t of list) {
       if (!tagsMatch(t.filter, tags)) continue;
       if (type) t.type = type;
+      if (contains) t.contains = contains;
       if (t.type === 'trend' || !t.type) t.values.push(value);
       t.sum += value;
       t.count++;
@@ -97,6 +105,10 @@ export class ThresholdTracker {
       if (value < t.min) t.min = value;
       if (value > t.max) t.max = value;
     }
+  }
+
+  contains(key: string): ValueType | undefined {
+    return this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key)?.contains;
   }
 
   /** The observed value of `stat` for `key`, or undefined when the key was not tracked or has no type yet. */

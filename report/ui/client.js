@@ -165,7 +165,7 @@
             value: (u, v) => ms(v),
           })),
         ),
-        axes: [{}, { values: (u, vals) => vals.map((v) => ms(v)), size: 70 }],
+        axes: [{}, { splits: decades, values: (u, vals) => vals.map((v) => ms(v)), size: 70 }],
       },
       [series.t, series.p50, series.p95, series.p99].concat(limits.map((l) => series.t.map(() => l.value))),
     );
@@ -179,14 +179,28 @@
     );
   }
 
+  // Log-scale ticks at powers of ten only: uPlot's default log ticks crowd the axis with labels.
+  function decades(u, axisIdx, min, max) {
+    const out = [];
+    const lo = Math.floor(Math.log10(Math.max(min, 1e-3)));
+    const hi = Math.ceil(Math.log10(Math.max(max, 1e-3)));
+    for (let e = lo; e <= hi; e++) out.push(Math.pow(10, e));
+    return out;
+  }
+
   // ---- sections ----
   function thresholdsTable(s) {
     return table(
       'thresholds',
       ['metric', 'threshold', 'observed', 'result'],
       s.thresholds.map((t) => ({
-        cls: t.ok ? 'ok' : 'bad',
-        cells: [t.metric, t.source, observed(t), badge(t.ok)],
+        cls: t.pending ? 'pending' : t.ok ? 'ok' : 'bad',
+        cells: [
+          t.metric,
+          t.source,
+          observed(t),
+          t.pending ? el('span', { class: 'badge pending' }, 'PENDING') : badge(t.ok),
+        ],
       })),
       2,
     );

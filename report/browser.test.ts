@@ -1,0 +1,114 @@
+// The HTML report in real Chromium: no console errors, charts drawn from data, tables complete.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { generateReports, type Generated } from './generate.js';
+import { artifactPath, launchChromium, SAMPLES_DIR } from './test-helpers.js';
+
+// Page-side globals used inside page.evaluate / waitForFunction callbacks (run in Chromium, not Node).
+declare const window: {
+  __loadlab?: { renders: number; charts: { scenario: string; plot: { data: unknown[][] } }[] };
+};
+
+/** Non-transparent pixels of every chart canvas: proof the charts drew something. */
+export async function chartPixels(page: Page): Promise<number[]> {
+  return page.$$eval('.chart canvas', (canvases) =>
+    canvases.map((c) => {
+      const canvas = c as unknown as {
+        width: number;
+        height: number;
+        getContext(k: '2d'): { getImageData(...a: number[]): { data: Uint8ClampedArray } };
+      };
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 3; i < data.length; i += 4) if ((data[i] as number) > 0) n++;
+      return n;
+    }),
+  );
+}
+
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
+}
+
+describe('HTML report in Chromium', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let dir: string;
+  let generated: Generated;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'loadlab-html-'));
+    generated = await generateReports({
+      inputs: [
+        {
+          scenario: 'sample',
+          summaryPath: join(SAMPLES_DIR, 'summary-pass.json'),
+          seriesPath: join(SAMPLES_DIR, 'points-head.ndjson'),
+        },
+        { scenario: 'summary-only', summaryPath: join(SAMPLES_DIR, 'summary-browser.json') },
+      ],
+      outDir: dir,
+    });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('renders tables and charts offline without console errors', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    // Offline: any request leaving the file would fail the test.
+    const requests: string[] = [];
+    context.on('request', (r) => {
+      if (!r.url().startsWith('file:')) requests.push(r.url());
+    });
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(pathToFileURL(generated.files.html).href);
+    await page.waitForFunction(() => window.__loadlab?.renders === 1);
+    const s = generated.report.scenarios[0];
+    assert.ok(s);
+    const sample = page.locator('section[data-scenario="sample"]');
+    assert.equal(await sample.locator('table.thresholds tbody tr').count(), s.thresholds.length);
+    assert.equal(await sample.locator('table.checks tbody tr').count(), 7);
+    assert.equal(await sample.locator('table.endpoints tbody tr').count(), s.endpoints.length);
+    assert.deepEqual(
+      await sample.locator('table.endpoints tbody tr td:first-child').allTextContents(),
+      s.endpoints.map((e) => e.name),
+    );
+    assert.equal(await page.locator('table.overview tbody tr').count(), 2);
+    assert.match((await page.locator('h1').textContent()) ?? '', /PASS/);
+    // Charts: three for the scenario with a series, each fed with every second of it, each painted.
+    const points = await page.evaluate(() =>
+      (window.__loadlab?.charts ?? []).map((c) => [c.scenario, c.plot.data[0]?.length ?? 0]),
+    );
+    assert.deepEqual(points, [
+      ['sample', s.series?.t.length],
+      ['sample', s.series?.t.length],
+      ['sample', s.series?.t.length],
+    ]);
+    const pixels = await chartPixels(page);
+    assert.equal(pixels.length, 3);
+    for (const n of pixels) assert.ok(n > 100, `chart canvas painted (${n} pixels)`);
+    assert.match(
+      (await page.locator('section[data-scenario="summary-only"]').textContent()) ?? '',
+      /No time series/,
+    );
+    await page.screenshot({ path: artifactPath('report.png'), fullPage: true });
+    await page.emulateMedia({ media: 'print' });
+    await page.pdf({ path: artifactPath('report-print.pdf') });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests, []);
+    await context.close();
+  });
+});

@@ -1,0 +1,2 @@
+export { createDashboardOutput, parsePeriod, thresholdSources } from './dashboard-output.js';
+export type { DashboardOptions, DashboardOutput } from './dashboard-output.js';

@@ -1,0 +1,56 @@
+// Shared by the report's tests: real k6 samples as runner Samples, and a real Chromium.
+import { readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import type { MetricType, Sample, ValueType } from '../runner/types.js';
+
+export const SAMPLES_DIR = '/work/shared/reference/k6-samples';
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'test-artifacts');
+
+/** points-head.ndjson as the runner would hand it to an output, shifted so the first sample is at `startMs`. */
+export function samplesFromNdjson(path: string, startMs: number): Sample[] {
+  const kinds = new Map<string, { type: MetricType; contains: ValueType }>();
+  const out: Sample[] = [];
+  let first: number | undefined;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    const o = JSON.parse(line);
+    if (o.type === 'Metric') {
+      kinds.set(o.data.name, { type: o.data.type, contains: o.data.contains });
+      continue;
+    }
+    const t = Date.parse(o.data.time);
+    first ??= t;
+    const k = kinds.get(o.metric) ?? { type: 'counter' as const, contains: 'default' as const };
+    out.push({
+      metric: o.metric,
+      ...k,
+      value: o.data.value,
+      tags: o.data.tags ?? {},
+      time: startMs + (t - first),
+    });
+  }
+  return out;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export function artifactPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
+}
