@@ -126,7 +126,9 @@ export function scenarioFromParts(
   if (!summary && !live) problems.push('no summary was written (the run did not finish)');
   for (const t of thresholds.filter((x) => !x.ok))
     problems.push(`threshold ${t.metric}: ${t.source} crossed`);
-  if (input.exitCode !== undefined && input.exitCode !== 0)
+  // Exit 99 is k6's "thresholds crossed": already listed above when the summary shows which ones.
+  const explained = input.exitCode === 99 && thresholds.some((t) => !t.ok);
+  if (input.exitCode !== undefined && input.exitCode !== 0 && !explained)
     problems.push(`engine exited with code ${input.exitCode}`);
   const latencyLimits = thresholds
     .filter((t) => t.metric === 'http_req_duration' && t.limit !== undefined && t.op?.startsWith('<'))

@@ -44,7 +44,16 @@ export function groupInputs(files: readonly string[]): RunInput[] {
     else input.seriesPath = file;
     byStem.set(c.stem, input);
   }
-  return [...byStem.values()];
+  const inputs = [...byStem.values()];
+  // One summary plus one series with different names (`summary.json points.ndjson` from a real k6 run)
+  // are obviously the same run.
+  const lonelySummaries = inputs.filter((i) => i.summaryPath && !i.seriesPath);
+  const lonelySeries = inputs.filter((i) => i.seriesPath && !i.summaryPath);
+  if (lonelySummaries.length === 1 && lonelySeries.length === 1) {
+    (lonelySummaries[0] as RunInput).seriesPath = (lonelySeries[0] as RunInput).seriesPath;
+    return inputs.filter((i) => i !== lonelySeries[0]);
+  }
+  return inputs;
 }
 
 /** Expands directories: the files of the newest run in them (or every report file when none is named by run id). */

@@ -1,0 +1,71 @@
+// `npm run report -- [--out DIR] [--title TEXT] [--no-compare] <files or dirs...>`: builds REPORT.md,
+// report/index.html and junit.xml from existing k6 handleSummary JSON and `--out json` NDJSON files,
+// whichever engine produced them (real k6 included).
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ReportInputError } from '../report/errors.js';
+import { generateReports } from '../report/generate.js';
+import { expandInputs, findPreviousRun, groupInputs } from '../report/runs.js';
+
+const USAGE =
+  'usage: npm run report -- [--out DIR] [--title TEXT] [--no-compare] <summary.json|points.ndjson[.gz]|dir>...';
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: 'string', default: 'results' },
+        title: { type: 'string' },
+        'no-compare': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    console.error(`report: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    console.error(`report: no input files\n${USAGE}`);
+    return 2;
+  }
+  const files = await expandInputs(positionals);
+  const inputs = groupInputs(files);
+  const runIds = [...new Set(inputs.map((i) => i.runId).filter((x): x is string => !!x))].sort();
+  const newest = runIds.at(-1);
+  const firstFile = files[0];
+  const previous =
+    !values['no-compare'] && newest && firstFile
+      ? await findPreviousRun(dirname(firstFile), runIds[0] as string)
+      : undefined;
+  const { report, files: written } = await generateReports({
+    inputs,
+    outDir: values.out,
+    previous,
+    title: values.title,
+  });
+  for (const s of report.scenarios)
+    console.log(
+      `${s.passed ? 'PASS' : 'FAIL'}  ${s.scenario}${s.problems.length ? `: ${s.problems.join('; ')}` : ''}`,
+    );
+  if (previous) console.log(`compared with run ${previous.runId}`);
+  console.log(
+    `report ${report.passed ? 'PASS' : 'FAIL'}: ${written.markdown}, ${written.html}, ${written.junit}`,
+  );
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(`report: ${e instanceof ReportInputError ? e.message : (e as Error).stack}`);
+    process.exit(2);
+  },
+);
