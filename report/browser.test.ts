@@ -57,6 +57,16 @@ describe('HTML report in Chromium', function () {
         { scenario: 'summary-only', summaryPath: join(SAMPLES_DIR, 'summary-browser.json') },
       ],
       outDir: dir,
+      previous: {
+        runId: '20261122T110000Z',
+        inputs: [
+          {
+            scenario: 'sample',
+            summaryPath: join(SAMPLES_DIR, 'summary-pass.json'),
+            seriesPath: join(SAMPLES_DIR, 'points-head.ndjson'),
+          },
+        ],
+      },
     });
     browser = await launchChromium();
   });
@@ -87,6 +97,10 @@ describe('HTML report in Chromium', function () {
       s.endpoints.map((e) => e.name),
     );
     assert.equal(await page.locator('table.overview tbody tr').count(), 2);
+    // Comparison: five run-wide rows plus four per endpoint, and a heading naming the previous run.
+    assert.equal(await sample.locator('table.comparison tbody tr').count(), 5 + 4 * s.endpoints.length);
+    assert.equal(await sample.locator('h3', { hasText: 'Compared with run 20261122T110000Z' }).count(), 1);
+    assert.equal(await page.locator('section[data-scenario="summary-only"] table.comparison').count(), 0);
     assert.match((await page.locator('h1').textContent()) ?? '', /PASS/);
     // Charts: three for the scenario with a series, each fed with every second of it, each painted.
     const points = await page.evaluate(() =>

@@ -17,6 +17,8 @@
     if (v >= 1) return v.toFixed(1) + ' ms';
     return v.toFixed(2) + ' ms';
   }
+  // Legend cells are empty (null) while the cursor is off the chart.
+  const legendMs = (u, v) => (v === null || v === undefined ? '--' : ms(v));
   const pct = (v) => (isNum(v) ? (v * 100).toFixed(2) + ' %' : 'n/a');
   const num = (v, d) =>
     isNum(v) ? (Number.isInteger(v) ? String(v) : v.toFixed(d === undefined ? 2 : d)) : 'n/a';
@@ -47,7 +49,8 @@
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of [].concat(children === undefined ? [] : children)) {
+    // Children may nest arrays (a section returning several nodes): flatten them all.
+    for (const c of [children].flat(Infinity)) {
       if (c === null || c === undefined) continue;
       node.append(typeof c === 'string' ? document.createTextNode(c) : c);
     }
@@ -153,16 +156,16 @@
         scales: { x: { time: true }, y: { distr: 3 } },
         series: [
           {},
-          { label: 'p50', stroke: COLORS.p50, width: 2, spanGaps: true, value: (u, v) => ms(v) },
-          { label: 'p95', stroke: COLORS.p95, width: 2, spanGaps: true, value: (u, v) => ms(v) },
-          { label: 'p99', stroke: COLORS.p99, width: 2, spanGaps: true, value: (u, v) => ms(v) },
+          { label: 'p50', stroke: COLORS.p50, width: 2, spanGaps: true, value: legendMs },
+          { label: 'p95', stroke: COLORS.p95, width: 2, spanGaps: true, value: legendMs },
+          { label: 'p99', stroke: COLORS.p99, width: 2, spanGaps: true, value: legendMs },
         ].concat(
           limits.map((l) => ({
             label: 'threshold ' + l.label,
             stroke: COLORS.limit,
             dash: [6, 4],
             width: 1.5,
-            value: (u, v) => ms(v),
+            value: legendMs,
           })),
         ),
         axes: [{}, { splits: decades, values: (u, vals) => vals.map((v) => ms(v)), size: 70 }],
