@@ -74,6 +74,9 @@ export const AGGREGATED_METRICS: ReadonlySet<string> = new Set([
   'checks',
 ]);
 
+/** A bucket this many seconds behind the newest one is considered complete. */
+const SETTLE_SECONDS = 5;
+
 interface Bucket {
   reqs: number;
   failed: number;
@@ -233,7 +236,7 @@ export class RunAggregator {
       out.vus.push(b?.vus ?? null);
       out.rps.push(b?.reqs ?? 0);
       out.errors.push(b?.failed ?? 0);
-      const q = b ? this.quantiles(b, sec < to - 1) : { p50: null, p95: null, p99: null };
+      const q = b ? this.quantiles(b, sec < to - SETTLE_SECONDS) : { p50: null, p95: null, p99: null };
       out.p50.push(q.p50);
       out.p95.push(q.p95);
       out.p99.push(q.p99);
@@ -247,7 +250,8 @@ export class RunAggregator {
     const q = s.length
       ? { p50: percentileOfSorted(s, 50), p95: percentileOfSorted(s, 95), p99: percentileOfSorted(s, 99) }
       : { p50: null, p95: null, p99: null };
-    // Seconds older than the newest two get no more samples; cache them so live snapshots stay cheap.
+    // Seconds well behind the newest get no more samples (k6 samples arrive at most a few seconds late);
+    // cache their quantiles so live snapshots stay cheap.
     if (settled) {
       b.final = q;
       b.durations = [];
