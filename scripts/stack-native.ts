@@ -13,28 +13,42 @@ import {
   readStackPrometheusConfig,
   startPrometheus,
 } from '../stack/local/prometheus.js';
+import { portFromEnv } from '../services/shared/server.js';
 import { waitForHealthy } from './wait-healthy.js';
 
-const DATA_DIR = join('.tmp', 'stack');
-const HOST = '127.0.0.1';
-const INFLUX_DB = process.env.INFLUXDB_BUCKET || 'k6';
-/** The compose targets of stack/prometheus.yml and where the native services listen. */
-const LOOPBACK_TARGETS = {
-  'sandbox:5050': `${HOST}:5050`,
-  'clinic:9966': `${HOST}:9966`,
-  'clinic-secure:9967': `${HOST}:9967`,
-};
-const SERVICES = [
-  { name: 'sandbox', entry: 'services/sandbox/main.ts', health: [`http://${HOST}:5050/health`] },
-  {
-    name: 'clinic',
-    entry: 'services/clinic/main.ts',
-    health: [
-      `http://${HOST}:9966/petclinic/actuator/health`,
-      `http://${HOST}:9967/petclinic/actuator/health`,
+/** Ports and data folder: the stack's defaults, each overridable (the test runs it on random ports). */
+function settings(env: NodeJS.ProcessEnv) {
+  const sandbox = portFromEnv(env.PORT, 5050, 'PORT');
+  const clinic = portFromEnv(env.CLINIC_PORT, 9966, 'CLINIC_PORT');
+  const clinicSecure = portFromEnv(env.CLINIC_SECURE_PORT, 9967, 'CLINIC_SECURE_PORT');
+  return {
+    dataDir: env.LOADLAB_STACK_DIR || join('.tmp', 'stack'),
+    influxDb: env.INFLUXDB_BUCKET || 'k6',
+    influxPort: portFromEnv(env.LOADLAB_INFLUXDB_PORT, 8086, 'LOADLAB_INFLUXDB_PORT'),
+    influxRpcPort: portFromEnv(env.LOADLAB_INFLUXDB_RPC_PORT, 8088, 'LOADLAB_INFLUXDB_RPC_PORT'),
+    prometheusPort: portFromEnv(env.LOADLAB_PROMETHEUS_PORT, 9090, 'LOADLAB_PROMETHEUS_PORT'),
+    /** The compose targets of stack/prometheus.yml and where the native services listen. */
+    prometheusTargets: {
+      'sandbox:5050': `${HOST}:${sandbox}`,
+      'clinic:9966': `${HOST}:${clinic}`,
+      'clinic-secure:9967': `${HOST}:${clinicSecure}`,
+    },
+    services: [
+      { name: 'sandbox', entry: 'services/sandbox/main.ts', health: [`http://${HOST}:${sandbox}/health`] },
+      {
+        name: 'clinic',
+        entry: 'services/clinic/main.ts',
+        health: [
+          `http://${HOST}:${clinic}/petclinic/actuator/health`,
+          `http://${HOST}:${clinicSecure}/petclinic/actuator/health`,
+        ],
+      },
     ],
-  },
-];
+  };
+}
+type Settings = ReturnType<typeof settings>;
+
+const HOST = '127.0.0.1';
 
 const installed = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
@@ -45,7 +59,7 @@ async function answers(urls: string[]): Promise<boolean> {
   );
 }
 
-async function startService(service: (typeof SERVICES)[number]): Promise<ChildProcess | undefined> {
+async function startService(service: Settings['services'][number]): Promise<ChildProcess | undefined> {
   if (await answers(service.health)) {
     console.log(`stack:native: ${service.name} already answers; using it`);
     return undefined;
@@ -63,35 +77,34 @@ async function startService(service: (typeof SERVICES)[number]): Promise<ChildPr
   return child;
 }
 
-async function startInflux(log: NodeJS.WritableStream): Promise<Daemon | undefined> {
+async function startInflux(config: Settings, log: NodeJS.WritableStream): Promise<Daemon | undefined> {
   if (!installed('influxd')) {
     console.log('stack:native: influxd not installed (Debian package influxdb); skipping InfluxDB');
     return undefined;
   }
   const influx = await startInfluxd({
-    dataDir: join(DATA_DIR, 'influxdb'),
-    httpPort: 8086,
-    rpcPort: 8088,
+    dataDir: join(config.dataDir, 'influxdb'),
+    httpPort: config.influxPort,
+    rpcPort: config.influxRpcPort,
     logTo: log,
   });
   // k6 creates its database itself; creating it here lets Grafana/queries work before the first run.
-  await influxQuery(influx.url, INFLUX_DB, `CREATE DATABASE "${INFLUX_DB}"`);
+  await influxQuery(influx.url, config.influxDb, `CREATE DATABASE "${config.influxDb}"`);
   console.log(
-    `stack:native: InfluxDB ${influx.url} (database ${INFLUX_DB}); stream with -o influxdb=${influx.url}/${INFLUX_DB}`,
+    `stack:native: InfluxDB ${influx.url} (database ${config.influxDb}); stream with -o influxdb=${influx.url}/${config.influxDb}`,
   );
   return influx;
 }
 
-async function startProm(log: NodeJS.WritableStream): Promise<Daemon | undefined> {
+async function startProm(config: Settings, log: NodeJS.WritableStream): Promise<Daemon | undefined> {
   if (!installed('prometheus')) {
     console.log('stack:native: prometheus not installed (Debian package prometheus); skipping Prometheus');
     return undefined;
   }
-  const config = localPrometheusConfig(readStackPrometheusConfig(), LOOPBACK_TARGETS);
   const prometheus = await startPrometheus({
-    dataDir: join(DATA_DIR, 'prometheus'),
-    port: 9090,
-    config,
+    dataDir: join(config.dataDir, 'prometheus'),
+    port: config.prometheusPort,
+    config: localPrometheusConfig(readStackPrometheusConfig(), config.prometheusTargets),
     logTo: log,
   });
   console.log(`stack:native: Prometheus ${prometheus.url}`);
@@ -100,8 +113,15 @@ async function startProm(log: NodeJS.WritableStream): Promise<Daemon | undefined
 
 async function main(): Promise<void> {
   loadDotEnv();
-  mkdirSync(DATA_DIR, { recursive: true });
-  const log = createWriteStream(join(DATA_DIR, 'daemons.log'), { flags: 'a' });
+  let config: Settings;
+  try {
+    config = settings(process.env);
+  } catch (error) {
+    console.error(`stack:native: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const log = createWriteStream(join(config.dataDir, 'daemons.log'), { flags: 'a' });
   const children: ChildProcess[] = [];
   const daemons: Daemon[] = [];
   const stopAll = async () => {
@@ -128,12 +148,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
 
   try {
-    for (const service of SERVICES) {
+    for (const service of config.services) {
       const child = await startService(service);
       if (child) children.push(child);
     }
     for (const start of [startInflux, startProm]) {
-      const daemon = await start(log);
+      const daemon = await start(config, log);
       if (daemon) daemons.push(daemon);
     }
   } catch (error) {
@@ -148,7 +168,7 @@ async function main(): Promise<void> {
       onSignal();
     });
   }
-  console.log(`stack:native: ready; daemon logs in ${join(DATA_DIR, 'daemons.log')}; Ctrl-C stops all`);
+  console.log(`stack:native: ready; daemon logs in ${join(config.dataDir, 'daemons.log')}; Ctrl-C stops all`);
 }
 
 void main();
