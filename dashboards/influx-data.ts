@@ -57,7 +57,10 @@ export async function streamRunnerSmoke(influxUrl: string, db: string): Promise<
   };
   const sandbox = await startSandbox({ ...env, PORT: '0', HOST: '127.0.0.1' });
   const fromMs = Date.now() - 60_000;
-  await fetch(`${influxUrl}/query`, { method: 'POST', body: new URLSearchParams({ q: `CREATE DATABASE "${db}"` }) });
+  await fetch(`${influxUrl}/query`, {
+    method: 'POST',
+    body: new URLSearchParams({ q: `CREATE DATABASE "${db}"` }),
+  });
   try {
     if (!existsSync(`${ROOT}/${SMOKE_BUNDLE}`)) {
       const build = await run('npm', ['run', '--silent', 'build:k6'], env);
@@ -79,6 +82,11 @@ export async function streamRunnerSmoke(influxUrl: string, db: string): Promise<
         `testid=${testid}`,
         '-e',
         `BASE_URL=${sandbox.url}`,
+        // Explicit, in case an engine does not pass system variables through to __ENV.
+        '-e',
+        `DEMO_EMAIL=${env.DEMO_EMAIL}`,
+        '-e',
+        `DEMO_PASSWORD=${env.DEMO_PASSWORD}`,
         '-q',
       ],
       env,
