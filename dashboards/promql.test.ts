@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasTool } from '../stack/tools.js';
-import { freePort, type Daemon } from '../stack/local/processes.js';
+import { freePort, pollUntil, type Daemon } from '../stack/local/processes.js';
 import {
   localPrometheusConfig,
   promRangeQuery,
@@ -17,16 +17,6 @@ import { boundedLoad, startTargets, type Targets } from './prom-targets.js';
 import { fillVariables, panelQueries, unfilledVariables } from './queries.js';
 
 const dashboard = JSON.parse(readFileSync(join(JSON_DIR, 'services.json'), 'utf8')) as { panels: unknown[] };
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 describe('services dashboard PromQL against a real Prometheus', function () {
   this.timeout(120_000);
@@ -48,7 +38,7 @@ describe('services dashboard PromQL against a real Prometheus', function () {
     dataDir = mkdtempSync(join(tmpdir(), 'loadlab-prometheus-'));
     prometheus = await startPrometheus({ dataDir, port: await freePort(), config });
     // Load only once every job is being scraped, so the scrapes see the counters move.
-    await waitFor(
+    await pollUntil(
       'a first scrape of every job',
       async () => {
         const up = await promRangeQuery(prometheus!.url, 'up == 1', 10);

@@ -6,20 +6,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../stack/local/processes.js';
+import { freePort, pollUntil } from '../stack/local/processes.js';
 import { hasTool } from '../stack/tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe('stack:native', function () {
   this.timeout(90_000);
@@ -65,7 +55,7 @@ describe('stack:native', function () {
     });
     child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-    await until('the ready line', async () => (output.includes('ready;') ? true : undefined), 60_000);
+    await pollUntil('the ready line', async () => (output.includes('ready;') ? true : undefined), 60_000);
   });
 
   after(async () => {
@@ -82,14 +72,18 @@ describe('stack:native', function () {
 
   it('Prometheus scrapes the sandbox and both clinic instances', async () => {
     const url = `http://127.0.0.1:${ports.LOADLAB_PROMETHEUS_PORT}`;
-    const health = await until('three healthy targets', async () => {
-      const response = await fetch(`${url}/api/v1/targets`);
-      const body = (await response.json()) as {
-        data: { activeTargets: Array<{ labels: { job: string }; health: string }> };
-      };
-      const targets = body.data.activeTargets.map((t) => `${t.labels.job}:${t.health}`).sort();
-      return targets.every((t) => t.endsWith(':up')) && targets.length === 3 ? targets : undefined;
-    });
+    const health = await pollUntil(
+      'three healthy targets',
+      async () => {
+        const response = await fetch(`${url}/api/v1/targets`);
+        const body = (await response.json()) as {
+          data: { activeTargets: Array<{ labels: { job: string }; health: string }> };
+        };
+        const targets = body.data.activeTargets.map((t) => `${t.labels.job}:${t.health}`).sort();
+        return targets.every((t) => t.endsWith(':up')) && targets.length === 3 ? targets : undefined;
+      },
+      30_000,
+    );
     assert.deepEqual(health, ['clinic-secure:up', 'clinic:up', 'sandbox:up']);
   });
 

@@ -7,7 +7,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDotEnv } from '../services/shared/dotenv.js';
 import { influxQuery, startInfluxd } from '../stack/local/influxdb.js';
-import type { Daemon } from '../stack/local/processes.js';
+import { stopChild, type Daemon } from '../stack/local/processes.js';
 import {
   localPrometheusConfig,
   readStackPrometheusConfig,
@@ -126,16 +126,7 @@ async function main(): Promise<void> {
   const daemons: Daemon[] = [];
   const stopAll = async () => {
     await Promise.all(daemons.map((d) => d.stop()));
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(children.map(stopChild));
   };
   let stopping = false;
   const onSignal = () => {

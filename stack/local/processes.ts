@@ -18,6 +18,30 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Sends SIGTERM and resolves once the child has exited (at once if it already has). */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Polls `probe` until it returns a value (errors count as "not yet"), or rejects naming `what`. */
+export async function pollUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
 export interface Daemon {
   name: string;
   url: string;
@@ -52,12 +76,7 @@ export async function startDaemon(
     name,
     url,
     child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
   try {
     await Promise.race([waitForHealthy([readyUrl], { timeoutMs: options.timeoutMs ?? 30_000 }), died]);
