@@ -1,10 +1,13 @@
 // The live dashboard, driven through its Output methods with real k6 samples, opened in real Chromium.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { ThresholdStates } from '../../runner/types.js';
 import { chartPixels, collectErrors } from '../browser.test.js';
@@ -150,5 +153,33 @@ describe('live dashboard output', function () {
     await out.stop();
     assert.match(await readFile(join(dir, 'busy.html'), 'utf8'), /<title>Live: smoke — PASS<\/title>/);
     await new Promise((r) => busy.close(r));
+  });
+
+  it('lets the process exit after stop() although a client is still connected', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'fixtures-exit-child.ts')],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    const exited = once(child, 'exit');
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    while (!stdout.includes('\n')) await once(child.stdout, 'data');
+    const url = stdout.trim();
+    // A browser-like client holding the event stream open.
+    const res = await fetch(`${url}/events`);
+    const reader = res.body?.getReader();
+    const first = await reader?.read();
+    assert.match(Buffer.from(first?.value ?? []).toString(), /retry: |event: snapshot/);
+    child.stdin.write('stop\n');
+    // Bounded wait: a dashboard that held the process open fails here (and the child is killed).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code] = await exited;
+    clearTimeout(timer);
+    assert.equal(code, 0, 'the child exited by itself');
+    assert.match(stdout, /stopped/);
+    await reader?.cancel().catch(() => undefined);
   });
 });
