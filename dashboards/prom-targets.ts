@@ -19,33 +19,38 @@ export interface Target {
 }
 
 export interface Targets {
-  source: 'services' | 'shared-metrics stand-ins';
+  /** What stood behind the three jobs, e.g. "sandbox: real, clinic: stand-in". */
+  source: string;
   targets: Target[];
   close(): Promise<void>;
 }
 
-export function realServicesAvailable(): boolean {
-  return ['services/sandbox/main.ts', 'services/clinic/main.ts'].every((f) => existsSync(`${ROOT}/${f}`));
+const exists = (file: string) => existsSync(`${ROOT}/${file}`);
+const password = `pw-${process.pid}-${Date.now()}`;
+const serviceEnv = {
+  ...process.env,
+  LOG_LEVEL: 'silent',
+  DEMO_EMAIL: 'dashboards-test@loadlab.local',
+  DEMO_PASSWORD: password,
+  ADMIN_USER: 'admin',
+  ADMIN_PASSWORD: password,
+};
+type Start = (env: NodeJS.ProcessEnv) => Promise<StartedServer | StartedServer[]>;
+
+async function startRealSandbox(): Promise<Target[]> {
+  const sandboxModule = `${ROOT}/services/sandbox/main.ts`;
+  const { startSandbox } = (await import(sandboxModule)) as { startSandbox: Start };
+  const server = (await startSandbox({ ...serviceEnv, PORT: '0', HOST: '127.0.0.1' })) as StartedServer;
+  return [
+    { composeTarget: 'sandbox:5050', server, paths: ['/health', '/api/users', '/web/login.html', '/nope'] },
+  ];
 }
 
-async function startReal(): Promise<Targets> {
-  const password = `pw-${process.pid}-${Date.now()}`;
-  const env = {
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    DEMO_EMAIL: 'dashboards-test@loadlab.local',
-    DEMO_PASSWORD: password,
-    ADMIN_USER: 'admin',
-    ADMIN_PASSWORD: password,
-  };
-  type Start = (env: NodeJS.ProcessEnv) => Promise<StartedServer | StartedServer[]>;
-  const sandboxModule = `${ROOT}/services/sandbox/main.ts`;
+async function startRealClinics(): Promise<Target[]> {
   const clinicModule = `${ROOT}/services/clinic/main.ts`;
-  const { startSandbox } = (await import(sandboxModule)) as { startSandbox: Start };
   const { startClinic } = (await import(clinicModule)) as { startClinic: Start };
-  const sandbox = (await startSandbox({ ...env, PORT: '0', HOST: '127.0.0.1' })) as StartedServer;
   const clinics = (await startClinic({
-    ...env,
+    ...serviceEnv,
     CLINIC_HOST: '127.0.0.1',
     CLINIC_PORT: '0',
     CLINIC_SECURE_PORT: '0',
@@ -53,32 +58,16 @@ async function startReal(): Promise<Targets> {
   const [open, secure] = clinics;
   if (!open || !secure) throw new Error('startClinic did not start both instances');
   const basic = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
-  const clinicPaths = [
+  const paths = [
     '/petclinic/api/owners',
     '/petclinic/api/vets',
     '/petclinic/api/owners/0',
     '/petclinic/actuator/health',
   ];
-  return {
-    source: 'services',
-    targets: [
-      {
-        composeTarget: 'sandbox:5050',
-        server: sandbox,
-        paths: ['/health', '/api/users', '/web/login.html', '/nope'],
-      },
-      { composeTarget: 'clinic:9966', server: open, paths: clinicPaths },
-      {
-        composeTarget: 'clinic-secure:9967',
-        server: secure,
-        paths: clinicPaths,
-        headers: { authorization: basic },
-      },
-    ],
-    close: async () => {
-      await Promise.all([sandbox, ...clinics].map((s) => s.close()));
-    },
-  };
+  return [
+    { composeTarget: 'clinic:9966', server: open, paths },
+    { composeTarget: 'clinic-secure:9967', server: secure, paths, headers: { authorization: basic } },
+  ];
 }
 
 async function startStandIn(composeTarget: string): Promise<Target> {
@@ -97,19 +86,24 @@ async function startStandIn(composeTarget: string): Promise<Target> {
   };
 }
 
-async function startStandIns(): Promise<Targets> {
-  const targets = await Promise.all(['sandbox:5050', 'clinic:9966', 'clinic-secure:9967'].map(startStandIn));
+/** The real services where their code is in the repository, stand-ins for the others. */
+export async function startTargets(): Promise<Targets> {
+  const realSandbox = exists('services/sandbox/main.ts');
+  const realClinic = exists('services/clinic/main.ts');
+  const targets = [
+    ...(realSandbox ? await startRealSandbox() : [await startStandIn('sandbox:5050')]),
+    ...(realClinic
+      ? await startRealClinics()
+      : await Promise.all(['clinic:9966', 'clinic-secure:9967'].map(startStandIn))),
+  ];
+  const kind = (real: boolean) => (real ? 'real' : 'shared-metrics stand-in');
   return {
-    source: 'shared-metrics stand-ins',
+    source: `sandbox: ${kind(realSandbox)}, clinics: ${kind(realClinic)}`,
     targets,
     close: async () => {
       await Promise.all(targets.map((t) => t.server.close()));
     },
   };
-}
-
-export function startTargets(): Promise<Targets> {
-  return realServicesAvailable() ? startReal() : startStandIns();
 }
 
 /** A bounded load: round-robin over every target's paths for `ms`, at most `maxRequests` requests. */
