@@ -73,6 +73,24 @@ describe('test:report', function () {
     assert.match(down.stderr, /http:\/\/127\.0\.0\.1:9\/health does not answer/);
   });
 
+  it('refuses in one line when bundles or the engine wrapper are missing', async () => {
+    const noBundles = await run(['--results', join(dir, 'unused')], {
+      ...env,
+      LT_REPORT_DIST: join(dir, 'nowhere'),
+    });
+    assert.equal(noBundles.code, 2);
+    assert.match(
+      noBundles.stderr,
+      /^test:report: no bundle in .*nowhere for smoke, load-auth, .*spike; run npm run build:k6 first\n$/,
+    );
+    const noEngine = await run(['--results', join(dir, 'unused')], {
+      ...env,
+      LT_REPORT_ENGINE: join(dir, 'run-k6.sh'),
+    });
+    assert.equal(noEngine.code, 2);
+    assert.match(noEngine.stderr, /^test:report: engine wrapper .*run-k6\.sh not found\n$/);
+  });
+
   it('runs the seven scenarios, writes the report, and exits non-zero when one crosses a threshold', async () => {
     const results = join(dir, 'results');
     const r = await run(['--quick', '--results', results], { ...env, LT_FAKE_FAIL: 'spike' });
