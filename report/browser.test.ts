@@ -1,6 +1,6 @@
 // The HTML report in real Chromium: no console errors, charts drawn from data, tables complete.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +9,14 @@ import { generateReports, type Generated } from './generate.js';
 import { artifactPath, launchChromium, SAMPLES_DIR } from './test-helpers.js';
 
 // Page-side globals used inside page.evaluate / waitForFunction callbacks (run in Chromium, not Node).
+declare const DOMParser: new () => {
+  parseFromString(
+    text: string,
+    type: string,
+  ): {
+    getElementsByTagName(tag: string): ArrayLike<{ getAttribute(name: string): string | null }>;
+  };
+};
 declare const window: {
   __loadlab?: { renders: number; charts: { scenario: string; plot: { data: unknown[][] } }[] };
 };
@@ -124,5 +132,25 @@ describe('HTML report in Chromium', function () {
     assert.deepEqual(errors, []);
     assert.deepEqual(requests, []);
     await context.close();
+  });
+
+  it('writes JUnit XML that a real XML parser accepts', async () => {
+    const page = await browser.newPage();
+    const xml = await readFile(generated.files.junit, 'utf8');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      return {
+        errors: doc.getElementsByTagName('parsererror').length,
+        suites: doc.getElementsByTagName('testsuite').length,
+        cases: doc.getElementsByTagName('testcase').length,
+        firstName: doc.getElementsByTagName('testcase')[0]?.getAttribute('name'),
+      };
+    }, xml);
+    const expectedCases = generated.report.scenarios.reduce(
+      (n, s) => n + s.thresholds.length + s.checks.length,
+      0,
+    );
+    assert.deepEqual(parsed, { errors: 0, suites: 2, cases: expectedCases, firstName: 'checks: rate>0.99' });
+    await page.close();
   });
 });
