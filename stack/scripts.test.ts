@@ -2,7 +2,7 @@
 // one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,53 @@ describe('stack command wrappers', () => {
       PATH: `${fakeBin}:${process.env.PATH}`,
     });
     assert.equal(result.status, 3); // the engine check comes first
+  });
+});
+
+describe('influxdb/create-dbrp.sh (InfluxDB 2.x init hook)', () => {
+  let fakeBin = '';
+  before(() => {
+    // A fake influx CLI: `bucket list` answers like the real one (id, name, ...), every call is logged.
+    fakeBin = mkdtempSync(join(tmpdir(), 'loadlab-fake-influx-'));
+    const script = [
+      '#!/bin/sh',
+      'echo "$*" >> "$INFLUX_CALLS"',
+      'if [ "$1 $2" = "bucket list" ]; then',
+      '  [ "$6" = k6 ] && printf "0a1b2c3d4e5f6789\\tk6\\t720h0m0s\\n"',
+      'fi',
+      'exit 0',
+    ].join('\n');
+    writeFileSync(join(fakeBin, 'influx'), `${script}\n`);
+    chmodSync(join(fakeBin, 'influx'), 0o755);
+  });
+  after(() => rmSync(fakeBin, { recursive: true, force: true }));
+
+  const runInit = (bucket: string) => {
+    const calls = join(fakeBin, `calls-${bucket}`);
+    const result = run('stack/influxdb/create-dbrp.sh', [], {
+      ...process.env,
+      PATH: `${fakeBin}:${process.env.PATH}`,
+      INFLUX_CALLS: calls,
+      DOCKER_INFLUXDB_INIT_BUCKET: bucket,
+      DOCKER_INFLUXDB_INIT_ORG: 'loadlab',
+    });
+    return { ...result, calls: readFileSync(calls, 'utf8').trim().split('\n') };
+  };
+
+  it('maps the InfluxQL database <bucket>/autogen onto the bucket, as default', () => {
+    const result = runInit('k6');
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(result.calls, [
+      'bucket list --org loadlab --name k6 --hide-headers',
+      'v1 dbrp create --org loadlab --bucket-id 0a1b2c3d4e5f6789 --db k6 --rp autogen --default',
+    ]);
+  });
+
+  it('fails with a clear line when the bucket does not exist', () => {
+    const result = runInit('nope');
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr, 'create-dbrp: bucket nope not found in org loadlab');
+    assert.equal(result.calls.length, 1);
   });
 });
 

@@ -8,7 +8,8 @@ set -eu
 bucket="${DOCKER_INFLUXDB_INIT_BUCKET:?DOCKER_INFLUXDB_INIT_BUCKET is not set}"
 org="${DOCKER_INFLUXDB_INIT_ORG:?DOCKER_INFLUXDB_INIT_ORG is not set}"
 
-bucket_id=$(influx bucket list --org "$org" --name "$bucket" --hide-headers | cut -f 1)
+# The first column is the id, whether the CLI pads its table with tabs or spaces.
+bucket_id=$(influx bucket list --org "$org" --name "$bucket" --hide-headers | awk 'NR == 1 { print $1 }')
 if [ -z "$bucket_id" ]; then
   echo "create-dbrp: bucket $bucket not found in org $org" >&2
   exit 1
