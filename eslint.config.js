@@ -1,26 +1,21 @@
-// Lint rules: the recommended sets of ESLint and typescript-eslint, nothing exotic.
+// Lint rules: the recommended sets of ESLint and typescript-eslint, nothing exotic. Node globals
+// everywhere; browser globals only for code that runs in a page.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'results/**', '**/*.html'] },
+  { ignores: ['node_modules/**', 'dist/**', 'results/**', '.tmp/**', '**/*.html'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: {
-      globals: {
-        process: 'readonly',
-        console: 'readonly',
-        setTimeout: 'readonly',
-        clearTimeout: 'readonly',
-        setInterval: 'readonly',
-        clearInterval: 'readonly',
-        URL: 'readonly',
-        Buffer: 'readonly',
-      },
-    },
+    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['services/sandbox/web/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
   },
 );

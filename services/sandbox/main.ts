@@ -1,0 +1,29 @@
+// Entry point: `npm run start:sandbox`. Loads .env, listens on HOST:PORT (default 127.0.0.1:5050),
+// drains in-flight requests on SIGTERM/SIGINT.
+import { loadDotEnv } from '../shared/dotenv.js';
+import { createLogger } from '../shared/logger.js';
+import { drainOnSignals, listen, portFromEnv, type StartedServer } from '../shared/server.js';
+import { createSandboxApp } from './app.js';
+import { ConfigError, sandboxConfigFromEnv } from './config.js';
+
+export async function startSandbox(env: NodeJS.ProcessEnv): Promise<StartedServer> {
+  const logger = createLogger('sandbox', env);
+  const app = createSandboxApp(sandboxConfigFromEnv(env), { logger });
+  const started = await listen(app, portFromEnv(env.PORT, 5050), env.HOST || '127.0.0.1');
+  logger.info({ url: started.url }, 'sandbox listening');
+  return started;
+}
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  try {
+    const started = await startSandbox(process.env);
+    drainOnSignals([started.server], createLogger('sandbox'));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`sandbox: ${message}`);
+    process.exit(error instanceof ConfigError ? 2 : 1);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void main();
