@@ -1,0 +1,333 @@
+// `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
+// builds the wire request from k6 params and turns each hop into k6's samples and a Response.
+import type { WireRequest, WireResponse } from '../vu/protocol.js';
+import { Response, type ResponseType } from './http-response.js';
+import { nowMs, type VuRuntime } from './runtime.js';
+
+const EXPECTED = Symbol('loadlab.expectedStatuses');
+type Expected = { [EXPECTED]: (status: number) => boolean };
+
+/** k6 durations: "100ms", "1.5s", "1m30s", or a number of milliseconds. */
+export function parseDurationMs(v: unknown): number {
+  if (typeof v === 'number') return v;
+  const s = String(v).trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Number(s) * 1000;
+  const re = /(\d+(?:\.\d+)?)(ms|us|µs|ns|s|m|h)/g;
+  let total = 0;
+  let matched = '';
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    matched += m[0];
+    const n = Number(m[1]);
+    const unit = m[2];
+    total +=
+      unit === 'h'
+        ? n * 3600e3
+        : unit === 'm'
+          ? n * 60e3
+          : unit === 's'
+            ? n * 1e3
+            : unit === 'ms'
+              ? n
+              : unit === 'ns'
+                ? n / 1e6
+                : n / 1e3;
+  }
+  if (matched !== s) throw new Error(`invalid duration "${s}"`);
+  return total;
+}
+
+/** Form-urlencodes a plain object like k6 (arrays repeat the key). */
+function formEncode(obj: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(obj)) {
+    const vals = Array.isArray(v) ? v : [v];
+    for (const x of vals) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(x))}`);
+  }
+  return parts.join('&');
+}
+
+/** The URL as k6 tags it: credentials masked, query kept. */
+function cleanUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '****';
+      u.password = '****';
+    }
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+interface Params {
+  headers?: Record<string, unknown>;
+  tags?: Record<string, unknown>;
+  timeout?: string | number;
+  responseType?: ResponseType;
+  redirects?: number;
+  cookies?: Record<string, unknown>;
+  auth?: string;
+  throw?: boolean;
+  responseCallback?: Expected | null;
+  compression?: string;
+  jar?: unknown;
+}
+
+interface UrlTemplate {
+  url: string;
+  name: string;
+}
+
+interface Prepared {
+  wire: WireRequest;
+  params: Params;
+  nameTag: string | undefined;
+  requestBody: string;
+  responseType: ResponseType;
+}
+
+const HTTP_TIMING_METRICS = [
+  'http_req_duration',
+  'http_req_blocked',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_sending',
+  'http_req_waiting',
+  'http_req_receiving',
+] as const;
+const TIMING_KEY: Record<
+  (typeof HTTP_TIMING_METRICS)[number],
+  keyof WireResponse['hops'][number]['timings']
+> = {
+  http_req_duration: 'duration',
+  http_req_blocked: 'blocked',
+  http_req_connecting: 'connecting',
+  http_req_tls_handshaking: 'tls_handshaking',
+  http_req_sending: 'sending',
+  http_req_waiting: 'waiting',
+  http_req_receiving: 'receiving',
+};
+
+export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
+  const defaultCallback = (status: number): boolean => status >= 200 && status <= 399;
+  rt.responseCallback = defaultCallback;
+
+  function opt<T>(key: string, fallback: T): T {
+    const v = rt.testOptions?.[key];
+    return v === undefined || v === null ? fallback : (v as T);
+  }
+
+  function prepare(method: string, target: unknown, body: unknown, rawParams: unknown): Prepared {
+    if (rt.phase === 'init') throw new Error('Making http requests in the init context is not supported');
+    rt.checkInterrupted();
+    const params = (rawParams && typeof rawParams === 'object' ? rawParams : {}) as Params;
+    let url: string;
+    let nameTag: string | undefined;
+    if (target && typeof target === 'object' && 'url' in target) {
+      url = String((target as UrlTemplate).url);
+      nameTag = (target as UrlTemplate).name;
+    } else {
+      url = String(target);
+    }
+    if (params.tags?.name !== undefined) nameTag = String(params.tags.name);
+    const headers: [string, string][] = [];
+    const lower = new Set<string>();
+    for (const [k, v] of Object.entries(params.headers ?? {})) {
+      if (v === undefined || v === null) continue;
+      headers.push([k, String(v)]);
+      lower.add(k.toLowerCase());
+    }
+    let wireBody: string | Uint8Array | null = null;
+    let requestBody = '';
+    if (body !== undefined && body !== null) {
+      if (typeof body === 'string') wireBody = body;
+      else if (body instanceof ArrayBuffer) wireBody = new Uint8Array(body);
+      else if (ArrayBuffer.isView(body))
+        wireBody = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+      else if (typeof body === 'object') {
+        wireBody = formEncode(body as Record<string, unknown>);
+        if (!lower.has('content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+      } else wireBody = String(body);
+      requestBody = typeof wireBody === 'string' ? wireBody : Buffer.from(wireBody).toString('utf8');
+    }
+    if (params.auth && params.auth !== 'basic') {
+      throw new Error(`auth type "${params.auth}" is not supported by the loadlab runner (basic only)`);
+    }
+    const cookies: [string, string][] = [];
+    for (const [k, v] of Object.entries(params.cookies ?? {})) {
+      const value = v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v;
+      cookies.push([k, String(value)]);
+    }
+    const timeoutMs = params.timeout !== undefined ? parseDurationMs(params.timeout) : 60_000;
+    const responseType: ResponseType =
+      params.responseType ?? (opt('discardResponseBodies', false) ? 'none' : 'text');
+    const maxRedirects = params.redirects ?? opt<number>('maxRedirects', 10);
+    const userAgent = rt.userAgent;
+    if (userAgent !== undefined && !lower.has('user-agent')) headers.push(['User-Agent', userAgent]);
+    return {
+      wire: {
+        method: method.toUpperCase(),
+        url,
+        headers,
+        body: wireBody,
+        timeoutMs,
+        maxRedirects,
+        cookies,
+        discardBody: responseType === 'none',
+      },
+      params,
+      nameTag,
+      requestBody,
+      responseType,
+    };
+  }
+
+  function finish(p: Prepared, answer: WireResponse): Response {
+    const callback =
+      p.params.responseCallback === null
+        ? null
+        : p.params.responseCallback
+          ? p.params.responseCallback[EXPECTED]
+          : rt.responseCallback;
+    const userTags: Record<string, string> = {};
+    for (const [k, v] of Object.entries(p.params.tags ?? {})) userTags[k] = String(v);
+    let last: Response | undefined;
+    for (let i = 0; i < answer.hops.length; i++) {
+      const hop = answer.hops[i]!;
+      const url = i === 0 && p.nameTag === undefined ? cleanUrl(hop.url) : cleanUrl(hop.url);
+      const name = p.nameTag ?? url;
+      const tags: Record<string, string> = { ...rt.currentTags() };
+      tags.method = hop.method;
+      tags.name = name;
+      tags.url = p.nameTag ?? url;
+      tags.status = String(hop.status);
+      if (hop.proto) tags.proto = hop.proto;
+      if (hop.errorCode) tags.error_code = String(hop.errorCode);
+      if (hop.error) tags.error = hop.error;
+      if (hop.tlsVersion) tags.tls_version = hop.tlsVersion;
+      let expected: boolean | undefined;
+      if (callback) {
+        expected = hop.status !== 0 && callback(hop.status);
+        tags.expected_response = String(expected);
+      }
+      Object.assign(tags, userTags);
+      if (p.nameTag !== undefined) tags.url = p.nameTag;
+      const time = nowMs();
+      rt.emit({ metric: 'http_reqs', type: 'counter', contains: 'default', value: 1, tags, time });
+      for (const m of HTTP_TIMING_METRICS) {
+        rt.emit({
+          metric: m,
+          type: 'trend',
+          contains: 'time',
+          value: hop.timings[TIMING_KEY[m]],
+          tags,
+          time,
+        });
+      }
+      if (expected !== undefined) {
+        rt.emit({
+          metric: 'http_req_failed',
+          type: 'rate',
+          contains: 'default',
+          value: expected ? 0 : 1,
+          tags,
+          time,
+        });
+      }
+      if (i === answer.hops.length - 1) last = new Response(hop, p.responseType, p.requestBody);
+    }
+    const res = last!;
+    if (res.error) {
+      const shouldThrow = p.params.throw ?? opt('throw', false);
+      if (shouldThrow) throw new Error(res.error);
+      rt.log(
+        'warn',
+        `Request Failed error="${p.wire.method[0]}${p.wire.method.slice(1).toLowerCase()} \\"${p.wire.url}\\": ${res.error}"`,
+      );
+    }
+    return res;
+  }
+
+  function request(method: string, url: unknown, body?: unknown, params?: unknown): Response {
+    const p = prepare(String(method), url, body, params);
+    const [answer] = rt.httpSync([p.wire]);
+    return finish(p, answer!);
+  }
+
+  type BatchItem =
+    string | UrlTemplate | unknown[] | { method?: string; url: unknown; body?: unknown; params?: unknown };
+  function batch(reqs: BatchItem[] | Record<string, BatchItem>): unknown {
+    const entries: [string, BatchItem][] = Array.isArray(reqs)
+      ? reqs.map((r, i) => [String(i), r])
+      : Object.entries(reqs ?? {});
+    const prepared = entries.map(([, r]) => {
+      if (typeof r === 'string') return prepare('GET', r, null, undefined);
+      if (Array.isArray(r)) return prepare(String(r[0]), r[1], r[2], r[3]);
+      if (r && typeof r === 'object' && 'url' in r && !('name' in r && Object.keys(r).length === 2)) {
+        const o = r as { method?: string; url: unknown; body?: unknown; params?: unknown };
+        return prepare(o.method ?? 'GET', o.url, o.body, o.params);
+      }
+      return prepare('GET', r, null, undefined);
+    });
+    const answers = rt.httpSync(prepared.map((p) => p.wire));
+    const results = prepared.map((p, i) => finish(p, answers[i]!));
+    if (Array.isArray(reqs)) return results;
+    const out: Record<string, Response> = {};
+    entries.forEach(([k], i) => (out[k] = results[i]!));
+    return out;
+  }
+
+  function expectedStatuses(...args: unknown[]): Expected {
+    const checks: ((s: number) => boolean)[] = [];
+    for (const a of args) {
+      if (typeof a === 'number' && Number.isInteger(a)) checks.push((s) => s === a);
+      else if (a && typeof a === 'object' && 'min' in a && 'max' in a) {
+        const { min, max } = a as { min: number; max: number };
+        checks.push((s) => s >= min && s <= max);
+      } else {
+        throw new Error('expectedStatuses() arguments must be integers or {min, max} objects');
+      }
+    }
+    return { [EXPECTED]: (s) => checks.some((c) => c(s)) };
+  }
+
+  function setResponseCallback(cb: Expected | null): void {
+    if (cb === null) rt.responseCallback = null;
+    else if (cb && typeof cb === 'object' && EXPECTED in cb) rt.responseCallback = cb[EXPECTED];
+    else throw new Error('setResponseCallback() takes the result of http.expectedStatuses() or null');
+  }
+
+  /** http.url`...${x}`: the `name` tag keeps `${}` in place of each value. */
+  function url(strings: TemplateStringsArray, ...values: unknown[]): UrlTemplate {
+    let u = strings[0] ?? '';
+    let n = strings[0] ?? '';
+    values.forEach((v, i) => {
+      u += String(v) + (strings[i + 1] ?? '');
+      n += '${}' + (strings[i + 1] ?? '');
+    });
+    return { url: u, name: n };
+  }
+
+  const mod = {
+    request,
+    get: (u: unknown, params?: unknown) => request('GET', u, null, params),
+    head: (u: unknown, params?: unknown) => request('HEAD', u, null, params),
+    post: (u: unknown, body?: unknown, params?: unknown) => request('POST', u, body, params),
+    put: (u: unknown, body?: unknown, params?: unknown) => request('PUT', u, body, params),
+    patch: (u: unknown, body?: unknown, params?: unknown) => request('PATCH', u, body, params),
+    del: (u: unknown, body?: unknown, params?: unknown) => request('DELETE', u, body, params),
+    options: (u: unknown, body?: unknown, params?: unknown) => request('OPTIONS', u, body, params),
+    asyncRequest: (m: string, u: unknown, body?: unknown, params?: unknown) =>
+      Promise.resolve().then(() => request(m, u, body, params)),
+    batch,
+    expectedStatuses,
+    setResponseCallback,
+    url,
+    TLS_1_0: 'tls1.0',
+    TLS_1_1: 'tls1.1',
+    TLS_1_2: 'tls1.2',
+    TLS_1_3: 'tls1.3',
+  };
+  return { ...mod, default: mod, __esModule: true };
+}

@@ -1,0 +1,80 @@
+// Resolves k6 module names to their implementations for one VU. Modules are built on first
+// require so a script pays only for what it imports; k6/browser is preloaded asynchronously
+// (playwright-core is heavy) and only when the script imports it.
+import type { VuModuleEnv } from '../types.js';
+import { createCryptoModule } from './crypto.js';
+import { createEncodingModule } from './encoding.js';
+import { createExecutionModule, type InstanceCounters } from './execution.js';
+import { createHttpModule } from './http.js';
+import { createK6Module } from './k6.js';
+import { createMetricsModule } from './metrics.js';
+import type { VuRuntime } from './runtime.js';
+
+type ModuleObject = Record<string, unknown>;
+
+export class ModuleRegistry {
+  private readonly cache = new Map<string, ModuleObject>();
+  private browserFactory: ((env: VuModuleEnv) => ModuleObject) | undefined;
+
+  constructor(
+    private readonly rt: VuRuntime,
+    private readonly counters: InstanceCounters,
+    private readonly browserModuleUrl: string,
+    private readonly moduleEnv: VuModuleEnv,
+  ) {}
+
+  /** Loads the modules that cannot be built synchronously, for the imports the bundle declares. */
+  async preload(names: readonly string[]): Promise<void> {
+    if (names.includes('k6/browser') || names.includes('k6/experimental/browser')) {
+      try {
+        // The browser module is TypeScript when the runner runs from sources: register tsx first.
+        if (this.browserModuleUrl.endsWith('.ts')) {
+          const tsxApi = 'tsx/esm/api';
+          const { register } = (await import(tsxApi)) as { register: () => unknown };
+          register();
+        }
+        const mod = (await import(this.browserModuleUrl)) as {
+          createBrowserModule?: (env: VuModuleEnv) => ModuleObject;
+        };
+        this.browserFactory = mod.createBrowserModule;
+      } catch (err) {
+        throw new Error(`k6/browser is not available in this runner: ${(err as Error).message}`, {
+          cause: err,
+        });
+      }
+    }
+  }
+
+  require(name: string): ModuleObject {
+    const hit = this.cache.get(name);
+    if (hit) return hit;
+    const mod = this.build(name);
+    this.cache.set(name, mod);
+    return mod;
+  }
+
+  private build(name: string): ModuleObject {
+    switch (name) {
+      case 'k6':
+        return createK6Module(this.rt);
+      case 'k6/http':
+        return createHttpModule(this.rt);
+      case 'k6/metrics':
+        return createMetricsModule(this.rt);
+      case 'k6/execution':
+        return createExecutionModule(this.rt, this.counters);
+      case 'k6/encoding':
+        return createEncodingModule();
+      case 'k6/crypto':
+        return createCryptoModule();
+      case 'k6/browser':
+      case 'k6/experimental/browser': {
+        if (!this.browserFactory) throw new Error(`unknown module: ${name}`);
+        const m = this.browserFactory(this.moduleEnv);
+        return { ...m, default: m, __esModule: true };
+      }
+      default:
+        throw new Error(`unknown module: ${name}`);
+    }
+  }
+}

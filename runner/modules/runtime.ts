@@ -1,0 +1,78 @@
+// What the k6 module implementations need from the VU that runs them. The worker
+// (runner/vu/worker.ts) provides it; tests can provide their own.
+import type { Sample } from '../types.js';
+import type { WireRequest, WireResponse } from '../vu/protocol.js';
+
+export interface IterationView {
+  scenario: {
+    name: string;
+    executor: string;
+    startTime: number;
+    iterationInTest: number;
+    progress: number;
+    env: Record<string, string>;
+    tags: Record<string, string>;
+    exec: string;
+  };
+  iterationInScenario: number;
+  iterationInInstance: number;
+  testOptions: Record<string, unknown>;
+}
+
+export type Phase = 'init' | 'setup' | 'iteration' | 'teardown' | 'summary';
+
+export interface VuRuntime {
+  readonly vuId: number;
+  readonly env: Record<string, string>;
+  readonly phase: Phase;
+  /** The iteration in progress (undefined outside 'iteration'). */
+  readonly iteration: IterationView | undefined;
+  /** Options of the test, available in setup/teardown/iterations. */
+  readonly testOptions: Record<string, unknown> | undefined;
+  /** Current group path: '' at the root, '::A::B' nested. */
+  groupPath: string;
+  /** Tags every sample carries now: run tags, scenario tags, `scenario`, `group`, user vu tags. */
+  currentTags(): Record<string, string>;
+  /** User tags set through exec.vu.tags / exec.vu.metrics.tags (read/write). */
+  readonly vuTags: Record<string, string>;
+  emit(sample: Sample): void;
+  /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
+  httpSync(reqs: WireRequest[]): WireResponse[];
+  /** Blocks for ms, returns early when the iteration is interrupted. */
+  sleepMs(ms: number): void;
+  /** Throws the interruption marker when the iteration must stop. */
+  checkInterrupted(): void;
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /** Registers a custom metric (k6 fixes a metric's type by its first declaration). */
+  declareMetric(name: string, type: Sample['type'], contains: Sample['contains']): void;
+  /** exec.test.abort / exec.test.fail. */
+  abortTest(reason: string): never;
+  markFailed(reason: string): void;
+  /** Response callback in force for later requests of this VU (null: none). */
+  responseCallback: ((status: number) => boolean) | null;
+  /** Counters for exec.instance. */
+  readonly userAgent: string | undefined;
+  /** Reads a file relative to the script (open() in init). */
+  readFile(p: string, binary: boolean): string | ArrayBuffer;
+}
+
+/** Thrown inside the script to unwind it when the orchestrator interrupts the iteration. */
+export class InterruptSignal extends Error {
+  override name = 'InterruptSignal';
+  constructor() {
+    super('iteration interrupted');
+  }
+}
+
+/** Thrown by exec.test.abort(): unwinds the script; the worker turns it into IterationResult.abort. */
+export class AbortSignal extends Error {
+  override name = 'AbortSignal';
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** Wall-clock ms with sub-ms precision, for sample times. */
+export function nowMs(): number {
+  return performance.timeOrigin + performance.now();
+}

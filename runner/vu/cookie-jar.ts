@@ -1,0 +1,113 @@
+// A small per-VU cookie jar (k6 keeps one per VU and resets it each iteration): domain + path
+// matching and expiry, enough for session cookies of the apps under test.
+interface StoredCookie {
+  name: string;
+  value: string;
+  domain: string;
+  hostOnly: boolean;
+  path: string;
+  expires: number; // ms epoch, Infinity for session cookies
+  secure: boolean;
+  httpOnly: boolean;
+}
+
+export interface ParsedCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  http_only: boolean;
+  secure: boolean;
+  max_age: number;
+  expires: number;
+}
+
+/** Parses one Set-Cookie header value into k6's Response.cookies entry shape. */
+export function parseSetCookie(header: string, url: URL): ParsedCookie | undefined {
+  const parts = header.split(';');
+  const first = parts.shift() ?? '';
+  const eq = first.indexOf('=');
+  if (eq <= 0) return undefined;
+  const c: ParsedCookie = {
+    name: first.slice(0, eq).trim(),
+    value: first.slice(eq + 1).trim(),
+    domain: '',
+    path: '',
+    http_only: false,
+    secure: false,
+    max_age: 0,
+    expires: 0,
+  };
+  for (const part of parts) {
+    const [rawKey = '', ...rest] = part.split('=');
+    const key = rawKey.trim().toLowerCase();
+    const val = rest.join('=').trim();
+    if (key === 'domain') c.domain = val.replace(/^\./, '');
+    else if (key === 'path') c.path = val;
+    else if (key === 'httponly') c.http_only = true;
+    else if (key === 'secure') c.secure = true;
+    else if (key === 'max-age') c.max_age = Number(val) || 0;
+    else if (key === 'expires') c.expires = Date.parse(val) || 0;
+  }
+  void url;
+  return c;
+}
+
+export class CookieJar {
+  private cookies: StoredCookie[] = [];
+
+  setFromHeader(header: string, url: URL): void {
+    const c = parseSetCookie(header, url);
+    if (!c) return;
+    let expires = Infinity;
+    if (c.max_age !== 0) expires = Date.now() + c.max_age * 1000;
+    else if (c.expires) expires = c.expires;
+    const stored: StoredCookie = {
+      name: c.name,
+      value: c.value,
+      domain: c.domain || url.hostname,
+      hostOnly: !c.domain,
+      path: c.path || defaultPath(url.pathname),
+      expires,
+      secure: c.secure,
+      httpOnly: c.http_only,
+    };
+    this.cookies = this.cookies.filter(
+      (o) => !(o.name === stored.name && o.domain === stored.domain && o.path === stored.path),
+    );
+    if (expires > Date.now()) this.cookies.push(stored);
+  }
+
+  set(url: URL, name: string, value: string): void {
+    this.setFromHeader(`${name}=${value}`, url);
+  }
+
+  /** Cookies that apply to this URL, name -> value. */
+  cookieHeader(url: URL): Map<string, string> {
+    const now = Date.now();
+    const out = new Map<string, string>();
+    for (const c of this.cookies) {
+      if (c.expires <= now) continue;
+      if (c.secure && url.protocol !== 'https:') continue;
+      const host = url.hostname;
+      const domainOk = c.hostOnly ? host === c.domain : host === c.domain || host.endsWith(`.${c.domain}`);
+      if (!domainOk) continue;
+      if (!(
+        url.pathname === c.path || url.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)
+      )) {
+        continue;
+      }
+      out.set(c.name, c.value);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.cookies = [];
+  }
+}
+
+function defaultPath(pathname: string): string {
+  const i = pathname.lastIndexOf('/');
+  return i <= 0 ? '/' : pathname.slice(0, i);
+}

@@ -1,0 +1,387 @@
+// The main-thread side of a VU's HTTP: one undici Agent per VU (k6 gives every VU its own transport,
+// so keep-alive connections are never shared between VUs), k6's timing breakdown measured from
+// undici's handler callbacks and diagnostics channels, redirects followed hop by hop (each hop is
+// its own http_reqs sample in k6), a per-VU cookie jar, and bytes counted on the sockets.
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { performance } from 'node:perf_hooks';
+import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { HopTimings, WireHop, WireRequest, WireResponse } from './protocol.js';
+import { CookieJar } from './cookie-jar.js';
+
+interface SocketInfo {
+  connectMs: number;
+  tlsMs: number;
+  used: boolean;
+  lastWritten: number;
+  lastRead: number;
+  engine: HttpEngine;
+}
+const socketInfo = new WeakMap<Socket, SocketInfo>();
+
+/** undici calls handler.onConnect and then publishes sendHeaders synchronously: this links them. */
+let connectingHandler: HopHandler | undefined;
+diagnosticsChannel.subscribe('undici:client:sendHeaders', (msg) => {
+  const { socket } = msg as { socket: Socket };
+  const h = connectingHandler;
+  connectingHandler = undefined;
+  if (h) h.attachSocket(socket);
+});
+
+const STATUS_TEXT_FALLBACK = 'Unknown';
+
+class HopHandler implements Dispatcher.DispatchHandler {
+  t0 = performance.now();
+  tConn = 0;
+  tSent = 0;
+  tFirstByte = 0;
+  tDone = 0;
+  status = 0;
+  statusText = '';
+  headers: [string, string][] = [];
+  chunks: Buffer[] = [];
+  socket: Socket | undefined;
+  connectMs = 0;
+  tlsMs = 0;
+  abort: ((err?: Error) => void) | undefined;
+  constructor(
+    private readonly discard: boolean,
+    private readonly done: (err: Error | null) => void,
+  ) {}
+  onConnect(abort: (err?: Error) => void): void {
+    this.abort = abort;
+    this.tConn = performance.now();
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- handed to the sendHeaders subscriber
+    connectingHandler = this;
+  }
+  attachSocket(socket: Socket): void {
+    this.socket = socket;
+    const info = socketInfo.get(socket);
+    if (info && !info.used) {
+      // The connection was dialed for this request: its dial time is this request's connecting time.
+      info.used = true;
+      this.connectMs = info.connectMs;
+      this.tlsMs = info.tlsMs;
+    }
+  }
+  onRequestSent(): void {
+    this.tSent = performance.now();
+  }
+  onHeaders(status: number, rawHeaders: Buffer[], _resume: () => void, statusText: string): boolean {
+    this.tFirstByte = performance.now();
+    if (!this.tSent) this.tSent = this.tFirstByte;
+    this.status = status;
+    this.statusText = statusText;
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      this.headers.push([String(rawHeaders[i]), String(rawHeaders[i + 1])]);
+    }
+    return true;
+  }
+  onData(chunk: Buffer): boolean {
+    if (!this.discard) this.chunks.push(chunk);
+    return true;
+  }
+  onComplete(): void {
+    this.tDone = performance.now();
+    this.done(null);
+  }
+  onError(err: Error): void {
+    this.tDone = performance.now();
+    this.done(err);
+  }
+  timings(): HopTimings {
+    if (!this.tFirstByte) {
+      return zeroTimings();
+    }
+    // k6: blocked = waiting for a connection (incl. dialing), sending = headers+body written,
+    // waiting = time to first byte, receiving = the rest of the body.
+    const gotConn = this.tConn;
+    const blocked = Math.max(0, gotConn - this.t0);
+    const sending = Math.max(0, this.tSent - gotConn);
+    const waiting = Math.max(0, this.tFirstByte - this.tSent);
+    const receiving = Math.max(0, this.tDone - this.tFirstByte);
+    return {
+      duration: sending + waiting + receiving,
+      blocked,
+      looking_up: 0,
+      connecting: this.connectMs,
+      tls_handshaking: this.tlsMs,
+      sending,
+      waiting,
+      receiving,
+    };
+  }
+}
+
+function zeroTimings(): HopTimings {
+  return {
+    duration: 0,
+    blocked: 0,
+    looking_up: 0,
+    connecting: 0,
+    tls_handshaking: 0,
+    sending: 0,
+    waiting: 0,
+    receiving: 0,
+  };
+}
+
+export interface HttpEngineOptions {
+  insecureSkipTLSVerify?: boolean;
+  userAgent?: string;
+}
+
+/** Maps a Node/undici network error onto k6's error string and code (lib/netext/httpext/error_codes.go). */
+export function classifyError(err: Error & { code?: string }): { error: string; code: number } {
+  const code = err.code ?? (err.cause as { code?: string } | undefined)?.code ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { error: 'dial: connection refused', code: 1212 };
+    case 'ECONNRESET':
+      return { error: 'read: connection reset by peer', code: 1220 };
+    case 'ENOTFOUND':
+      return { error: 'lookup: no such host', code: 1101 };
+    case 'EAI_AGAIN':
+      return { error: 'lookup: temporary failure', code: 1100 };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { error: 'dial: i/o timeout', code: 1211 };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'LOADLAB_TIMEOUT':
+      return { error: 'request timeout', code: 1050 };
+    case 'ERR_INVALID_URL':
+    case 'LOADLAB_BAD_URL':
+      return { error: err.message, code: 1020 };
+    default:
+      if (/certificate|tls|ssl/i.test(err.message)) return { error: `tls: ${err.message}`, code: 1300 };
+      if (code.startsWith('E')) return { error: `dial: ${err.message}`, code: 1200 };
+      return { error: err.message, code: 1000 };
+  }
+}
+
+export class HttpEngine {
+  private readonly agent: Agent;
+  readonly jar = new CookieJar();
+  private sent = 0;
+  private received = 0;
+  private readonly inflight = new Set<HopHandler>();
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly opts: HttpEngineOptions = {}) {
+    const base = buildConnector({ rejectUnauthorized: !opts.insecureSkipTLSVerify });
+    this.agent = new Agent({
+      keepAliveTimeout: 60_000,
+      connect: (connectOpts, cb) => {
+        const t0 = performance.now();
+        base(connectOpts, (err, socket) => {
+          if (err || !socket) {
+            cb(err, null);
+            return;
+          }
+          const total = performance.now() - t0;
+          const isTls = connectOpts.protocol === 'https:';
+          // undici's connector resolves after the TLS handshake; k6 splits TCP and TLS time, we only see the sum.
+          socketInfo.set(socket as Socket, {
+            connectMs: total,
+            tlsMs: isTls ? 0 : 0,
+            used: false,
+            lastWritten: 0,
+            lastRead: 0,
+            engine: this,
+          });
+          this.sockets.add(socket as Socket);
+          socket.once('close', () => {
+            this.account(socket as Socket);
+            this.sockets.delete(socket as Socket);
+          });
+          cb(null, socket);
+        });
+      },
+    });
+  }
+
+  /** Adds the socket's new bytes since the last look to this VU's totals. */
+  private account(socket: Socket): void {
+    const info = socketInfo.get(socket);
+    if (!info) return;
+    const w = socket.bytesWritten;
+    const r = socket.bytesRead;
+    this.sent += w - info.lastWritten;
+    this.received += r - info.lastRead;
+    info.lastWritten = w;
+    info.lastRead = r;
+  }
+
+  async request(req: WireRequest): Promise<WireResponse> {
+    const hops: WireHop[] = [];
+    let method = req.method;
+    let url = req.url;
+    let body = req.body;
+    for (let redirects = 0; ; redirects++) {
+      const hop = await this.roundTrip(method, url, req, body, redirects === 0);
+      hops.push(hop);
+      const location = hop.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
+      const isRedirect = [301, 302, 303, 307, 308].includes(hop.status) && location !== undefined;
+      if (!isRedirect || redirects >= req.maxRedirects) break;
+      hop.body = null;
+      url = new URL(location, url).toString();
+      if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && method === 'POST')) {
+        method = method === 'HEAD' ? 'HEAD' : 'GET';
+        body = null;
+      }
+    }
+    for (const s of this.sockets) this.account(s);
+    const out: WireResponse = { hops, sent: this.sent, received: this.received };
+    this.sent = 0;
+    this.received = 0;
+    return out;
+  }
+
+  private roundTrip(
+    method: string,
+    url: string,
+    req: WireRequest,
+    body: string | Uint8Array | null,
+    first: boolean,
+  ): Promise<WireHop> {
+    const time = Date.now();
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        throw new Error('unsupported protocol');
+    } catch {
+      return Promise.resolve(
+        this.failedHop(method, url, [], time, {
+          error: `invalid URL: "${url}"`,
+          code: 1020,
+        }),
+      );
+    }
+    const headers: [string, string][] = [];
+    const names = new Set<string>();
+    for (const [k, v] of req.headers) {
+      if (!first && k.toLowerCase() === 'authorization') continue;
+      headers.push([k, v]);
+      names.add(k.toLowerCase());
+    }
+    if (!names.has('user-agent')) headers.push(['User-Agent', this.opts.userAgent ?? 'Grafana k6/1.3.0']);
+    const cookieParts = this.jar.cookieHeader(parsed);
+    for (const [k, v] of req.cookies) cookieParts.set(k, v);
+    if (cookieParts.size > 0 && !names.has('cookie')) {
+      headers.push(['Cookie', [...cookieParts].map(([k, v]) => `${k}=${v}`).join('; ')]);
+    }
+    if (parsed.username) {
+      const cred = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+      if (!names.has('authorization'))
+        headers.push(['Authorization', `Basic ${Buffer.from(cred).toString('base64')}`]);
+    }
+    const flat: string[] = [];
+    for (const [k, v] of headers) flat.push(k, v);
+    return new Promise<WireHop>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
+      const handler: HopHandler = new HopHandler(req.discardBody, (err) => {
+        if (timer) clearTimeout(timer);
+        this.inflight.delete(handler);
+        if (handler.socket) this.account(handler.socket);
+        if (err) {
+          const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
+          resolve(this.failedHop(method, url, headers, time, classifyError(e)));
+          return;
+        }
+        for (const [k, v] of handler.headers) {
+          if (k.toLowerCase() === 'set-cookie') this.jar.setFromHeader(v, parsed);
+        }
+        const bodyBuf = handler.chunks.length > 0 ? Buffer.concat(handler.chunks) : Buffer.alloc(0);
+        const remote = handler.socket;
+        const status = handler.status;
+        resolve({
+          method,
+          url,
+          status,
+          statusText: handler.statusText || STATUS_TEXT_FALLBACK,
+          proto: 'HTTP/1.1',
+          headers: handler.headers,
+          body: req.discardBody
+            ? null
+            : new Uint8Array(bodyBuf.buffer, bodyBuf.byteOffset, bodyBuf.byteLength),
+          timings: handler.timings(),
+          error: '',
+          errorCode: status >= 400 ? 1000 + status : 0,
+          remoteIp: remote?.remoteAddress ?? '',
+          remotePort: remote?.remotePort ?? 0,
+          tlsVersion: tlsVersionOf(remote),
+          requestHeaders: headers,
+          time,
+        });
+      });
+      this.inflight.add(handler);
+      if (req.timeoutMs > 0) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          handler.abort?.(new Error('request timeout'));
+        }, req.timeoutMs);
+      }
+      try {
+        this.agent.dispatch(
+          {
+            origin: parsed.origin,
+            path: parsed.pathname + parsed.search,
+            method,
+            headers: flat,
+            body: body === null ? null : typeof body === 'string' ? body : Buffer.from(body),
+            headersTimeout: 0,
+            bodyTimeout: 0,
+          },
+          handler,
+        );
+      } catch (err) {
+        handler.onError(err as Error);
+      }
+    });
+  }
+
+  private failedHop(
+    method: string,
+    url: string,
+    headers: [string, string][],
+    time: number,
+    e: { error: string; code: number },
+  ): WireHop {
+    return {
+      method,
+      url,
+      status: 0,
+      statusText: '',
+      proto: '',
+      headers: [],
+      body: null,
+      timings: zeroTimings(),
+      error: e.error,
+      errorCode: e.code,
+      remoteIp: '',
+      remotePort: 0,
+      tlsVersion: '',
+      requestHeaders: headers,
+      time,
+    };
+  }
+
+  /** Aborts what is in flight (interrupt): the answers come back as errors at once. */
+  abortAll(): void {
+    for (const h of this.inflight) h.abort?.(new Error('request interrupted'));
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+function tlsVersionOf(socket: Socket | undefined): string {
+  const tls = socket as TLSSocket | undefined;
+  if (!tls || typeof tls.getProtocol !== 'function') return '';
+  const p = tls.getProtocol();
+  return p ? p.replace('TLSv', 'tls').replace('.', '.') : '';
+}

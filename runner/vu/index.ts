@@ -1,0 +1,243 @@
+// A k6 VU for the Node runner: one worker thread per VU runs the bundled script with k6's
+// synchronous API; this side owns the VU's HTTP transport and answers the worker over a
+// MessagePort + SharedArrayBuffer bridge. See README.md.
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { Sample } from '../types.js';
+import { ScriptError, ScriptLoadError } from './errors.js';
+import { HttpEngine } from './http-engine.js';
+import { loadScript, type ScriptBundle } from './load-script.js';
+import {
+  INTERRUPT,
+  SIGNAL,
+  type WireRequest,
+  type WireResponse,
+  type WorkerCommand,
+  type WorkerEvent,
+} from './protocol.js';
+import type { WorkerInit } from './worker.js';
+import { workerCode } from './worker-code.js';
+
+export { loadScript, ScriptError, ScriptLoadError };
+export type { ScriptBundle };
+
+export interface VuConfig {
+  scriptPath: string;
+  bundle: ScriptBundle;
+  vuId: number;
+  env: Record<string, string>;
+  runTags: Record<string, string>;
+  systemTags?: string[];
+  insecureSkipTLSVerify?: boolean;
+  userAgent?: string;
+}
+
+export interface VuHooks {
+  onSamples(samples: Sample[]): void;
+  onLog(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+}
+
+export interface IterationContext {
+  scenario: {
+    name: string;
+    executor: string;
+    startTime: number;
+    iterationInTest: number;
+    progress: number;
+    env: Record<string, string>;
+    tags: Record<string, string>;
+    exec: string;
+  };
+  iterationInScenario: number;
+  iterationInInstance: number;
+  testOptions: Record<string, unknown>;
+}
+
+export interface IterationResult {
+  completed: boolean;
+  error?: string;
+  abort?: { reason: string };
+  markFailed?: string;
+}
+
+export interface Vu {
+  readonly id: number;
+  init(): Promise<{ options: Record<string, unknown>; exports: string[] }>;
+  runSetup(testOptions: Record<string, unknown>): Promise<unknown>;
+  iterate(fnName: string, data: unknown, ctx: IterationContext): Promise<IterationResult>;
+  runTeardown(data: unknown, testOptions: Record<string, unknown>): Promise<void>;
+  handleSummary(data: unknown): Promise<Record<string, string | ArrayBuffer> | undefined>;
+  interrupt(): void;
+  close(): Promise<void>;
+}
+
+/** Where the worker imports k6/browser from (absolute, since the worker runs from an eval'd bundle). */
+const BROWSER_MODULE_URL = new URL(
+  import.meta.url.endsWith('.ts') ? '../modules/browser/index.ts' : '../modules/browser/index.js',
+  import.meta.url,
+).href;
+
+type Command = WorkerCommand extends infer C ? (C extends { seq: number } ? Omit<C, 'seq'> : never) : never;
+
+class WorkerVu implements Vu {
+  readonly id: number;
+  private readonly worker: Worker;
+  private readonly engine: HttpEngine;
+  private readonly signals = new Int32Array(new SharedArrayBuffer(8));
+  private seq = 0;
+  private pending: { seq: number; resolve: (v: unknown) => void; reject: (e: Error) => void } | undefined;
+  private exited: Error | undefined;
+  private closed = false;
+
+  constructor(
+    config: VuConfig,
+    private readonly hooks: VuHooks,
+  ) {
+    this.id = config.vuId;
+    this.engine = new HttpEngine({
+      insecureSkipTLSVerify: config.insecureSkipTLSVerify,
+      userAgent: config.userAgent,
+    });
+    const { port1, port2 } = new MessageChannel();
+    const workerData: WorkerInit = {
+      scriptPath: config.scriptPath,
+      bundle: config.bundle,
+      vuId: config.vuId,
+      env: config.env,
+      runTags: config.runTags,
+      systemTags: config.systemTags,
+      userAgent: config.userAgent,
+      signals: this.signals.buffer as SharedArrayBuffer,
+      httpPort: port2,
+      browserModuleUrl: BROWSER_MODULE_URL,
+    };
+    this.worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
+    port1.on('message', (reqs: WireRequest[]) => void this.serveHttp(port1, reqs));
+    port1.unref();
+    this.worker.on('message', (ev: WorkerEvent) => this.onEvent(ev));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => {
+      if (!this.closed) this.fail(new Error(`VU ${this.id} worker exited unexpectedly (code ${code})`));
+    });
+  }
+
+  private async serveHttp(port: MessageChannel['port1'], reqs: WireRequest[]): Promise<void> {
+    let answers: WireResponse[];
+    try {
+      answers = await Promise.all(reqs.map((r) => this.engine.request(r)));
+    } catch (err) {
+      // The engine turns network failures into hops; reaching here is a bug, answer rather than hang the VU.
+      const e = err as Error;
+      answers = reqs.map((r) => ({
+        hops: [
+          {
+            method: r.method,
+            url: r.url,
+            status: 0,
+            statusText: '',
+            proto: '',
+            headers: [],
+            body: null,
+            timings: {
+              duration: 0,
+              blocked: 0,
+              looking_up: 0,
+              connecting: 0,
+              tls_handshaking: 0,
+              sending: 0,
+              waiting: 0,
+              receiving: 0,
+            },
+            error: e.message,
+            errorCode: 1000,
+            remoteIp: '',
+            remotePort: 0,
+            tlsVersion: '',
+            requestHeaders: [],
+            time: Date.now(),
+          },
+        ],
+        sent: 0,
+        received: 0,
+      }));
+    }
+    port.postMessage(answers);
+    Atomics.store(this.signals, SIGNAL, 1);
+    Atomics.notify(this.signals, SIGNAL);
+  }
+
+  private onEvent(ev: WorkerEvent): void {
+    switch (ev.t) {
+      case 'samples':
+        this.hooks.onSamples(ev.samples);
+        return;
+      case 'log':
+        this.hooks.onLog(ev.level, ev.message);
+        return;
+      case 'reply': {
+        const p = this.pending;
+        if (!p || p.seq !== ev.seq) return;
+        this.pending = undefined;
+        if (ev.ok) p.resolve(ev.value);
+        else p.reject(new ScriptError(ev.error));
+      }
+    }
+  }
+
+  private fail(err: Error): void {
+    this.exited = err;
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(err);
+  }
+
+  private send<T>(cmd: Command): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`VU ${this.id} is closed`));
+    if (this.exited) return Promise.reject(this.exited);
+    if (this.pending) return Promise.reject(new Error(`VU ${this.id} is busy`));
+    const seq = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      this.pending = { seq, resolve: resolve as (v: unknown) => void, reject };
+      this.worker.postMessage({ ...cmd, seq });
+    });
+  }
+
+  init() {
+    return this.send<{ options: Record<string, unknown>; exports: string[] }>({ cmd: 'init' });
+  }
+  runSetup(testOptions: Record<string, unknown>) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    return this.send<unknown>({ cmd: 'setup', testOptions });
+  }
+  iterate(fnName: string, data: unknown, ctx: IterationContext) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    // k6 resets the VU's cookie jar at the start of every iteration.
+    this.engine.jar.clear();
+    return this.send<IterationResult>({ cmd: 'iterate', fnName, data, ctx });
+  }
+  runTeardown(data: unknown, testOptions: Record<string, unknown>) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    return this.send<void>({ cmd: 'teardown', data, testOptions });
+  }
+  async handleSummary(data: unknown) {
+    const out = await this.send<Record<string, string | ArrayBuffer> | undefined>({ cmd: 'summary', data });
+    return out;
+  }
+  interrupt(): void {
+    Atomics.store(this.signals, INTERRUPT, 1);
+    Atomics.notify(this.signals, INTERRUPT);
+    this.engine.abortAll();
+  }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(new Error(`VU ${this.id} closed`));
+    await this.worker.terminate();
+    await this.engine.close();
+  }
+}
+
+export function createVu(config: VuConfig, hooks: VuHooks): Vu {
+  return new WorkerVu(config, hooks);
+}

@@ -1,0 +1,26 @@
+// The VU worker's code, bundled once per process with esbuild into one CommonJS string that
+// every Worker evaluates (`eval: true`). This keeps worker start-up cheap (no TypeScript loader
+// per VU) and works the same from .ts sources under tsx and from compiled .js.
+import { buildSync } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+let cached: string | undefined;
+
+export function workerCode(): string {
+  if (cached !== undefined) return cached;
+  const self = fileURLToPath(import.meta.url);
+  const entry = self.replace(/worker-code\.(ts|js)$/, (_m, ext: string) => `worker.${ext}`);
+  const out = buildSync({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+    // The browser module (playwright-core) is loaded on demand by absolute path, never bundled here.
+    external: ['*/browser/index.js', 'playwright-core', 'esbuild', 'undici'],
+  });
+  cached = out.outputFiles[0]!.text;
+  return cached;
+}

@@ -1,0 +1,450 @@
+// The VU thread: evaluates the bundled script once (init context), then runs setup, iterations,
+// teardown or handleSummary on command. k6's synchronous API is kept synchronous by blocking this
+// thread with Atomics.wait while the main thread does the I/O.
+import { SourceMap } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { format } from 'node:util';
+import vm from 'node:vm';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { MetricType, Sample, ValueType } from '../types.js';
+import { ModuleRegistry } from '../modules/index.js';
+import type { InstanceCounters } from '../modules/execution.js';
+import {
+  AbortSignal,
+  InterruptSignal,
+  nowMs,
+  type IterationView,
+  type Phase,
+  type VuRuntime,
+} from '../modules/runtime.js';
+import { formatScriptException } from './errors.js';
+import {
+  INTERRUPT,
+  SIGNAL,
+  type WireRequest,
+  type WireResponse,
+  type WorkerCommand,
+  type WorkerEvent,
+} from './protocol.js';
+import type { ScriptBundle } from './load-script.js';
+
+export interface WorkerInit {
+  scriptPath: string;
+  bundle: ScriptBundle;
+  vuId: number;
+  env: Record<string, string>;
+  runTags: Record<string, string>;
+  systemTags: string[] | undefined;
+  userAgent: string | undefined;
+  signals: SharedArrayBuffer;
+  httpPort: MessagePort;
+  /** file:// URL of runner/modules/browser/index.(ts|js). */
+  browserModuleUrl: string;
+}
+
+const BUILTIN_METRICS: Record<string, MetricType> = {
+  vus: 'gauge',
+  vus_max: 'gauge',
+  iterations: 'counter',
+  iteration_duration: 'trend',
+  dropped_iterations: 'counter',
+  data_sent: 'counter',
+  data_received: 'counter',
+  checks: 'rate',
+  group_duration: 'trend',
+  http_reqs: 'counter',
+  http_req_duration: 'trend',
+  http_req_blocked: 'trend',
+  http_req_connecting: 'trend',
+  http_req_tls_handshaking: 'trend',
+  http_req_sending: 'trend',
+  http_req_waiting: 'trend',
+  http_req_receiving: 'trend',
+  http_req_failed: 'rate',
+};
+
+/** Tags k6 treats as system tags: dropped unless enabled (options.systemTags). */
+const SYSTEM_TAGS = new Set([
+  'proto',
+  'subproto',
+  'status',
+  'method',
+  'url',
+  'name',
+  'group',
+  'check',
+  'error',
+  'error_code',
+  'tls_version',
+  'scenario',
+  'service',
+  'expected_response',
+  'vu',
+  'iter',
+  'ip',
+  'ocsp_status',
+]);
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const signals = new Int32Array(init.signals);
+const bundleName = path.join(init.bundle.scriptDir, '__loadlab_bundle.js');
+const sourceMap = init.bundle.sourceMap
+  ? new SourceMap(fixSources(JSON.parse(init.bundle.sourceMap)))
+  : undefined;
+const enabledSystemTags = init.systemTags ? new Set(init.systemTags) : undefined;
+
+/** esbuild writes sources relative to the bundle; k6 prints absolute file:// paths. */
+function fixSources(map: { sources: string[] }): never {
+  map.sources = map.sources.map((s) => `file://${path.resolve(init.bundle.scriptDir, s)}`);
+  return map as never;
+}
+
+let buffer: Sample[] = [];
+function flush(): void {
+  if (buffer.length === 0) return;
+  post({ t: 'samples', samples: buffer });
+  buffer = [];
+}
+function post(ev: WorkerEvent): void {
+  port.postMessage(ev);
+}
+
+const declared = new Map<string, { type: MetricType; contains: ValueType }>();
+const counters: InstanceCounters = {
+  startedAt: Date.now(),
+  iterationsCompleted: 0,
+  iterationsInterrupted: 0,
+};
+let sentBytes = 0;
+let receivedBytes = 0;
+let abortReason: string | undefined;
+let failReason: string | undefined;
+let scenarioName = '';
+let scenarioTags: Record<string, string> = {};
+
+const rt: VuRuntime = {
+  vuId: init.vuId,
+  env: init.env,
+  phase: 'init' as Phase,
+  iteration: undefined as IterationView | undefined,
+  testOptions: undefined as Record<string, unknown> | undefined,
+  groupPath: '',
+  vuTags: {},
+  responseCallback: null,
+  userAgent: init.userAgent,
+  currentTags() {
+    const tags: Record<string, string> = { ...init.runTags, ...scenarioTags, ...this.vuTags };
+    if (scenarioName) tags.scenario = scenarioName;
+    tags.group = this.groupPath;
+    return tags;
+  },
+  emit(sample) {
+    if (enabledSystemTags) {
+      for (const k of Object.keys(sample.tags)) {
+        if (SYSTEM_TAGS.has(k) && !enabledSystemTags.has(k)) delete sample.tags[k];
+      }
+    }
+    buffer.push(sample);
+    if (buffer.length >= 512) flush();
+  },
+  httpSync(reqs: WireRequest[]): WireResponse[] {
+    flush();
+    Atomics.store(signals, SIGNAL, 0);
+    init.httpPort.postMessage(reqs);
+    for (;;) {
+      Atomics.wait(signals, SIGNAL, 0);
+      const msg = receiveMessageOnPort(init.httpPort);
+      if (msg) {
+        const answers = msg.message as WireResponse[];
+        for (const a of answers) {
+          sentBytes += a.sent;
+          receivedBytes += a.received;
+        }
+        return answers;
+      }
+    }
+  },
+  sleepMs(ms) {
+    flush();
+    const end = performance.now() + ms;
+    for (let left = ms; left > 0; left = end - performance.now()) {
+      if (Atomics.wait(signals, INTERRUPT, 0, left) === 'not-equal') return;
+    }
+  },
+  checkInterrupted() {
+    if (Atomics.load(signals, INTERRUPT) !== 0) throw new InterruptSignal();
+  },
+  log(level, message) {
+    post({ t: 'log', level, message });
+  },
+  declareMetric(name, type, contains) {
+    const builtin = BUILTIN_METRICS[name];
+    const prev = declared.get(name) ?? (builtin ? { type: builtin, contains } : undefined);
+    if (prev && prev.type !== type) {
+      throw new Error(`metric '${name}' already exists but with type ${prev.type}, instead of ${type}`);
+    }
+    declared.set(name, { type, contains });
+  },
+  abortTest(reason) {
+    throw new AbortSignal(reason);
+  },
+  markFailed(reason) {
+    failReason = reason;
+  },
+  readFile(p, binary) {
+    if (rt.phase !== 'init') throw new Error('open() can be used only in the init context');
+    const abs = path.resolve(init.bundle.scriptDir, p);
+    let buf: Buffer;
+    try {
+      buf = readFileSync(abs);
+    } catch {
+      throw new Error(`open ${abs}: no such file or directory`);
+    }
+    return binary
+      ? (buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer)
+      : buf.toString('utf8');
+  },
+};
+
+const registry = new ModuleRegistry(rt, counters, init.browserModuleUrl, {
+  vuId: init.vuId,
+  env: init.env,
+  currentTags: () => rt.currentTags(),
+  emit: (samples) => {
+    for (const s of samples) rt.emit({ ...s, tags: { ...s.tags } });
+  },
+});
+
+function setPhase(p: Phase): void {
+  (rt as { phase: Phase }).phase = p;
+}
+
+// Script globals: __ENV, __VU, __ITER, open(), console -> hooks.onLog, `global` (k6 extended mode).
+let iterInInstance = 0;
+Object.defineProperty(globalThis, '__ENV', { value: init.env, writable: true, configurable: true });
+Object.defineProperty(globalThis, '__VU', { get: () => init.vuId, configurable: true });
+Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configurable: true });
+Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
+(globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
+  rt.readFile(String(p), mode === 'b');
+function formatLog(args: unknown[]): string {
+  return args
+    .map((a) => {
+      if (typeof a === 'string') return a;
+      if (a instanceof Error) return `${a.name}: ${a.message}`;
+      if (a && typeof a === 'object') {
+        try {
+          return JSON.stringify(a);
+        } catch {
+          return format('%o', a);
+        }
+      }
+      return String(a);
+    })
+    .join(' ');
+}
+const scriptConsole = {
+  log: (...a: unknown[]) => rt.log('info', formatLog(a)),
+  info: (...a: unknown[]) => rt.log('info', formatLog(a)),
+  warn: (...a: unknown[]) => rt.log('warn', formatLog(a)),
+  error: (...a: unknown[]) => rt.log('error', formatLog(a)),
+  debug: (...a: unknown[]) => rt.log('debug', formatLog(a)),
+};
+Object.defineProperty(globalThis, 'console', { value: scriptConsole, writable: true, configurable: true });
+
+let scriptExports: Record<string, unknown> = {};
+
+async function runInit(): Promise<{ options: Record<string, unknown>; exports: string[] }> {
+  setPhase('init');
+  await registry.preload(init.bundle.k6Imports ?? []);
+  const module = { exports: {} as Record<string, unknown> };
+  // Wrapped on the bundle's first line so stack line numbers stay the bundle's own.
+  const wrapper = vm.runInThisContext(`(function (exports, require, module) {${init.bundle.code}\n})`, {
+    filename: bundleName,
+  }) as (e: unknown, r: (n: string) => unknown, m: unknown) => void;
+  wrapper(module.exports, (n) => registry.require(n), module);
+  scriptExports = module.exports;
+  const options =
+    scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
+  return { options, exports: Object.keys(scriptExports).filter((k) => k !== '__esModule') };
+}
+
+function fn(name: string): (...args: unknown[]) => unknown {
+  const f = scriptExports[name];
+  if (typeof f !== 'function') throw new Error(`function '${name}' not found in exports`);
+  return f as (...args: unknown[]) => unknown;
+}
+
+/** Runs a script function outside iterations (setup/teardown) with k6's `::setup` style group. */
+async function runLifecycle(
+  name: 'setup' | 'teardown',
+  args: unknown[],
+  testOptions: Record<string, unknown>,
+) {
+  setPhase(name);
+  (rt as { testOptions: unknown }).testOptions = testOptions;
+  scenarioName = '';
+  scenarioTags = {};
+  rt.groupPath = `::${name}`;
+  sentBytes = 0;
+  receivedBytes = 0;
+  try {
+    let value = fn(name)(...args);
+    if (value && typeof (value as Promise<unknown>).then === 'function') value = await value;
+    return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  } finally {
+    emitDataSamples();
+    flush();
+  }
+}
+
+function emitDataSamples(): void {
+  const tags = rt.currentTags();
+  const time = nowMs();
+  rt.emit({ metric: 'data_sent', type: 'counter', contains: 'data', value: sentBytes, tags, time });
+  rt.emit({
+    metric: 'data_received',
+    type: 'counter',
+    contains: 'data',
+    value: receivedBytes,
+    tags: { ...tags },
+    time,
+  });
+  sentBytes = 0;
+  receivedBytes = 0;
+}
+
+type IterateCtx = IterationView;
+
+async function runIteration(fnName: string, data: unknown, ctx: IterateCtx) {
+  setPhase('iteration');
+  (rt as { iteration: unknown }).iteration = ctx;
+  (rt as { testOptions: unknown }).testOptions = ctx.testOptions;
+  scenarioName = ctx.scenario.name;
+  scenarioTags = ctx.scenario.tags ?? {};
+  // Scenario env entries are visible through __ENV for this scenario's iterations.
+  (globalThis as Record<string, unknown>).__ENV = { ...init.env, ...(ctx.scenario.env ?? {}) };
+  rt.groupPath = '';
+  abortReason = undefined;
+  failReason = undefined;
+  sentBytes = 0;
+  receivedBytes = 0;
+  const start = performance.now();
+  let completed = true;
+  let error: string | undefined;
+  try {
+    rt.checkInterrupted();
+    const r = fn(fnName)(data);
+    if (r && typeof (r as Promise<unknown>).then === 'function') await r;
+  } catch (err) {
+    if (err instanceof InterruptSignal) completed = false;
+    else if (err instanceof AbortSignal) {
+      abortReason = `test aborted: ${err.reason}${abortLocation(err)}`;
+    } else {
+      error = formatScriptException(err, bundleName, sourceMap);
+    }
+  }
+  if (Atomics.load(signals, INTERRUPT) !== 0 && error === undefined && abortReason === undefined) {
+    // The iteration returned, but only because sleep()/http were cut short: k6 does not count it.
+    completed = false;
+  }
+  const duration = performance.now() - start;
+  rt.groupPath = '';
+  emitDataSamples();
+  if (completed) {
+    const tags = rt.currentTags();
+    const time = nowMs();
+    rt.emit({ metric: 'iteration_duration', type: 'trend', contains: 'time', value: duration, tags, time });
+    rt.emit({
+      metric: 'iterations',
+      type: 'counter',
+      contains: 'default',
+      value: 1,
+      tags: { ...tags },
+      time,
+    });
+    counters.iterationsCompleted++;
+  } else {
+    counters.iterationsInterrupted++;
+  }
+  iterInInstance++;
+  flush();
+  (rt as { iteration: unknown }).iteration = undefined;
+  const result: { completed: boolean; error?: string; abort?: { reason: string }; markFailed?: string } = {
+    completed,
+  };
+  if (error !== undefined) result.error = error;
+  if (abortReason !== undefined) result.abort = { reason: abortReason };
+  if (failReason !== undefined) result.markFailed = failReason;
+  return result;
+}
+
+function abortLocation(err: Error): string {
+  const formatted = formatScriptException(err, bundleName, sourceMap);
+  const frame = formatted.split('\n')[1];
+  return frame ? ` ${frame.trim()}` : '';
+}
+
+async function runSummary(data: unknown) {
+  if (typeof scriptExports.handleSummary !== 'function') return undefined;
+  setPhase('summary');
+  scenarioName = '';
+  scenarioTags = {};
+  rt.groupPath = '';
+  let out = fn('handleSummary')(data);
+  if (out && typeof (out as Promise<unknown>).then === 'function') out = await out;
+  flush();
+  if (out === undefined || out === null) return {};
+  if (typeof out !== 'object') throw new Error('handleSummary() must return an object');
+  const res: Record<string, string | ArrayBuffer> = {};
+  for (const [k, v] of Object.entries(out as Record<string, unknown>)) {
+    if (v instanceof ArrayBuffer) res[k] = v;
+    else if (ArrayBuffer.isView(v))
+      res[k] = v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) as ArrayBuffer;
+    else res[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return res;
+}
+
+// Commands run one at a time: the main thread never sends a new one before the reply.
+port.on('message', (msg: WorkerCommand) => {
+  void handle(msg);
+});
+
+async function handle(msg: WorkerCommand): Promise<void> {
+  try {
+    let value: unknown;
+    switch (msg.cmd) {
+      case 'init':
+        value = await runInit();
+        break;
+      case 'setup':
+        value =
+          typeof scriptExports.setup === 'function'
+            ? await runLifecycle('setup', [], msg.testOptions)
+            : undefined;
+        break;
+      case 'iterate':
+        value = await runIteration(msg.fnName, msg.data, msg.ctx as IterateCtx);
+        break;
+      case 'teardown':
+        if (typeof scriptExports.teardown === 'function')
+          await runLifecycle('teardown', [msg.data], msg.testOptions);
+        break;
+      case 'summary':
+        value = await runSummary(msg.data);
+        break;
+    }
+    flush();
+    post({ t: 'reply', seq: msg.seq, ok: true, value });
+  } catch (err) {
+    flush();
+    const message =
+      err instanceof AbortSignal
+        ? `test aborted: ${err.reason}${abortLocation(err)}`
+        : formatScriptException(err, bundleName, sourceMap);
+    post({ t: 'reply', seq: msg.seq, ok: false, error: message, kind: 'script' });
+  }
+}
