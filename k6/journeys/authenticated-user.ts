@@ -1,0 +1,38 @@
+// Journey: a signed-in user fetches the team, browses the dashboard and the team page; the whole
+// iteration's wall-clock time goes to journey_duration.
+import { group, sleep } from 'k6';
+import { Trend } from 'k6/metrics';
+import { suiteConfig } from '../lib/config.js';
+import { summaryHandler } from '../lib/handle-summary.js';
+import { rampingOptions, type ScenarioPlan } from '../lib/options.js';
+import { getStaticPage, getUsers, login } from '../lib/requests.js';
+
+const plan: ScenarioPlan = { name: 'journey_auth', testType: 'journey', suite: 'authenticated-user' };
+const config = suiteConfig(__ENV);
+const journeyDuration = new Trend('journey_duration');
+
+export const options = rampingOptions(plan, __ENV);
+
+export default function (): void {
+  const started = Date.now();
+  const token = group('01_login', () => {
+    const { token } = login(config.baseUrl, config.email, config.password);
+    sleep(0.3);
+    return token;
+  });
+  group('02_fetch_users', () => {
+    getUsers(config.baseUrl, token);
+    sleep(0.5);
+  });
+  group('03_browse_dashboard', () => {
+    getStaticPage(config.baseUrl, 'dashboard');
+    sleep(0.5);
+  });
+  group('04_browse_team', () => {
+    getStaticPage(config.baseUrl, 'team');
+    sleep(0.5);
+  });
+  journeyDuration.add(Date.now() - started);
+}
+
+export const handleSummary = summaryHandler(plan, 'authenticated-user');

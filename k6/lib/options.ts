@@ -1,0 +1,40 @@
+// Builds a scenario's k6 options from the selected profile: one ramping-vus scenario tagged with
+// test_type and suite, the profile's thresholds plus the scenario's own, and the trend stats the
+// text summary and the reports read (p(99) is a load threshold, so it must be computed).
+import { profileByName, selectProfileName, type ProfileName } from './profiles.js';
+import { thresholdsFor, type ThresholdSet } from './thresholds.js';
+
+export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
+
+export interface ScenarioPlan {
+  /** k6 scenario name, e.g. smoke_api. */
+  name: string;
+  testType: string;
+  suite: string;
+  /** The profile this script runs when LT_PROFILE is unset. */
+  defaultProfile?: ProfileName;
+  thresholds?: ThresholdSet;
+}
+
+/** LT_PROFILE when set, else the script's default, under the spec's selection rule. */
+export function profileOf(plan: ScenarioPlan, env: Record<string, string | undefined>): ProfileName {
+  return selectProfileName(env.LT_PROFILE || plan.defaultProfile, env);
+}
+
+export function rampingOptions(plan: ScenarioPlan, env: Record<string, string | undefined>) {
+  const profileName = profileOf(plan, env);
+  const profile = profileByName(profileName, env);
+  return {
+    scenarios: {
+      [plan.name]: {
+        executor: 'ramping-vus',
+        startVUs: 0,
+        stages: profile.stages,
+        gracefulRampDown: profile.gracefulRampDown,
+        tags: { test_type: plan.testType, suite: plan.suite },
+      },
+    },
+    thresholds: thresholdsFor(profileName, plan.thresholds),
+    summaryTrendStats: SUMMARY_TREND_STATS,
+  };
+}

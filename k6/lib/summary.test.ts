@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import type { SummaryData } from './summary-data.js';
+import { fileTimestamp, scenarioLabel, summaryFiles } from './summary.js';
+import { formatDuration, renderSummaryText, thresholdRows, thresholdStatistic } from './summary-text.js';
+
+const real = JSON.parse(
+  readFileSync('/work/shared/reference/k6-samples/summary-pass.json', 'utf8'),
+) as SummaryData;
+
+describe('k6 summary handler', () => {
+  it('names files results/summary-<scenario>-<profile>-<timestamp>.json and latest', () => {
+    const files = summaryFiles(
+      real,
+      { scenario: 'smoke', profile: 'ci' },
+      {},
+      new Date('2026-11-22T22:55:01.123Z'),
+    );
+    assert.deepEqual(Object.keys(files).sort(), [
+      'results/summary-latest.json',
+      'results/summary-smoke-ci-2026-11-22T22-55-01Z.json',
+      'stdout',
+    ]);
+    assert.deepEqual(JSON.parse(files['results/summary-latest.json']!), real);
+  });
+
+  it('also writes the path the report runner asks for', () => {
+    const files = summaryFiles(
+      real,
+      { scenario: 's', profile: 'p' },
+      { LT_RUN_SUMMARY: 'results/runs/x-s.json' },
+      new Date(),
+    );
+    assert.equal(files['results/runs/x-s.json'], files['results/summary-latest.json']);
+  });
+
+  it('labels with LT_SCENARIO when set, made safe for file names', () => {
+    assert.equal(scenarioLabel('smoke', {}), 'smoke');
+    assert.equal(scenarioLabel('smoke', { LT_SCENARIO: 'my run/1' }), 'my_run_1');
+    assert.equal(fileTimestamp(new Date(0)), '1970-01-01T00-00-00Z');
+  });
+});
+
+describe('k6 summary text', () => {
+  it('reads the statistic a threshold is judged on', () => {
+    assert.equal(thresholdStatistic('p(95)<1500'), 'p(95)');
+    assert.equal(thresholdStatistic('p( 99.9 ) < 1'), 'p(99.9)');
+    assert.equal(thresholdStatistic('rate<0.01'), 'rate');
+    assert.equal(thresholdStatistic('count<1000'), 'count');
+  });
+
+  it('lists every threshold of a real k6 run with its observed value', () => {
+    const rows = thresholdRows(real);
+    const expected = Object.values(real.metrics).reduce(
+      (n, m) => n + Object.keys(m.thresholds ?? {}).length,
+      0,
+    );
+    assert.equal(rows.length, expected);
+    const p95 = rows.find((r) => r.metric === 'http_req_duration' && r.expression === 'p(95)<1500');
+    assert.equal(p95?.observed, formatDuration(real.metrics.http_req_duration!.values['p(95)']!));
+    assert.equal(formatDuration(0.9543), '954µs');
+    assert.equal(formatDuration(1234.5), '1.23s');
+    assert.equal(
+      rows.find((r) => r.metric === 'checks')?.observed,
+      `${(real.metrics.checks!.values.rate! * 100).toFixed(2)}%`,
+    );
+  });
+
+  it('shows PASS, FAIL, checks by group and key metrics', () => {
+    const text = renderSummaryText(real, { scenario: 'smoke', profile: 'smoke' });
+    assert.match(text, /loadlab smoke \(profile smoke\) ran 5\.0s: PASS/);
+    assert.match(text, /█ 01_health\n\s+✓ health status 200 {2}\(23 passed, 0 failed, 100\.0%\)/);
+    assert.match(text, /█ nested/);
+    assert.match(text, /http_reqs\s+\d+\s+rate=[\d.]+\/s/);
+    const failing = structuredClone(real);
+    failing.metrics.checks!.thresholds = { 'rate>0.99': { ok: false } };
+    assert.match(renderSummaryText(failing, { scenario: 's', profile: 'p' }), /: FAIL\n[\s\S]*✗ checks/);
+  });
+});

@@ -1,0 +1,34 @@
+// handleSummary for every scenario: the full k6 data as JSON (latest, timestamped, and the path
+// the report runner asks for), plus the readable text on stdout. No k6 imports: pure and tested.
+import type { SummaryData } from './summary-data.js';
+import { renderSummaryText } from './summary-text.js';
+
+/** `2026-11-22T22:55:01.123Z` -> `2026-11-22T22-55-01Z`: sortable and safe in file names everywhere. */
+export function fileTimestamp(date: Date): string {
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
+}
+
+export function summaryFiles(
+  data: SummaryData,
+  labels: { scenario: string; profile: string },
+  env: Record<string, string | undefined>,
+  now: Date,
+): Record<string, string> {
+  const json = JSON.stringify(data, null, 2);
+  const files: Record<string, string> = {
+    'results/summary-latest.json': json,
+    [`results/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}.json`]: json,
+    stdout: renderSummaryText(data, labels),
+  };
+  if (env.LT_RUN_SUMMARY) files[env.LT_RUN_SUMMARY] = json;
+  return files;
+}
+
+/** The scenario label: LT_SCENARIO when set (the report runner names runs), else the script's own. */
+export function scenarioLabel(own: string, env: Record<string, string | undefined>): string {
+  const label = env.LT_SCENARIO || own;
+  return label.replace(/[^\w.-]+/g, '_');
+}

@@ -1,0 +1,49 @@
+// Browser: the login page in Chromium. k6 has no --browser flag: the scenario's
+// options.browser.type turns the browser on.
+import { browser } from 'k6/browser';
+import { check } from 'k6';
+import { Trend } from 'k6/metrics';
+import { suiteConfig } from '../../lib/config.js';
+import { summaryHandler } from '../../lib/handle-summary.js';
+import { SUMMARY_TREND_STATS, type ScenarioPlan } from '../../lib/options.js';
+import { CUSTOM_THRESHOLDS, thresholdsFor } from '../../lib/thresholds.js';
+
+const plan: ScenarioPlan = {
+  name: 'browser_login',
+  testType: 'browser',
+  suite: 'login-page',
+  defaultProfile: 'smoke',
+};
+const config = suiteConfig(__ENV);
+const browserPageLoad = new Trend('browser_page_load', true);
+
+export const options = {
+  scenarios: {
+    [plan.name]: {
+      executor: 'shared-iterations',
+      vus: 2,
+      iterations: 4,
+      options: { browser: { type: 'chromium' } },
+      tags: { test_type: plan.testType, suite: plan.suite },
+    },
+  },
+  thresholds: thresholdsFor('smoke', { browser_page_load: [...CUSTOM_THRESHOLDS.browser_page_load] }),
+  summaryTrendStats: SUMMARY_TREND_STATS,
+};
+
+export default async function (): Promise<void> {
+  const page = await browser.newPage();
+  try {
+    const started = Date.now();
+    await page.goto(`${config.baseUrl}/web/login.html`);
+    browserPageLoad.add(Date.now() - started);
+    await page.locator('[data-testid="login-email"]').fill(config.email);
+    await page.locator('[data-testid="login-password"]').fill(config.password);
+    await Promise.all([page.waitForNavigation(), page.locator('[data-testid="login-submit"]').click()]);
+    check(page.url(), { 'browser lands on dashboard': (url) => url.endsWith('/web/dashboard.html') });
+  } finally {
+    await page.close();
+  }
+}
+
+export const handleSummary = summaryHandler(plan, 'browser-login');

@@ -1,0 +1,34 @@
+// Users list under load with one token: setup logs in once and hands the token to every VU.
+import { fail, sleep } from 'k6';
+import { Trend } from 'k6/metrics';
+import { suiteConfig } from '../../lib/config.js';
+import { summaryHandler } from '../../lib/handle-summary.js';
+import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
+import { thinkTime } from '../../lib/pick.js';
+import { getUsers, login } from '../../lib/requests.js';
+import { CUSTOM_THRESHOLDS } from '../../lib/thresholds.js';
+
+const plan: ScenarioPlan = {
+  name: 'load_users',
+  testType: 'load',
+  suite: 'api-users',
+  thresholds: { users_list_duration: [...CUSTOM_THRESHOLDS.users_list_duration] },
+};
+const config = suiteConfig(__ENV);
+const usersListDuration = new Trend('users_list_duration', true);
+
+export const options = rampingOptions(plan, __ENV);
+
+export function setup(): { token: string } {
+  const { token } = login(config.baseUrl, config.email, config.password);
+  if (!token) fail('setup: login did not return a token; check DEMO_EMAIL/DEMO_PASSWORD and BASE_URL');
+  return { token };
+}
+
+export default function (data: { token: string }): void {
+  const res = getUsers(config.baseUrl, data.token);
+  usersListDuration.add(res.timings.duration);
+  sleep(0.5 + thinkTime(0, 1));
+}
+
+export const handleSummary = summaryHandler(plan, 'load-users');

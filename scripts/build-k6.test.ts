@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleSuite, suiteEntryPoints } from './build-k6.js';
+
+describe('build:k6', () => {
+  it('finds every scenario and journey of the spec, and no tests', () => {
+    const entries = suiteEntryPoints();
+    for (const script of [
+      'k6/scenarios/smoke/api-health.ts',
+      'k6/scenarios/load/api-auth.ts',
+      'k6/scenarios/load/api-users.ts',
+      'k6/scenarios/load/mixed-traffic.ts',
+      'k6/scenarios/stress/api-breakpoint.ts',
+      'k6/scenarios/spike/api-spike.ts',
+      'k6/scenarios/soak/api-endurance.ts',
+      'k6/scenarios/browser/login-page.ts',
+      'k6/journeys/login-flow.ts',
+      'k6/journeys/authenticated-user.ts',
+    ]) {
+      assert.ok(entries.includes(script), script);
+    }
+    assert.ok(entries.every((e) => !e.endsWith('.test.ts')));
+  });
+
+  it('bundles each script to the same path as one ESM file that leaves k6 modules to k6', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'loadlab-k6-'));
+    const outputs = await bundleSuite(suiteEntryPoints(), out);
+    assert.equal(outputs.length, suiteEntryPoints().length);
+    const smoke = readFileSync(join(out, 'scenarios/smoke/api-health.js'), 'utf8');
+    assert.match(smoke, /from "k6\/http"/);
+    assert.match(smoke, /'health status 200'|"health status 200"/);
+    assert.doesNotMatch(smoke, /from "\.\.?\//, 'project modules are bundled in');
+    assert.match(smoke, /export \{[^}]*handleSummary/);
+    assert.match(readFileSync(join(out, 'scenarios/browser/login-page.js'), 'utf8'), /from "k6\/browser"/);
+  });
+});

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Runs one k6 script on the best engine here: a real k6 (>= 1.0) on PATH, else k6 in a running
+# container engine, else the project's Node runner. LT_ENGINE=k6|docker|node forces one.
+# Usage: scripts/run-k6.sh <script.js|.ts> [k6 run flags...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+die() {
+  echo "run-k6: $*" >&2
+  exit 2
+}
+
+[[ $# -ge 1 ]] || die "usage: scripts/run-k6.sh <script> [k6 run flags...]"
+script=$1
+shift
+[[ -f $script ]] || die "no such script: $script (bundles come from: npm run build:k6)"
+
+# A git-ignored .env supplies credentials; variables already set win.
+if [[ -f .env ]]; then
+  while IFS= read -r line || [[ -n $line ]]; do
+    [[ $line =~ ^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+    name=${BASH_REMATCH[1]}
+    value=${BASH_REMATCH[2]}
+    value=${value%\"}
+    value=${value#\"}
+    [[ -n ${!name+set} ]] || export "$name=$value"
+  done <.env
+fi
+
+if [[ ${LT_DASHBOARD:-} == true ]]; then
+  export K6_WEB_DASHBOARD=true
+  export K6_WEB_DASHBOARD_EXPORT=${K6_WEB_DASHBOARD_EXPORT:-results/report.html}
+fi
+mkdir -p results
+
+needs_browser=false
+grep -q 'k6/browser' "$script" && needs_browser=true
+
+k6_usable() {
+  command -v k6 >/dev/null 2>&1 || return 1
+  local major
+  major=$(k6 version 2>/dev/null | sed -n 's/^k6 v\([0-9][0-9]*\)\..*/\1/p' | head -n 1)
+  [[ -n $major && $major -ge 1 ]]
+}
+
+docker_usable() {
+  command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1
+}
+
+engine=${LT_ENGINE:-auto}
+reason="LT_ENGINE=$engine"
+if [[ $engine == auto ]]; then
+  if k6_usable; then
+    engine=k6 reason="k6 $(k6 version | head -n 1 | cut -d' ' -f2) on PATH"
+  elif docker_usable && [[ $needs_browser == false ]]; then
+    engine=docker reason="no k6 on PATH, container engine running"
+  else
+    engine=node reason="no k6 on PATH and no usable container engine"
+  fi
+fi
+
+case $engine in
+k6)
+  k6_usable || die "LT_ENGINE=k6 but no k6 >= 1.0 on PATH"
+  echo "run-k6: engine k6 ($reason)" >&2
+  exec k6 run "$script" "$@"
+  ;;
+docker)
+  [[ $needs_browser == false ]] || die "browser scenarios need a native k6 or the Node runner, not the container engine (unset LT_ENGINE or use LT_ENGINE=node)"
+  docker_usable || die "LT_ENGINE=docker but no container engine answers (docker info failed)"
+  echo "run-k6: engine docker ($reason)" >&2
+  # Inside the container, the host's sandbox is host.docker.internal, never localhost.
+  BASE_URL=${BASE_URL:-http://localhost:5050}
+  BASE_URL=${BASE_URL/localhost/host.docker.internal}
+  export BASE_URL=${BASE_URL/127.0.0.1/host.docker.internal}
+  env_args=()
+  while IFS='=' read -r name _; do
+    env_args+=(-e "$name")
+  done < <(env | grep -E '^(LT_|K6_|BASE_URL=|DEMO_|ADMIN_|CLINIC_|CI=)' || true)
+  ports=()
+  [[ ${K6_WEB_DASHBOARD:-} == true ]] && ports=(-p 5665:5665)
+  exec docker run --rm -i --add-host=host.docker.internal:host-gateway -u "$(id -u):$(id -g)" \
+    -v "$PWD:/work" -w /work "${env_args[@]}" "${ports[@]}" "grafana/k6:${K6_IMAGE_TAG:-1.3.0}" run "$script" "$@"
+  ;;
+node)
+  echo "run-k6: engine node ($reason)" >&2
+  exec node bin/loadlab.js run "$script" "$@"
+  ;;
+*)
+  die "LT_ENGINE must be auto, k6, docker or node, got \"$engine\""
+  ;;
+esac

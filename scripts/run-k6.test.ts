@@ -1,0 +1,77 @@
+// run-k6.sh picks its engine from what the machine has; fake k6/docker binaries on PATH stand in
+// for the real ones, which these machines do not have.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SCRIPT = 'k6/scenarios/smoke/api-health.ts';
+const BROWSER = 'k6/scenarios/browser/login-page.ts';
+
+function fakeBin(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-fakebin-'));
+  for (const [name, body] of Object.entries(files)) {
+    writeFileSync(join(dir, name), `#!/usr/bin/env bash\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
+  }
+  return dir;
+}
+
+const FAKE_K6 = (version: string) =>
+  `if [[ $1 == version ]]; then echo "k6 ${version} (go1.24, linux/amd64)"; exit 0; fi\necho "k6-args: $*"; echo "dashboard=\${K6_WEB_DASHBOARD:-} export=\${K6_WEB_DASHBOARD_EXPORT:-}"`;
+
+function run(args: string[], env: Record<string, string>, bin?: string) {
+  const PATH = bin ? `${bin}:/usr/bin:/bin` : '/usr/bin:/bin';
+  const result = spawnSync('scripts/run-k6.sh', args, {
+    encoding: 'utf8',
+    env: { PATH, HOME: tmpdir(), ...env },
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe('scripts/run-k6.sh', () => {
+  it('prefers a k6 >= 1.0 on PATH and passes flags and the dashboard mapping through', () => {
+    const bin = fakeBin({ k6: FAKE_K6('v1.3.0') });
+    const r = run([SCRIPT, '--vus', '2'], { LT_DASHBOARD: 'true' }, bin);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /engine k6 \(k6 v1\.3\.0 on PATH\)/);
+    assert.match(r.out, new RegExp(`k6-args: run ${SCRIPT} --vus 2`));
+    assert.match(r.out, /dashboard=true export=results\/report\.html/);
+  });
+
+  it('skips a k6 older than 1.0 and a container engine that does not answer', () => {
+    const bin = fakeBin({ k6: FAKE_K6('v0.49.0'), docker: 'exit 1', node: 'echo "node-args: $*"' });
+    const r = run([SCRIPT, '-i', '1'], {}, bin);
+    assert.match(r.err, /engine node \(no k6 on PATH and no usable container engine\)/);
+    assert.match(r.out, new RegExp(`node-args: bin/loadlab.js run ${SCRIPT} -i 1`));
+  });
+
+  it('runs k6 in the container with the host sandbox address when a container engine answers', () => {
+    const bin = fakeBin({
+      docker: 'if [[ $1 == info ]]; then exit 0; fi; echo "docker-args: $*"; echo "base=$BASE_URL"',
+    });
+    const r = run([SCRIPT], { BASE_URL: 'http://localhost:5050', DEMO_EMAIL: 'a@b.c' }, bin);
+    assert.match(r.err, /engine docker/);
+    assert.match(r.out, /base=http:\/\/host\.docker\.internal:5050/);
+    assert.match(r.out, /-e DEMO_EMAIL/);
+    assert.match(r.out, /grafana\/k6:1\.3\.0 run k6\/scenarios\/smoke\/api-health\.ts/);
+  });
+
+  it('never sends a browser scenario to the container engine', () => {
+    const bin = fakeBin({ docker: 'exit 0', node: 'echo "node-args: $*"' });
+    assert.match(run([BROWSER], {}, bin).err, /engine node/);
+    const forced = run([BROWSER], { LT_ENGINE: 'docker' }, bin);
+    assert.equal(forced.code, 2);
+    assert.match(forced.err, /browser scenarios need a native k6 or the Node runner/);
+  });
+
+  it('refuses bad input in one line', () => {
+    assert.match(run([], {}).err, /^run-k6: usage/);
+    assert.match(run(['nope.js'], {}).err, /no such script: nope\.js/);
+    const bad = run([SCRIPT], { LT_ENGINE: 'jmeter' });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /LT_ENGINE must be auto, k6, docker or node/);
+    assert.match(run([SCRIPT], { LT_ENGINE: 'k6' }).err, /no k6 >= 1\.0 on PATH/);
+  });
+});
