@@ -175,8 +175,12 @@ class WorkerVu implements Vu {
         return;
       case 'reply': {
         const p = this.pending;
-        if (!p || p.seq !== ev.seq) return;
+        if (!p || p.seq !== ev.seq) {
+          if (ev.ok && ev.samples.length > 0) this.hooks.onSamples(ev.samples);
+          return;
+        }
         this.pending = undefined;
+        if (ev.ok && ev.samples.length > 0) this.hooks.onSamples(ev.samples);
         if (ev.ok) p.resolve(ev.value);
         else p.reject(new ScriptError(ev.error));
       }

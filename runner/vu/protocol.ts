@@ -66,7 +66,7 @@ export type WorkerCommand =
   | { cmd: 'summary'; seq: number; data: unknown };
 
 export type WorkerEvent =
-  | { t: 'reply'; seq: number; ok: true; value: unknown }
+  | { t: 'reply'; seq: number; ok: true; value: unknown; samples: Sample[] }
   | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' }
   | { t: 'samples'; samples: Sample[] }
   | { t: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };

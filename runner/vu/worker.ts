@@ -150,7 +150,8 @@ const rt: VuRuntime = {
     if (buffer.length >= 512) flush();
   },
   httpSync(reqs: WireRequest[]): WireResponse[] {
-    flush();
+    // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
+    // iteration instead of one per request keeps the main thread free for the network.
     Atomics.store(signals, SIGNAL, 0);
     init.httpPort.postMessage(reqs);
     for (;;) {
@@ -370,7 +371,6 @@ async function runIteration(fnName: string, data: unknown, ctx: IterateCtx) {
     counters.iterationsInterrupted++;
   }
   iterInInstance++;
-  flush();
   (rt as { iteration: unknown }).iteration = undefined;
   const result: { completed: boolean; error?: string; abort?: { reason: string }; markFailed?: string } = {
     completed,
@@ -437,8 +437,10 @@ async function handle(msg: WorkerCommand): Promise<void> {
         value = await runSummary(msg.data);
         break;
     }
-    flush();
-    post({ t: 'reply', seq: msg.seq, ok: true, value });
+    // The samples ride on the reply: one message per iteration in the common case.
+    const samples = buffer;
+    buffer = [];
+    post({ t: 'reply', seq: msg.seq, ok: true, value, samples });
   } catch (err) {
     flush();
     const message =
