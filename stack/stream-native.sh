@@ -23,12 +23,18 @@ case "$target" in
       exit 3
     fi
     output="influxdb=$influx_url"
+    # A container's 127.0.0.1 is the container itself, so never pick the container engine here:
+    # a real k6 on PATH if there is one (run-k6.sh's first choice), else the Node runner.
+    if [[ -z ${LT_ENGINE:-} ]] && ! command -v k6 >/dev/null 2>&1; then export LT_ENGINE=node; fi
     ;;
   cloud)
     node --import tsx scripts/require-env.ts K6_INFLUXDB_ADDR K6_INFLUXDB_ORGANIZATION K6_INFLUXDB_BUCKET \
       K6_INFLUXDB_TOKEN
     # xk6-output-influxdb reads the address, organization, bucket and token from these variables.
     output=xk6-influxdb
+    # The v2 output is built into the Node runner and into xk6-built k6 (stack/k6.Dockerfile), not into
+    # grafana/k6; set LT_ENGINE=k6 for a k6 built with xk6-output-influxdb on PATH.
+    export LT_ENGINE=${LT_ENGINE:-node}
     ;;
   *)
     echo "stack: unknown target '$target' (local or cloud)" >&2
