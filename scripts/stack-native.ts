@@ -2,12 +2,13 @@
 // (5050) and the clinic (9966, 9967), and, where installed, InfluxDB 1.x (8086, database k6) and
 // Prometheus (9090, the stack's prometheus.yml with loopback targets), all on 127.0.0.1 with data
 // under .tmp/stack/. Ctrl-C stops everything it started.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDotEnv } from '../services/shared/dotenv.js';
 import { influxQuery, startInfluxd } from '../stack/local/influxdb.js';
 import { stopChild, type Daemon } from '../stack/local/processes.js';
+import { hasTool } from '../stack/tools.js';
 import {
   localPrometheusConfig,
   readStackPrometheusConfig,
@@ -50,8 +51,6 @@ type Settings = ReturnType<typeof settings>;
 
 const HOST = '127.0.0.1';
 
-const installed = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-
 async function answers(urls: string[]): Promise<boolean> {
   return waitForHealthy(urls, { timeoutMs: 300 }).then(
     () => true,
@@ -78,7 +77,7 @@ async function startService(service: Settings['services'][number]): Promise<Chil
 }
 
 async function startInflux(config: Settings, log: NodeJS.WritableStream): Promise<Daemon | undefined> {
-  if (!installed('influxd')) {
+  if (!hasTool('influxd')) {
     console.log('stack:native: influxd not installed (Debian package influxdb); skipping InfluxDB');
     return undefined;
   }
@@ -97,7 +96,7 @@ async function startInflux(config: Settings, log: NodeJS.WritableStream): Promis
 }
 
 async function startProm(config: Settings, log: NodeJS.WritableStream): Promise<Daemon | undefined> {
-  if (!installed('prometheus')) {
+  if (!hasTool('prometheus')) {
     console.log('stack:native: prometheus not installed (Debian package prometheus); skipping Prometheus');
     return undefined;
   }
