@@ -136,7 +136,10 @@ describe('test:report', function () {
       LT_REPORT_QUICK: 'true',
     });
     assert.equal(r.code, 1);
-    assert.match(r.stdout, /\[5\/7\] login-flow: FAIL \(exit 107, log .*login-flow\.log\)/);
+    assert.match(
+      r.stdout,
+      /\[5\/7\] login-flow: FAIL \(exit 107: boom: script exception; log .*login-flow\.log\)/,
+    );
     assert.match(r.stdout, /compared with \d{8}T\d{6}Z/);
     const md = await readFile(join(results, 'REPORT.md'), 'utf8');
     assert.match(

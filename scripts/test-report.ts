@@ -4,7 +4,7 @@
 // Exit: 0 all passed; 1 a scenario failed (the report is still written); 2 cannot start.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateReports } from '../report/generate.js';
@@ -30,6 +30,16 @@ const USAGE = 'usage: npm run test:report [-- --quick] [--results DIR]';
 
 function bundleFor(distDir: string, candidates: string[]): string | undefined {
   return candidates.map((c) => join(distDir, `${c}.js`)).find((p) => existsSync(p));
+}
+
+/** The line of an engine log most likely to say what went wrong, for the one-line progress output. */
+async function lastErrorLine(logPath: string): Promise<string> {
+  const lines = (await readFile(logPath, 'utf8').catch(() => ''))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = lines.findLast((l) => /error|exception|level=error/i.test(l)) ?? lines.at(-1) ?? 'no output';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
 async function healthy(baseUrl: string): Promise<boolean> {
@@ -102,6 +112,21 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  // Build the bundles from the current sources (stale bundles would report on old code), unless a
+  // ready-made bundle directory was named.
+  if (!process.env.LT_REPORT_DIST) {
+    const built = await new Promise<number>((resolve) => {
+      const child = spawn('npm', ['run', '--silent', 'build:k6'], {
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      child.once('error', () => resolve(127));
+      child.once('close', (code) => resolve(code ?? 1));
+    });
+    if (built !== 0) {
+      console.error(`test:report: npm run build:k6 failed (exit ${built})`);
+      return 2;
+    }
+  }
   const plan = REPORT_SCENARIOS.map((s) => ({ ...s, bundle: bundleFor(distDir, s.bundles) }));
   const missing = plan.filter((p) => !p.bundle).map((p) => p.name);
   if (missing.length) {
@@ -151,7 +176,7 @@ async function main(argv: string[]): Promise<number> {
       code === 99
         ? ' (thresholds crossed)'
         : code !== 0
-          ? ` (exit ${code}, log ${stem}.log)`
+          ? ` (exit ${code}: ${await lastErrorLine(`${stem}.log`)}; log ${stem}.log)`
           : input.summaryPath
             ? ''
             : ' (no summary written)';
