@@ -1,0 +1,30 @@
+// k6's built-in metrics (metrics/builtin.go) with their types, so thresholds on metrics that
+// never received a sample still evaluate and validate as k6 does.
+import type { MetricType, ValueType } from '../types.js';
+
+const TIME_TRENDS = [
+  'http_req_duration',
+  'http_req_blocked',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_sending',
+  'http_req_waiting',
+  'http_req_receiving',
+  'iteration_duration',
+  'group_duration',
+];
+
+export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: ValueType }> = {
+  vus: { type: 'gauge', contains: 'default' },
+  vus_max: { type: 'gauge', contains: 'default' },
+  iterations: { type: 'counter', contains: 'default' },
+  dropped_iterations: { type: 'counter', contains: 'default' },
+  data_sent: { type: 'counter', contains: 'data' },
+  data_received: { type: 'counter', contains: 'data' },
+  checks: { type: 'rate', contains: 'default' },
+  http_reqs: { type: 'counter', contains: 'default' },
+  http_req_failed: { type: 'rate', contains: 'default' },
+  ...Object.fromEntries(
+    TIME_TRENDS.map((name) => [name, { type: 'trend' as const, contains: 'time' as const }]),
+  ),
+};

@@ -1,0 +1,9 @@
+// The runner's metrics: sinks, thresholds, the engine, summaries. See README.md.
+export { BUILTIN_METRICS } from './builtin.js';
+export { parseDuration, formatDuration, DurationError } from './duration.js';
+export { MetricsEngine, DEFAULT_TREND_STATS, type Evaluation } from './engine.js';
+export { summaryExportText, toSummaryExport } from './export.js';
+export { humanizeValue, humanizeDuration, humanizeBytes } from './humanize.js';
+export type { SummaryData, SummaryMetric } from './summary-types.js';
+export { renderTextSummary, type TextSummaryOptions } from './text-summary.js';
+export { parseThresholds, parseMetricKey, ThresholdSyntaxError, type ThresholdDef } from './thresholds.js';
