@@ -176,6 +176,17 @@ describe('runner/modules k6/http', function () {
     assert.equal(target.requests.at(-1)!.headers.cookie, 'sid=abc; extra=e1');
   });
 
+  it('http.cookieJar(): set, cookiesForURL, delete, clear; jar cookies are sent', async () => {
+    const { out } = await run(`const jar = http.cookieJar();
+      jar.set(B, 'a', '1'); jar.set(B, 'b', '2');
+      const before = jar.cookiesForURL(B + '/x');
+      http.get(B + '/echo');
+      jar.delete(B, 'a'); const afterDelete = jar.cookiesForURL(B);
+      jar.clear(B); out([before, afterDelete, jar.cookiesForURL(B)]);`);
+    assert.deepEqual(out[0], [{ a: ['1'], b: ['2'] }, { b: ['2'] }, {}]);
+    assert.equal(target.requests.at(-1)!.headers.cookie, 'a=1; b=2');
+  });
+
   it('responseType binary and none; discardResponseBodies option', async () => {
     const { out } = await run(`const b = http.get(B + '/text', { responseType: 'binary' });
       const n = http.get(B + '/text', { responseType: 'none' });

@@ -1,6 +1,6 @@
 // `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
-import type { WireRequest, WireResponse } from '../vu/protocol.js';
+import type { JarOp, WireRequest, WireResponse } from '../vu/protocol.js';
 import { Response, type ResponseType } from './http-response.js';
 import { nowMs, type VuRuntime } from './runtime.js';
 
@@ -309,7 +309,37 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     return { url: u, name: n };
   }
 
+  /** http.cookieJar(): the VU's own jar (k6 resets it every iteration). */
+  function cookieJar(): Record<string, (...a: never[]) => unknown> {
+    const call = (op: JarOp) => {
+      const r = rt.jarSync(op);
+      if (!r.ok) throw new Error(r.error);
+      return r;
+    };
+    const urlOf = (u: unknown) =>
+      u && typeof u === 'object' && 'url' in u ? String((u as UrlTemplate).url) : String(u);
+    return {
+      set: (url: unknown, name: unknown, value: unknown, opts?: Record<string, unknown>) => {
+        call({
+          op: 'set',
+          url: urlOf(url),
+          name: String(name),
+          value: String(value),
+          ...(opts ? { opts } : {}),
+        });
+      },
+      cookiesForURL: (url: unknown) => call({ op: 'get', url: urlOf(url) }).cookies ?? {},
+      clear: (url: unknown) => {
+        call({ op: 'clear', url: urlOf(url) });
+      },
+      delete: (url: unknown, name: unknown) => {
+        call({ op: 'delete', url: urlOf(url), name: String(name) });
+      },
+    };
+  }
+
   const mod = {
+    cookieJar,
     request,
     get: (u: unknown, params?: unknown) => request('GET', u, null, params),
     head: (u: unknown, params?: unknown) => request('HEAD', u, null, params),

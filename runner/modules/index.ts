@@ -20,6 +20,7 @@ export class ModuleRegistry {
     private readonly rt: VuRuntime,
     private readonly counters: InstanceCounters,
     private readonly browserModuleUrl: string,
+    private readonly tsxApiUrl: string | undefined,
     private readonly moduleEnv: VuModuleEnv,
   ) {}
 
@@ -28,9 +29,8 @@ export class ModuleRegistry {
     if (names.includes('k6/browser') || names.includes('k6/experimental/browser')) {
       try {
         // The browser module is TypeScript when the runner runs from sources: register tsx first.
-        if (this.browserModuleUrl.endsWith('.ts')) {
-          const tsxApi = 'tsx/esm/api';
-          const { register } = (await import(tsxApi)) as { register: () => unknown };
+        if (this.tsxApiUrl) {
+          const { register } = (await import(this.tsxApiUrl)) as { register: () => unknown };
           register();
         }
         const mod = (await import(this.browserModuleUrl)) as {

@@ -1,7 +1,7 @@
 // What the k6 module implementations need from the VU that runs them. The worker
 // (runner/vu/worker.ts) provides it; tests can provide their own.
 import type { Sample } from '../types.js';
-import type { WireRequest, WireResponse } from '../vu/protocol.js';
+import type { JarAnswer, JarOp, WireRequest, WireResponse } from '../vu/protocol.js';
 
 export interface IterationView {
   scenario: {
@@ -38,6 +38,8 @@ export interface VuRuntime {
   emit(sample: Sample): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: WireRequest[]): WireResponse[];
+  /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
+  jarSync(op: JarOp): JarAnswer;
   /** Blocks for ms, returns early when the iteration is interrupted. */
   sleepMs(ms: number): void;
   /** Throws the interruption marker when the iteration must stop. */

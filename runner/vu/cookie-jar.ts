@@ -78,8 +78,16 @@ export class CookieJar {
     if (expires > Date.now()) this.cookies.push(stored);
   }
 
-  set(url: URL, name: string, value: string): void {
-    this.setFromHeader(`${name}=${value}`, url);
+  /** http.cookieJar().set(url, name, value, {domain, path, expires, max_age, secure, http_only}). */
+  set(url: URL, name: string, value: string, opts: Record<string, unknown> = {}): void {
+    let header = `${name}=${value}`;
+    if (opts.domain) header += `; Domain=${String(opts.domain)}`;
+    if (opts.path) header += `; Path=${String(opts.path)}`;
+    if (opts.expires) header += `; Expires=${String(opts.expires)}`;
+    if (opts.max_age) header += `; Max-Age=${String(opts.max_age)}`;
+    if (opts.secure) header += '; Secure';
+    if (opts.http_only) header += '; HttpOnly';
+    this.setFromHeader(header, url);
   }
 
   /** Cookies that apply to this URL, name -> value. */
@@ -102,8 +110,17 @@ export class CookieJar {
     return out;
   }
 
-  clear(): void {
-    this.cookies = [];
+  clear(url?: URL): void {
+    this.cookies = url ? this.cookies.filter((c) => !this.matches(c, url)) : [];
+  }
+
+  delete(url: URL, name: string): void {
+    this.cookies = this.cookies.filter((c) => !(c.name === name && this.matches(c, url)));
+  }
+
+  private matches(c: StoredCookie, url: URL): boolean {
+    const host = url.hostname;
+    return c.hostOnly ? host === c.domain : host === c.domain || host.endsWith(`.${c.domain}`);
   }
 }
 

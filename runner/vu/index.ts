@@ -9,6 +9,8 @@ import { loadScript, type ScriptBundle } from './load-script.js';
 import {
   INTERRUPT,
   SIGNAL,
+  type JarAnswer,
+  type JarOp,
   type WireRequest,
   type WireResponse,
   type WorkerCommand,
@@ -71,10 +73,13 @@ export interface Vu {
 }
 
 /** Where the worker imports k6/browser from (absolute, since the worker runs from an eval'd bundle). */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const BROWSER_MODULE_URL = new URL(
-  import.meta.url.endsWith('.ts') ? '../modules/browser/index.ts' : '../modules/browser/index.js',
+  FROM_SOURCES ? '../modules/browser/index.ts' : '../modules/browser/index.js',
   import.meta.url,
 ).href;
+/** From sources the browser module is TypeScript: the worker registers tsx (resolved here) before importing it. */
+const TSX_API_URL = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : undefined;
 
 type Command = WorkerCommand extends infer C ? (C extends { seq: number } ? Omit<C, 'seq'> : never) : never;
 
@@ -109,9 +114,13 @@ class WorkerVu implements Vu {
       signals: this.signals.buffer as SharedArrayBuffer,
       httpPort: port2,
       browserModuleUrl: BROWSER_MODULE_URL,
+      tsxApiUrl: TSX_API_URL,
     };
     this.worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
-    port1.on('message', (reqs: WireRequest[]) => void this.serveHttp(port1, reqs));
+    port1.on('message', (msg: WireRequest[] | JarOp) => {
+      if (Array.isArray(msg)) void this.serveHttp(port1, msg);
+      else this.answer(port1, this.serveJar(msg));
+    });
     port1.unref();
     this.worker.on('message', (ev: WorkerEvent) => this.onEvent(ev));
     this.worker.on('error', (err) => this.fail(err));
@@ -160,7 +169,31 @@ class WorkerVu implements Vu {
         received: 0,
       }));
     }
-    port.postMessage(answers);
+    this.answer(port, answers);
+  }
+
+  private serveJar(op: JarOp): JarAnswer {
+    let url: URL;
+    try {
+      url = new URL(op.url);
+    } catch {
+      return { ok: false, error: `invalid URL: "${op.url}"` };
+    }
+    const jar = this.engine.jar;
+    if (op.op === 'set') jar.set(url, op.name, op.value, op.opts);
+    else if (op.op === 'clear') jar.clear(url);
+    else if (op.op === 'delete') jar.delete(url, op.name);
+    else {
+      const cookies: Record<string, string[]> = {};
+      for (const [k, v] of jar.cookieHeader(url)) (cookies[k] ??= []).push(v);
+      return { ok: true, cookies };
+    }
+    return { ok: true };
+  }
+
+  /** Hands an answer to the blocked worker: message first, then the wake-up. */
+  private answer(port: MessageChannel['port1'], value: unknown): void {
+    port.postMessage(value);
     Atomics.store(this.signals, SIGNAL, 1);
     Atomics.notify(this.signals, SIGNAL);
   }

@@ -58,6 +58,15 @@ export interface WireResponse {
   received: number;
 }
 
+/** Operations on the VU's cookie jar (http.cookieJar()), answered like HTTP requests. */
+export type JarOp =
+  | { op: 'set'; url: string; name: string; value: string; opts?: Record<string, unknown> }
+  | { op: 'get'; url: string }
+  | { op: 'clear'; url: string }
+  | { op: 'delete'; url: string; name: string };
+
+export type JarAnswer = { ok: true; cookies?: Record<string, string[]> } | { ok: false; error: string };
+
 export type WorkerCommand =
   | { cmd: 'init'; seq: number }
   | { cmd: 'setup'; seq: number; testOptions: Record<string, unknown> }

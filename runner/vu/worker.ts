@@ -22,6 +22,8 @@ import { formatScriptException } from './errors.js';
 import {
   INTERRUPT,
   SIGNAL,
+  type JarAnswer,
+  type JarOp,
   type WireRequest,
   type WireResponse,
   type WorkerCommand,
@@ -41,6 +43,8 @@ export interface WorkerInit {
   httpPort: MessagePort;
   /** file:// URL of runner/modules/browser/index.(ts|js). */
   browserModuleUrl: string;
+  /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
+  tsxApiUrl: string | undefined;
 }
 
 const BUILTIN_METRICS: Record<string, MetricType> = {
@@ -101,6 +105,17 @@ function fixSources(map: { sources: string[] }): never {
   return map as never;
 }
 
+/** Posts to the main thread and blocks this thread until its answer is on the port. */
+function bridge(message: unknown): unknown {
+  Atomics.store(signals, SIGNAL, 0);
+  init.httpPort.postMessage(message);
+  for (;;) {
+    Atomics.wait(signals, SIGNAL, 0);
+    const msg = receiveMessageOnPort(init.httpPort);
+    if (msg) return msg.message;
+  }
+}
+
 let buffer: Sample[] = [];
 function flush(): void {
   if (buffer.length === 0) return;
@@ -152,20 +167,15 @@ const rt: VuRuntime = {
   httpSync(reqs: WireRequest[]): WireResponse[] {
     // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
     // iteration instead of one per request keeps the main thread free for the network.
-    Atomics.store(signals, SIGNAL, 0);
-    init.httpPort.postMessage(reqs);
-    for (;;) {
-      Atomics.wait(signals, SIGNAL, 0);
-      const msg = receiveMessageOnPort(init.httpPort);
-      if (msg) {
-        const answers = msg.message as WireResponse[];
-        for (const a of answers) {
-          sentBytes += a.sent;
-          receivedBytes += a.received;
-        }
-        return answers;
-      }
+    const answers = bridge(reqs) as WireResponse[];
+    for (const a of answers) {
+      sentBytes += a.sent;
+      receivedBytes += a.received;
     }
+    return answers;
+  },
+  jarSync(op: JarOp): JarAnswer {
+    return bridge(op) as JarAnswer;
   },
   sleepMs(ms) {
     flush();
@@ -209,7 +219,7 @@ const rt: VuRuntime = {
   },
 };
 
-const registry = new ModuleRegistry(rt, counters, init.browserModuleUrl, {
+const registry = new ModuleRegistry(rt, counters, init.browserModuleUrl, init.tsxApiUrl, {
   vuId: init.vuId,
   env: init.env,
   currentTags: () => rt.currentTags(),
