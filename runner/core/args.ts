@@ -1,0 +1,138 @@
+// `loadlab run` flags, named as `k6 run` names them. Parsing only; meaning lives in options.ts.
+
+export class UsageError extends Error {}
+
+export interface RunFlags {
+  script: string;
+  vus?: number;
+  duration?: string;
+  iterations?: number;
+  stages: string[];
+  env: Record<string, string>;
+  tags: Record<string, string>;
+  outs: string[];
+  summaryExport?: string;
+  summaryTrendStats?: string[];
+  summaryMode?: 'compact' | 'full' | 'legacy' | 'disabled';
+  summaryTimeUnit?: string;
+  quiet: boolean;
+  noColor: boolean;
+  noThresholds: boolean;
+}
+
+const VALUE_FLAGS: Record<string, string> = {
+  '-u': 'vus',
+  '--vus': 'vus',
+  '-d': 'duration',
+  '--duration': 'duration',
+  '-i': 'iterations',
+  '--iterations': 'iterations',
+  '-s': 'stage',
+  '--stage': 'stage',
+  '-e': 'env',
+  '--env': 'env',
+  '--tag': 'tag',
+  '-o': 'out',
+  '--out': 'out',
+  '--summary-export': 'summaryExport',
+  '--summary-trend-stats': 'summaryTrendStats',
+  '--summary-mode': 'summaryMode',
+  '--summary-time-unit': 'summaryTimeUnit',
+};
+
+function keyValue(text: string, flag: string): [string, string] {
+  const at = text.indexOf('=');
+  if (at <= 0) throw new UsageError(`invalid ${flag} value "${text}": expected KEY=VALUE`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
+
+function positiveInteger(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`invalid argument "${text}" for "${flag}" flag: expected a non-negative integer`);
+  return n;
+}
+
+export function parseRunArgs(argv: string[]): RunFlags {
+  const flags: RunFlags = {
+    script: '',
+    stages: [],
+    env: {},
+    tags: {},
+    outs: [],
+    quiet: false,
+    noColor: false,
+    noThresholds: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i]!;
+    let inline: string | undefined;
+    if (arg.startsWith('--') && arg.includes('=')) {
+      inline = arg.slice(arg.indexOf('=') + 1);
+      arg = arg.slice(0, arg.indexOf('='));
+    }
+    if (arg === '-q' || arg === '--quiet') flags.quiet = true;
+    else if (arg === '--no-color') flags.noColor = true;
+    else if (arg === '--no-thresholds') flags.noThresholds = true;
+    else if (arg === '--no-summary') flags.summaryMode = 'disabled';
+    else if (VALUE_FLAGS[arg]) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) throw new UsageError(`flag needs an argument: ${arg}`);
+      switch (VALUE_FLAGS[arg]) {
+        case 'vus':
+          flags.vus = positiveInteger(value, arg);
+          break;
+        case 'duration':
+          flags.duration = value;
+          break;
+        case 'iterations':
+          flags.iterations = positiveInteger(value, arg);
+          break;
+        case 'stage':
+          flags.stages.push(value);
+          break;
+        case 'env': {
+          const [k, v] = keyValue(value, arg);
+          flags.env[k] = v;
+          break;
+        }
+        case 'tag': {
+          const [k, v] = keyValue(value, arg);
+          flags.tags[k] = v;
+          break;
+        }
+        case 'out':
+          flags.outs.push(value);
+          break;
+        case 'summaryExport':
+          flags.summaryExport = value;
+          break;
+        case 'summaryTrendStats':
+          flags.summaryTrendStats = value
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
+          break;
+        case 'summaryTimeUnit':
+          flags.summaryTimeUnit = value;
+          break;
+        case 'summaryMode':
+          if (!['compact', 'full', 'legacy', 'disabled'].includes(value)) {
+            throw new UsageError(
+              `invalid --summary-mode "${value}": expected compact, full, legacy or disabled`,
+            );
+          }
+          flags.summaryMode = value as RunFlags['summaryMode'];
+          break;
+      }
+    } else if (arg.startsWith('-') && arg !== '-') {
+      throw new UsageError(`unknown flag: ${arg}`);
+    } else if (!flags.script) {
+      flags.script = arg;
+    } else {
+      throw new UsageError(`unexpected argument "${arg}": one script per run`);
+    }
+  }
+  if (!flags.script) throw new UsageError('missing script: loadlab run <script.js|.ts> [flags]');
+  return flags;
+}

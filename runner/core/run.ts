@@ -1,0 +1,416 @@
+// One `loadlab run`: load the script, read its options, start outputs, initialise VUs, run setup,
+// the scenarios and teardown, evaluate thresholds, hand the summary to handleSummary, and decide
+// the exit code exactly as k6 does.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  MetricsEngine,
+  parseThresholds,
+  renderTextSummary,
+  summaryExportText,
+  ThresholdSyntaxError,
+  type SummaryData,
+} from '../metrics/index.js';
+import { createOutputs, dashboardOutput, OutputConfigError } from '../outputs/index.js';
+import type { Output, Sample, ThresholdAwareOutput } from '../types.js';
+import { createVu, loadScript, ScriptError, ScriptLoadError, type Vu, type VuHooks } from '../vu/index.js';
+import type { RunFlags } from './args.js';
+import { banner, logLine, progressText, startProgress, type ConsoleIO } from './console.js';
+import { ScenarioRun, type PooledVu } from './executors.js';
+import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from './options.js';
+
+export const EXIT = {
+  ok: 0,
+  thresholds: 99,
+  invalidConfig: 104,
+  externalAbort: 105,
+  scriptException: 107,
+  scriptAborted: 108,
+  markedFailed: 110,
+} as const;
+
+const INIT_CONCURRENCY = 8;
+
+function isThresholdAware(o: Output): o is ThresholdAwareOutput {
+  return typeof (o as Partial<ThresholdAwareOutput>).setThresholds === 'function';
+}
+
+async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size)
+    results.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return results;
+}
+
+export class RunController {
+  private stopRequested: 'signal' | 'abort' | 'thresholds' | undefined;
+  private runs: ScenarioRun[] = [];
+
+  /** First Ctrl-C: stop gracefully and still write the summary. */
+  requestStop(reason: 'signal' | 'abort' | 'thresholds'): void {
+    this.stopRequested ??= reason;
+    this.runs.forEach((r) => r.stopNow());
+  }
+
+  get stopReason() {
+    return this.stopRequested;
+  }
+
+  track(runs: ScenarioRun[]): void {
+    this.runs = runs;
+  }
+}
+
+export async function runTest(
+  flags: RunFlags,
+  io: ConsoleIO,
+  env: NodeJS.ProcessEnv,
+  controller = new RunController(),
+): Promise<number> {
+  const log = (level: string, msg: string, fields?: Record<string, string>) =>
+    io.err(logLine(level, msg, fields));
+  const scriptPath = resolve(flags.script);
+  if (!existsSync(scriptPath)) {
+    log(
+      'error',
+      `The moduleSpecifier "${flags.script}" couldn't be found on local disk. Make sure that you've specified the right path to the file.`,
+    );
+    return EXIT.scriptException;
+  }
+
+  let bundle;
+  try {
+    bundle = await loadScript(scriptPath);
+  } catch (error) {
+    log('error', error instanceof ScriptLoadError ? error.message : String(error), {
+      hint: 'script exception',
+    });
+    return EXIT.scriptException;
+  }
+
+  // k6 run exposes the system environment in __ENV; -e values win.
+  const scriptEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) scriptEnv[k] = v;
+  Object.assign(scriptEnv, flags.env);
+
+  const engineRef: { engine?: MetricsEngine; outputs: Output[] } = { outputs: [] };
+  const hooks: VuHooks = {
+    onSamples(samples: Sample[]) {
+      engineRef.engine?.add(samples);
+      for (const o of engineRef.outputs) o.addSamples(samples);
+    },
+    onLog(level, message) {
+      log(level, message, { source: 'console' });
+    },
+  };
+  const makeVu = (vuId: number, runTags: Record<string, string>): Vu =>
+    createVu({ scriptPath, bundle, vuId, env: scriptEnv, runTags }, hooks);
+
+  const vus: Vu[] = [];
+  const closeAll = () => Promise.allSettled(vus.map((v) => v.close()));
+  try {
+    // VU 0 reads the options and later runs setup, teardown and handleSummary, as k6's extra VUs do.
+    const vu0 = makeVu(0, { ...flags.tags });
+    vus.push(vu0);
+    let scriptOptions: Record<string, unknown>;
+    let exportsList: string[];
+    try {
+      ({ options: scriptOptions, exports: exportsList } = await vu0.init());
+    } catch (error) {
+      log('error', (error as Error).message, { hint: 'script exception' });
+      return EXIT.scriptException;
+    }
+
+    let config: TestConfig;
+    let engine: MetricsEngine;
+    try {
+      config = consolidate(scriptOptions, env, flags);
+      engine = new MetricsEngine({
+        thresholds: parseThresholds(config.thresholds),
+        summaryTrendStats: config.summaryTrendStats,
+        noThresholds: config.noThresholds,
+      });
+      for (const s of config.scenarios) {
+        if (!exportsList.includes(s.exec)) {
+          throw new OptionsError(
+            s.exec === 'default'
+              ? 'could not initialize the script: no exported default function and no scenario with exec'
+              : `executor ${s.name}: function '${s.exec}' not found in exports`,
+          );
+        }
+      }
+    } catch (error) {
+      if (error instanceof OptionsError || error instanceof ThresholdSyntaxError) {
+        log('error', error.message);
+        return EXIT.invalidConfig;
+      }
+      throw error;
+    }
+    engineRef.engine = engine;
+    const testOptions = config.options;
+
+    const outputBase = {
+      scriptPath,
+      options: testOptions,
+      env: { ...env },
+      warn: (message: string) => log('warn', message),
+    };
+    try {
+      engineRef.outputs = await createOutputs(config.outs, outputBase);
+      const dashboard = await dashboardOutput(config.outs, outputBase);
+      if (dashboard) engineRef.outputs.push(dashboard);
+      for (const o of engineRef.outputs) await o.start();
+    } catch (error) {
+      log('error', (error as Error).message);
+      return error instanceof OutputConfigError ? EXIT.invalidConfig : EXIT.invalidConfig;
+    }
+    const dashboardUrl = (engineRef.outputs.find((o) => 'url' in o) as { url?: string } | undefined)?.url;
+    if (!flags.quiet) {
+      io.out(
+        banner(
+          flags.script,
+          engineRef.outputs.filter((o) => !('url' in o)).map((o) => o.description),
+          config.scenarios,
+          dashboardUrl,
+        ),
+      );
+    }
+
+    // Every VU a scenario can need is initialised before the test starts, as in k6.
+    let nextVuId = 1;
+    const pools = new Map<string, PooledVu[]>();
+    const newPooled = async (scenarioTags: Record<string, string>): Promise<PooledVu> => {
+      const vu = makeVu(nextVuId++, { ...config.runTags, ...scenarioTags });
+      vus.push(vu);
+      await vu.init();
+      return { vu, busy: false, iterationSerial: 0, iterationsInScenario: 0 };
+    };
+    try {
+      for (const s of config.scenarios) {
+        const count = s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : scenarioMaxVus(s);
+        pools.set(
+          s.name,
+          await inBatches(Array.from({ length: count }), INIT_CONCURRENCY, () => newPooled(s.tags)),
+        );
+      }
+    } catch (error) {
+      log('error', (error as Error).message, { hint: 'script exception' });
+      return EXIT.scriptException;
+    }
+
+    const testStart = Date.now();
+    let setupData: unknown;
+    try {
+      setupData = await vu0.runSetup(testOptions);
+    } catch (error) {
+      log('error', (error as Error).message, { hint: 'script exception' });
+      return EXIT.scriptException;
+    }
+
+    let markedFailed: string | undefined;
+    let abortReason: string | undefined;
+    let iterationsInInstance = 0;
+    const runs = config.scenarios.map(
+      (s) =>
+        new ScenarioRun(s, {
+          vus: pools.get(s.name)!,
+          growVu: async () => {
+            const p = await newPooled(s.tags);
+            pools.get(s.name)!.push(p);
+            return p;
+          },
+          emitDropped: () =>
+            hooks.onSamples([
+              {
+                metric: 'dropped_iterations',
+                type: 'counter',
+                contains: 'default',
+                value: 1,
+                tags: { ...config.runTags, ...s.tags, scenario: s.name },
+                time: Date.now(),
+              },
+            ]),
+          warn: (m) => log('warn', m, { scenario: s.name }),
+          runIteration: async (p, iterationInTest, run) => {
+            const result = await p.vu.iterate(s.exec, setupData, {
+              scenario: {
+                name: s.name,
+                executor: s.executor,
+                startTime: run.startedAt,
+                iterationInTest,
+                progress: run.progress(),
+                env: s.env,
+                tags: s.tags,
+                exec: s.exec,
+              },
+              iterationInScenario: p.iterationsInScenario,
+              iterationInInstance: iterationsInInstance++,
+              testOptions,
+            });
+            if (result.error)
+              log('error', result.error, { executor: s.executor, scenario: s.name, source: 'stacktrace' });
+            if (result.markFailed !== undefined && markedFailed === undefined) {
+              markedFailed = result.markFailed;
+              log('error', `test marked as failed: ${result.markFailed}`);
+            }
+            if (result.abort && abortReason === undefined) {
+              abortReason = result.abort.reason;
+              log('error', `test aborted: ${result.abort.reason}`);
+              controller.requestStop('abort');
+            }
+            return result.completed;
+          },
+        }),
+    );
+    controller.track(runs);
+
+    const maxVus = [...pools.values()].reduce((n, p) => n + p.length, 0);
+    const gauges = setInterval(() => {
+      const active = runs.reduce((n, r) => n + r.activeVus, 0);
+      const allocated = [...pools.values()].reduce((n, p) => n + p.length, 0);
+      const t = Date.now();
+      hooks.onSamples([
+        {
+          metric: 'vus',
+          type: 'gauge',
+          contains: 'default',
+          value: active,
+          tags: { ...config.runTags },
+          time: t,
+        },
+        {
+          metric: 'vus_max',
+          type: 'gauge',
+          contains: 'default',
+          value: allocated,
+          tags: { ...config.runTags },
+          time: t,
+        },
+      ]);
+    }, 1000);
+    const thresholdTimer = setInterval(() => {
+      const result = engine.evaluate({ final: false, elapsedMs: Date.now() - testStart });
+      for (const o of engineRef.outputs) if (isThresholdAware(o)) o.setThresholds(result.states);
+      if (engine.fatal) {
+        log('error', engine.fatal.message);
+        controller.requestStop('thresholds');
+      } else if (result.abort && !controller.stopReason) {
+        log(
+          'error',
+          `thresholds on metrics '${result.failedMetrics.join(', ')}' were crossed; at least one has abortOnFail enabled, stopping test prematurely`,
+        );
+        controller.requestStop('thresholds');
+      }
+    }, 2000);
+    const stopProgress = flags.quiet
+      ? () => {}
+      : startProgress(io, () => progressText(runs, Date.now() - testStart, maxVus));
+
+    await Promise.all(
+      runs.map(async (run) => {
+        await new Promise((r) => setTimeout(r, run.config.startTimeMs));
+        if (!controller.stopReason) await run.run();
+        else run.finished = true;
+      }),
+    );
+    clearInterval(gauges);
+    clearInterval(thresholdTimer);
+    stopProgress();
+
+    let teardownFailed = false;
+    try {
+      await vu0.runTeardown(setupData, testOptions);
+    } catch (error) {
+      teardownFailed = true;
+      log('error', (error as Error).message, { hint: 'script exception' });
+    }
+    const testRunDurationMs = Date.now() - testStart;
+
+    const final = engine.evaluate({ final: true, elapsedMs: testRunDurationMs });
+    for (const o of engineRef.outputs) if (isThresholdAware(o)) o.setThresholds(final.states);
+    const data: SummaryData = engine.summaryData({
+      testRunDurationMs,
+      setupData,
+      isStdOutTTY: io.isTTY,
+      isStdErrTTY: io.isTTY,
+      noColor: flags.noColor,
+      summaryTimeUnit: config.summaryTimeUnit,
+    });
+
+    if (config.summaryMode !== 'disabled') {
+      await writeSummary(vu0, data, engine, config, flags, io, log);
+    }
+    for (const o of engineRef.outputs) {
+      try {
+        await o.stop();
+      } catch (error) {
+        log('warn', `output ${o.description}: ${(error as Error).message}`);
+      }
+    }
+
+    if (controller.stopReason === 'abort') return EXIT.scriptAborted;
+    if (engine.fatal) return EXIT.invalidConfig;
+    if (teardownFailed) return EXIT.scriptException;
+    if (final.failedMetrics.length > 0) {
+      if (controller.stopReason !== 'thresholds')
+        log('error', `thresholds on metrics '${final.failedMetrics.join(', ')}' have been crossed`);
+      return EXIT.thresholds;
+    }
+    if (controller.stopReason === 'thresholds') return EXIT.thresholds;
+    if (controller.stopReason === 'signal') return EXIT.externalAbort;
+    if (markedFailed !== undefined) {
+      log('error', 'test run was marked as failed');
+      return EXIT.markedFailed;
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof ScriptError) {
+      log('error', error.message, { hint: 'script exception' });
+      return EXIT.scriptException;
+    }
+    throw error;
+  } finally {
+    await closeAll();
+  }
+}
+
+async function writeSummary(
+  vu0: Vu,
+  data: SummaryData,
+  engine: MetricsEngine,
+  config: TestConfig,
+  flags: RunFlags,
+  io: ConsoleIO,
+  log: (level: string, msg: string, fields?: Record<string, string>) => void,
+): Promise<void> {
+  let result: Record<string, string | ArrayBuffer> | undefined;
+  try {
+    result = await vu0.handleSummary(data);
+  } catch (error) {
+    log('error', `handleSummary: ${(error as Error).message}`);
+  }
+  if (!result) {
+    const mode = config.summaryMode === 'disabled' ? 'compact' : config.summaryMode;
+    const text = renderTextSummary(data, {
+      mode,
+      color: io.isTTY && !flags.noColor,
+      observations: engine.thresholdObservations(),
+      orderedChecks: engine.tree.orderedChecks(),
+    });
+    result = { stdout: `\n${text}\n\n` };
+  }
+  if (config.summaryExport) result[config.summaryExport] = summaryExportText(data);
+  for (const [key, value] of Object.entries(result)) {
+    const content = typeof value === 'string' ? value : Buffer.from(value);
+    if (key === 'stdout') io.out(String(content));
+    else if (key === 'stderr') io.err(String(content));
+    else {
+      try {
+        mkdirSync(dirname(resolve(key)), { recursive: true });
+        writeFileSync(key, content);
+      } catch (error) {
+        log('error', `could not write ${key}: ${(error as Error).message}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// InfluxDB outputs with k6's wire format: v1 (`--out influxdb=http://host:8086/db`, the built-in
+// output) and v2 (`--out xk6-influxdb`, as xk6-output-influxdb writes, also for InfluxDB Cloud).
+// Samples are buffered and written every push interval; a store that is down is reported (at most
+// once per 10 s) and never stops or slows the run.
+import { parseDuration } from '../metrics/index.js';
+import type { Output, OutputContext, Sample } from '../types.js';
+import { tagsAsFields, toLine } from './line-protocol.js';
+
+interface Target {
+  description: string;
+  writeUrl: string;
+  headers: Record<string, string>;
+  fields: Set<string>;
+  /** Runs once before the first write (v1 creates its database). */
+  prepare?: () => Promise<void>;
+}
+
+const WARN_EVERY_MS = 10_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+function batchingOutput(ctx: OutputContext, target: Target): Output {
+  const intervalMs = parseDuration(ctx.env.K6_INFLUXDB_PUSH_INTERVAL || '1s');
+  const concurrency = Math.max(1, Number(ctx.env.K6_INFLUXDB_CONCURRENT_WRITES || 4));
+  let lines: string[] = [];
+  let inFlight = 0;
+  const writes = new Set<Promise<void>>();
+  let lastWarning = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const warn = (message: string) => {
+    const now = Date.now();
+    if (now - lastWarning < WARN_EVERY_MS) return;
+    lastWarning = now;
+    ctx.warn(`${target.description}: ${message}`);
+  };
+
+  const write = (body: string): Promise<void> => {
+    inFlight += 1;
+    const done = fetch(target.writeUrl, {
+      method: 'POST',
+      headers: target.headers,
+      body,
+      signal: AbortSignal.timeout(STOP_TIMEOUT_MS),
+    })
+      .then(async (res) => {
+        if (res.status !== 204 && res.status !== 200)
+          warn(`write answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+        else await res.body?.cancel();
+      })
+      .catch((error: Error) =>
+        warn(`write failed: ${error.cause instanceof Error ? error.cause.message : error.message}`),
+      )
+      .finally(() => {
+        inFlight -= 1;
+        writes.delete(done);
+      });
+    writes.add(done);
+    return done;
+  };
+
+  const flush = () => {
+    if (lines.length === 0) return;
+    // Beyond the concurrency limit the batch waits for the next tick instead of piling up sockets.
+    if (inFlight >= concurrency) return;
+    const body = lines.join('\n');
+    lines = [];
+    void write(body);
+  };
+
+  return {
+    description: target.description,
+    async start() {
+      try {
+        await target.prepare?.();
+      } catch (error) {
+        warn(`cannot reach the store: ${(error as Error).message}`);
+      }
+      timer = setInterval(flush, intervalMs);
+      timer.unref();
+    },
+    addSamples(samples: readonly Sample[]) {
+      for (const s of samples) {
+        const line = toLine(s, target.fields);
+        if (line) lines.push(line);
+      }
+    },
+    async stop() {
+      clearInterval(timer);
+      while (lines.length > 0) {
+        const body = lines.join('\n');
+        lines = [];
+        await write(body);
+      }
+      await Promise.all([...writes]);
+    },
+  };
+}
+
+/** `--out influxdb=http://[user:pass@]host:8086/db[?pushInterval=..]`, K6_INFLUXDB_* as k6 reads them. */
+export function createInfluxDbV1Output(ctx: OutputContext): Output {
+  const raw = ctx.argument || ctx.env.K6_INFLUXDB_ADDR || 'http://localhost:8086';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`influxdb output: invalid URL "${raw}"`);
+  }
+  const db = decodeURIComponent(url.pathname.replace(/^\/+/, '')) || ctx.env.K6_INFLUXDB_DB || 'k6';
+  const user = decodeURIComponent(url.username) || ctx.env.K6_INFLUXDB_USERNAME;
+  const password = decodeURIComponent(url.password) || ctx.env.K6_INFLUXDB_PASSWORD;
+  const query = url.searchParams;
+  if (query.get('pushInterval')) ctx.env.K6_INFLUXDB_PUSH_INTERVAL = query.get('pushInterval')!;
+  const base = `${url.protocol}//${url.host}`;
+  const headers: Record<string, string> = { 'User-Agent': 'k6', 'Content-Type': '' };
+  if (user) headers.Authorization = `Basic ${Buffer.from(`${user}:${password ?? ''}`).toString('base64')}`;
+  const params = new URLSearchParams({
+    consistency: query.get('consistency') ?? ctx.env.K6_INFLUXDB_CONSISTENCY ?? '',
+    db,
+    precision: 'ns',
+    rp: query.get('retention') ?? ctx.env.K6_INFLUXDB_RETENTION ?? '',
+  });
+  return batchingOutput(ctx, {
+    description: `InfluxDBv1 (${base})`,
+    writeUrl: `${base}/write?${params}`,
+    headers,
+    fields: tagsAsFields(
+      query.getAll('tagsAsFields').join(',') || ctx.env.K6_INFLUXDB_TAGS_AS_FIELDS,
+      'vu,iter,url',
+    ),
+    prepare: async () => {
+      const res = await fetch(`${base}/query?${new URLSearchParams({ q: `CREATE DATABASE "${db}"` })}`, {
+        method: 'POST',
+        headers,
+        signal: AbortSignal.timeout(5000),
+      });
+      await res.body?.cancel();
+    },
+  });
+}
+
+/** `--out xk6-influxdb[=http://host:8086[/bucket]]` with K6_INFLUXDB_ADDR/ORGANIZATION/BUCKET/TOKEN. */
+export function createInfluxDbV2Output(ctx: OutputContext): Output {
+  const raw = ctx.argument || ctx.env.K6_INFLUXDB_ADDR || 'http://localhost:8086';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`xk6-influxdb output: invalid URL "${raw}"`);
+  }
+  const bucket = url.pathname.replace(/^\/+/, '') || ctx.env.K6_INFLUXDB_BUCKET;
+  if (!bucket) throw new Error('xk6-influxdb output: the Bucket option is required (K6_INFLUXDB_BUCKET)');
+  const base = `${url.protocol}//${url.host}`;
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8' };
+  if (ctx.env.K6_INFLUXDB_TOKEN) headers.Authorization = `Token ${ctx.env.K6_INFLUXDB_TOKEN}`;
+  const params = new URLSearchParams({
+    bucket,
+    org: ctx.env.K6_INFLUXDB_ORGANIZATION ?? '',
+    precision: 'ns',
+  });
+  return batchingOutput(ctx, {
+    description: `InfluxDBv2 (${base})`,
+    writeUrl: `${base}/api/v2/write?${params}`,
+    headers,
+    fields: tagsAsFields(ctx.env.K6_INFLUXDB_TAGS_AS_FIELDS, 'vu:int,iter:int,url'),
+  });
+}

@@ -1,0 +1,99 @@
+// `--out json=FILE`: k6's NDJSON. A `Metric` line the first time a metric appears (with its
+// thresholds and sub-metrics), then one `Point` line per sample. `.gz` files are gzipped.
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { createGzip, type Gzip } from 'node:zlib';
+import { parseMetricKey, parseThresholds } from '../metrics/index.js';
+import type { Output, OutputContext, Sample } from '../types.js';
+import { rfc3339Nano } from './time-format.js';
+
+interface MetricMeta {
+  thresholds: string[];
+  submetrics: { name: string; suffix: string; tags: Record<string, string> }[] | null;
+}
+
+function metricMeta(options: Record<string, unknown>): (name: string) => MetricMeta {
+  let defs: ReturnType<typeof parseThresholds> = [];
+  try {
+    defs = parseThresholds(options.thresholds);
+  } catch {
+    // The runner has already refused invalid thresholds; nothing to describe here.
+  }
+  return (name) => {
+    const own = defs.filter((d) => parseMetricKey(d.metricKey).name === name);
+    const subKeys = [...new Set(own.map((d) => d.metricKey).filter((k) => k.includes('{')))];
+    if (name === 'http_req_duration') subKeys.push('http_req_duration{expected_response:true}');
+    const submetrics = subKeys.map((key) => ({
+      name: key,
+      suffix: key.slice(key.indexOf('{') + 1, key.lastIndexOf('}')),
+      tags: Object.fromEntries(parseMetricKey(key).tags),
+    }));
+    return {
+      thresholds: own.filter((d) => d.metricKey === name).map((d) => d.source),
+      submetrics: submetrics.length ? submetrics : null,
+    };
+  };
+}
+
+export function createJsonOutput(ctx: OutputContext): Output {
+  const path = ctx.argument;
+  const describe = metricMeta(ctx.options);
+  const seen = new Set<string>();
+  let file: WriteStream | undefined;
+  let sink: WriteStream | Gzip | undefined;
+  let buffer: string[] = [];
+
+  const flush = () => {
+    if (buffer.length === 0 || !sink) return;
+    sink.write(buffer.join(''));
+    buffer = [];
+  };
+  const timer = setInterval(flush, 1000);
+  timer.unref();
+
+  return {
+    description: `json (${path})`,
+    async start() {
+      if (!path) throw new Error('--out json needs a file: --out json=results/points.ndjson');
+      mkdirSync(dirname(path), { recursive: true });
+      file = createWriteStream(path);
+      await new Promise<void>((resolve, reject) => {
+        file!.once('open', () => resolve());
+        file!.once('error', reject);
+      });
+      file.on('error', (e) => ctx.warn(`json output: ${e.message}`));
+      if (path.endsWith('.gz')) {
+        const gzip = createGzip();
+        gzip.pipe(file);
+        sink = gzip;
+      } else {
+        sink = file;
+      }
+    },
+    addSamples(samples: readonly Sample[]) {
+      for (const s of samples) {
+        if (!seen.has(s.metric)) {
+          seen.add(s.metric);
+          const meta = describe(s.metric);
+          buffer.push(
+            `${JSON.stringify({ type: 'Metric', data: { name: s.metric, type: s.type, contains: s.contains, thresholds: meta.thresholds, submetrics: meta.submetrics }, metric: s.metric })}\n`,
+          );
+        }
+        buffer.push(
+          `${JSON.stringify({ metric: s.metric, type: 'Point', data: { time: rfc3339Nano(s.time), value: s.value, tags: s.tags } })}\n`,
+        );
+      }
+      if (buffer.length > 5000) flush();
+    },
+    async stop() {
+      clearInterval(timer);
+      flush();
+      if (!sink) return;
+      await new Promise<void>((resolve) => sink!.end(() => resolve()));
+      if (file && sink !== file)
+        await new Promise<void>((resolve) =>
+          file!.writableFinished ? resolve() : file!.once('finish', () => resolve()),
+        );
+    },
+  };
+}
