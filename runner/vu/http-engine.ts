@@ -4,8 +4,8 @@
 // its own http_reqs sample in k6), a per-VU cookie jar, and bytes counted on the sockets.
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import net, { type Socket } from 'node:net';
+import tls, { type TLSSocket } from 'node:tls';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { HopTimings, WireHop, WireRequest, WireResponse } from './protocol.js';
 import { CookieJar } from './cookie-jar.js';
@@ -16,8 +16,12 @@ interface SocketInfo {
   used: boolean;
   lastWritten: number;
   lastRead: number;
-  engine: HttpEngine;
+  /** The TCP socket under a TLS one: k6 counts bytes on the wire, encrypted. */
+  raw: Socket;
 }
+
+/** undici's default connect timeout. */
+const CONNECT_TIMEOUT_MS = 10_000;
 const socketInfo = new WeakMap<Socket, SocketInfo>();
 
 /** undici calls handler.onConnect and then publishes sendHeaders synchronously: this links them. */
@@ -169,35 +173,63 @@ export class HttpEngine {
   private readonly sockets = new Set<Socket>();
 
   constructor(private readonly opts: HttpEngineOptions = {}) {
-    const base = buildConnector({ rejectUnauthorized: !opts.insecureSkipTLSVerify });
     this.agent = new Agent({
       keepAliveTimeout: 60_000,
-      connect: (connectOpts, cb) => {
-        const t0 = performance.now();
-        base(connectOpts, (err, socket) => {
-          if (err || !socket) {
-            cb(err, null);
-            return;
-          }
-          const total = performance.now() - t0;
-          const isTls = connectOpts.protocol === 'https:';
-          // undici's connector resolves after the TLS handshake; k6 splits TCP and TLS time, we only see the sum.
-          socketInfo.set(socket as Socket, {
-            connectMs: total,
-            tlsMs: isTls ? 0 : 0,
-            used: false,
-            lastWritten: 0,
-            lastRead: 0,
-            engine: this,
-          });
-          this.sockets.add(socket as Socket);
-          socket.once('close', () => {
-            this.account(socket as Socket);
-            this.sockets.delete(socket as Socket);
-          });
-          cb(null, socket);
-        });
-      },
+      connect: (connectOpts, cb) => this.dial(connectOpts, cb),
+    });
+  }
+
+  /**
+   * Our own connector (instead of undici's) so TCP connect and TLS handshake are timed apart, as k6's
+   * http_req_connecting and http_req_tls_handshaking are, and bytes are counted on the raw TCP socket.
+   */
+  private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
+    const t0 = performance.now();
+    const isTls = o.protocol === 'https:';
+    const port = Number(o.port) || (isTls ? 443 : 80);
+    const tcp = net.connect({ host: o.hostname, port, noDelay: true, keepAlive: true });
+    let done = false;
+    const fail = (err: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      tcp.destroy();
+      cb(err, null);
+    };
+    const timer = setTimeout(
+      () => fail(Object.assign(new Error('dial: i/o timeout'), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+      CONNECT_TIMEOUT_MS,
+    );
+    const finish = (socket: Socket, connectMs: number, tlsMs: number) => {
+      done = true;
+      clearTimeout(timer);
+      tcp.removeListener('error', fail);
+      socketInfo.set(socket, { connectMs, tlsMs, used: false, lastWritten: 0, lastRead: 0, raw: tcp });
+      this.sockets.add(socket);
+      socket.once('close', () => {
+        this.account(socket);
+        this.sockets.delete(socket);
+      });
+      cb(null, socket);
+    };
+    tcp.once('error', fail);
+    tcp.once('connect', () => {
+      const connected = performance.now();
+      if (!isTls) {
+        finish(tcp, connected - t0, 0);
+        return;
+      }
+      const secure = tls.connect({
+        socket: tcp,
+        servername: o.servername ?? (net.isIP(o.hostname) ? undefined : o.hostname),
+        rejectUnauthorized: !this.opts.insecureSkipTLSVerify,
+        ALPNProtocols: ['http/1.1'],
+      });
+      secure.once('error', fail);
+      secure.once('secureConnect', () => {
+        secure.removeListener('error', fail);
+        finish(secure, connected - t0, performance.now() - connected);
+      });
     });
   }
 
@@ -205,8 +237,8 @@ export class HttpEngine {
   private account(socket: Socket): void {
     const info = socketInfo.get(socket);
     if (!info) return;
-    const w = socket.bytesWritten;
-    const r = socket.bytesRead;
+    const w = info.raw.bytesWritten;
+    const r = info.raw.bytesRead;
     this.sent += w - info.lastWritten;
     this.received += r - info.lastRead;
     info.lastWritten = w;

@@ -83,6 +83,7 @@ export async function makeVu(
     vuId?: number;
     ext?: string;
     systemTags?: string[];
+    insecureSkipTLSVerify?: boolean;
   } = {},
 ): Promise<Harness> {
   const file = writeScript(code, opts.ext);
@@ -97,6 +98,7 @@ export async function makeVu(
       env: opts.env ?? {},
       runTags: opts.runTags ?? {},
       ...(opts.systemTags ? { systemTags: opts.systemTags } : {}),
+      ...(opts.insecureSkipTLSVerify ? { insecureSkipTLSVerify: true } : {}),
     },
     { onSamples: (s) => samples.push(...s), onLog: (level, message) => logs.push({ level, message }) },
   );
