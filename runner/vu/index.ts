@@ -256,6 +256,7 @@ class WorkerVu implements Vu {
     return this.send<void>({ cmd: 'teardown', data, testOptions });
   }
   async handleSummary(data: unknown) {
+    Atomics.store(this.signals, INTERRUPT, 0);
     const out = await this.send<Record<string, string | ArrayBuffer> | undefined>({ cmd: 'summary', data });
     return out;
   }

@@ -287,6 +287,17 @@ describe('runner/vu: a VU in a worker thread', function () {
     assert.match(missing.error!, /nope/);
   });
 
+  it('an unawaited rejected promise in the script is logged and the VU keeps working', async () => {
+    const h = await vuFor(`export default function () { Promise.reject(new Error('lost')); }`);
+    await h.vu.init();
+    await h.vu.iterate('default', undefined, ctx());
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(await h.vu.iterate('default', undefined, ctx()), { completed: true });
+    assert.ok(
+      h.logs.some((l) => l.level === 'error' && l.message.includes('Uncaught (in promise) Error: lost')),
+    );
+  });
+
   it('rejects a custom metric name k6 rejects at init (exit 107 path)', async () => {
     const h = await vuFor(
       `import { Counter } from 'k6/metrics'; const c = new Counter('c'); export default function () {}`,

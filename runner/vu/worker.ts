@@ -418,6 +418,11 @@ async function runSummary(data: unknown) {
   return res;
 }
 
+// A promise the script forgot to await must not kill the VU: k6 logs it and goes on.
+process.on('unhandledRejection', (reason) => {
+  rt.log('error', `Uncaught (in promise) ${formatScriptException(reason, bundleName, sourceMap)}`.trimEnd());
+});
+
 // Commands run one at a time: the main thread never sends a new one before the reply.
 port.on('message', (msg: WorkerCommand) => {
   void handle(msg);
