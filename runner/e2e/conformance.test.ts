@@ -1,0 +1,114 @@
+// The runner against real k6 v1.3 outputs: the same scripts give the same metric names, types,
+// sub-metric and threshold keys, check tree and exit codes.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SAMPLES, runLoadlab, startReferenceTarget } from './harness.js';
+
+interface Group {
+  name: string;
+  path: string;
+  id: string;
+  groups: Group[];
+  checks: { name: string; path: string; id: string }[];
+}
+
+function treeShape(g: Group): unknown {
+  return {
+    name: g.name,
+    path: g.path,
+    id: g.id,
+    checks: g.checks.map((c) => [c.name, c.path, c.id]).sort(),
+    groups: g.groups.map(treeShape).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+  };
+}
+
+describe('runner conformance with real k6 outputs', function () {
+  this.timeout(120_000);
+  let target: Awaited<ReturnType<typeof startReferenceTarget>>;
+  before(async () => {
+    target = await startReferenceTarget();
+  });
+  after(() => target.close());
+
+  it('script-sample.js: same metrics, types, sub-metrics, thresholds and check tree as summary-pass.json', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'loadlab-conf-'));
+    const result = await runLoadlab(
+      [`${SAMPLES}/script-sample.js`, '-q', '--out', `json=${out}/points.ndjson`],
+      {
+        cwd: out,
+        env: { BASE_URL: target.url },
+      },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    // The reference script writes its handleSummary data to summary.json in the working directory.
+    const mine = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    const ref = JSON.parse(readFileSync(`${SAMPLES}/summary-pass.json`, 'utf8'));
+    const shape = (d: {
+      metrics: Record<string, { type: string; contains: string; values: object; thresholds?: object }>;
+    }) =>
+      Object.fromEntries(
+        Object.entries(d.metrics).map(([k, m]) => [
+          k,
+          [m.type, m.contains, Object.keys(m.values).sort(), Object.keys(m.thresholds ?? {}).sort()],
+        ]),
+      );
+    assert.deepEqual(shape(mine), shape(ref));
+    assert.deepEqual(treeShape(mine.root_group), treeShape(ref.root_group));
+    assert.deepEqual(Object.keys(mine).sort(), Object.keys(ref).sort());
+    assert.deepEqual(Object.keys(mine.state).sort(), Object.keys(ref.state).sort());
+
+    const points = readFileSync(join(out, 'points.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const refPoints = readFileSync(`${SAMPLES}/points-head.ndjson`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const tagKeys = (
+      rows: { type: string; metric: string; data: { tags?: Record<string, string> } }[],
+      metric: string,
+    ) =>
+      [
+        ...new Set(
+          rows
+            .filter((r) => r.type === 'Point' && r.metric === metric)
+            .map((r) =>
+              Object.keys(r.data.tags ?? {})
+                .sort()
+                .join(','),
+            ),
+        ),
+      ].sort();
+    for (const metric of ['http_req_duration', 'checks', 'iterations']) {
+      for (const keys of tagKeys(refPoints, metric))
+        assert.ok(tagKeys(points, metric).includes(keys), `${metric} has tags ${keys}`);
+    }
+    const metricLine = points.find((p) => p.type === 'Metric' && p.metric === 'http_req_duration');
+    const refLine = refPoints.find((p) => p.type === 'Metric' && p.metric === 'http_req_duration');
+    assert.deepEqual(Object.keys(metricLine.data).sort(), Object.keys(refLine.data).sort());
+    assert.deepEqual(metricLine.data.thresholds, refLine.data.thresholds);
+  });
+
+  const exitCases: [string, number, RegExp][] = [
+    ['script-err-init.js', 107, /level=error msg=".*boom in init.*hint="script exception"/],
+    ['script-err-iter.js', 0, /level=error msg=".*boom in iteration.*source=stacktrace/],
+    ['script-bad-opts.js', 104, /failed parsing threshold expresion's \\"p\(95\)<<1500\\" right hand side/],
+    [
+      'script-abort.js',
+      99,
+      /thresholds on metrics 'my_errors' were crossed; at least one has abortOnFail enabled, stopping test prematurely/,
+    ],
+  ];
+  for (const [script, code, message] of exitCases) {
+    it(`${script} exits ${code} as k6 does`, async () => {
+      const result = await runLoadlab([`${SAMPLES}/${script}`, '-q', '--no-summary'], {
+        env: { BASE_URL: target.url },
+      });
+      assert.equal(result.code, code, result.stderr);
+      assert.match(result.stderr, message);
+    });
+  }
+});

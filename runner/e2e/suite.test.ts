@@ -1,0 +1,103 @@
+// Every bundle of the suite on the Node runner against the real sandbox, shortened with CLI
+// overrides as k6 allows: all checks pass and the summary files are written. With the sandbox's
+// fault injection on, the same run crosses its thresholds and exits 99.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
+import { createSandboxApp } from '../../services/sandbox/app.js';
+import type { SandboxConfig } from '../../services/sandbox/config.js';
+import { listen, type StartedServer } from '../../services/shared/server.js';
+import { runLoadlab } from './harness.js';
+
+const CREDENTIALS = { demoEmail: 'e2e@loadlab.local', demoPassword: 'e2e-secret' };
+const sandboxConfig = (faults: SandboxConfig['faults']): SandboxConfig => ({
+  ...CREDENTIALS,
+  tokenSecret: 'e2e',
+  tokenTtlSeconds: 600,
+  faults,
+});
+
+// Need services this test does not start (the clinic) or Chromium (its own test below).
+const NEEDS_OTHER_SERVICES = ['scenarios/clinic/', 'scenarios/browser/'];
+
+describe('suite bundles on the Node runner (e2e)', function () {
+  this.timeout(300_000);
+  let bundles: string;
+  let sandbox: StartedServer;
+  let faulty: StartedServer;
+
+  before(async () => {
+    bundles = mkdtempSync(join(tmpdir(), 'loadlab-bundles-'));
+    await bundleSuite(suiteEntryPoints(), bundles);
+    sandbox = await listen(
+      createSandboxApp(sandboxConfig({ enabled: false, latencyMs: 0, errorRate: 0 })),
+      0,
+      '127.0.0.1',
+    );
+    faulty = await listen(
+      createSandboxApp(sandboxConfig({ enabled: true, latencyMs: 0, errorRate: 0.5 })),
+      0,
+      '127.0.0.1',
+    );
+  });
+  after(async () => {
+    await sandbox?.close();
+    await faulty?.close();
+  });
+
+  const env = (baseUrl: string, extra: Record<string, string> = {}) => ({
+    BASE_URL: baseUrl,
+    DEMO_EMAIL: CREDENTIALS.demoEmail,
+    DEMO_PASSWORD: CREDENTIALS.demoPassword,
+    ...extra,
+  });
+
+  for (const entry of suiteEntryPoints()) {
+    const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
+    const skip = NEEDS_OTHER_SERVICES.some((p) => relative.startsWith(p));
+    (skip ? it.skip : it)(`${relative} passes its checks and writes its summaries`, async () => {
+      const cwd = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
+      const result = await runLoadlab([join(bundles, relative), '--vus', '2', '--duration', '3s', '-q'], {
+        cwd,
+        env: env(sandbox.url, { LT_RUN_SUMMARY: 'results/runs/e2e.json', LT_SCENARIO: 'e2e' }),
+      });
+      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+      assert.match(result.stdout, /: PASS/);
+      const data = JSON.parse(readFileSync(join(cwd, 'results/summary-latest.json'), 'utf8'));
+      assert.ok(data.metrics.checks.values.passes > 0, 'checks ran');
+      assert.equal(data.metrics.checks.values.fails, 0, 'every check passed');
+      assert.ok(existsSync(join(cwd, 'results/runs/e2e.json')));
+      assert.ok(
+        readdirSync(join(cwd, 'results')).some((f) =>
+          /^summary-e2e-\w+-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.json$/.test(f),
+        ),
+      );
+    });
+  }
+
+  it('exits 99 when injected faults cross the thresholds, and still writes the summary', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
+    const result = await runLoadlab(
+      [join(bundles, 'scenarios/smoke/api-health.js'), '--vus', '2', '--duration', '3s', '-q'],
+      {
+        cwd,
+        env: env(faulty.url),
+      },
+    );
+    assert.equal(result.code, 99, result.stderr);
+    assert.match(result.stdout, /: FAIL/);
+    assert.match(result.stderr, /thresholds on metrics '.*http_req_failed.*' have been crossed/);
+    const data = JSON.parse(readFileSync(join(cwd, 'results/summary-latest.json'), 'utf8'));
+    assert.equal(data.metrics.http_req_failed.thresholds['rate<0.005'].ok, false);
+  });
+
+  it('stops at init with one line when credentials are missing (exit 107)', async () => {
+    const result = await runLoadlab([join(bundles, 'scenarios/smoke/api-health.js'), '-q'], {
+      env: { BASE_URL: sandbox.url },
+    });
+    assert.equal(result.code, 107);
+    assert.match(result.stderr, /DEMO_EMAIL and DEMO_PASSWORD must be set/);
+  });
+});
