@@ -1,4 +1,3 @@
-/* global fetch, AbortSignal */
 // Container healthcheck for the Node services: exit 0 when the URL answers 2xx within 2 s.
 // Plain JavaScript on purpose: it runs in the production image without tsx, curl or wget.
 const url = process.argv[2] ?? process.env.HEALTHCHECK_URL;

@@ -20,7 +20,9 @@ function templatedRoute(req: Request): string {
   return `${req.baseUrl}${routePath}` || '/';
 }
 
-export function createHttpMetrics(options: { prefix?: string; defaultLabels?: Record<string, string> } = {}): HttpMetrics {
+export function createHttpMetrics(
+  options: { prefix?: string; defaultLabels?: Record<string, string> } = {},
+): HttpMetrics {
   const registry = new Registry();
   if (options.defaultLabels) registry.setDefaultLabels(options.defaultLabels);
   collectDefaultMetrics({ register: registry, prefix: options.prefix ?? '' });
