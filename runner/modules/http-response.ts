@@ -35,6 +35,10 @@ export function gjsonGet(value: unknown, selector: string): unknown {
 
 export type ResponseType = 'text' | 'binary' | 'none';
 
+function unsupported(method: string): never {
+  throw new Error(`Response.${method}() is not supported by the loadlab runner`);
+}
+
 export class Response {
   remote_ip: string;
   remote_port: number;
@@ -65,6 +69,11 @@ export class Response {
     body: string;
     cookies: Record<string, unknown[]>;
   };
+  // Methods are own enumerable properties, as in k6 (Object.keys(res) lists them).
+  clickLink: () => never;
+  html: () => never;
+  json: (selector?: string) => unknown;
+  submitForm: () => never;
   #parsed: unknown;
   #hasParsed = false;
 
@@ -77,17 +86,13 @@ export class Response {
     this.proto = hop.proto;
     this.headers = {};
     this.cookies = {};
-    let parsedUrl: URL | undefined;
-    try {
-      parsedUrl = new URL(hop.url);
-    } catch {
-      parsedUrl = undefined;
-    }
     for (const [k, v] of hop.headers) {
       const key = canonicalHeaderKey(k);
+      // Go's client moves Transfer-Encoding out of the header map; k6 scripts never see it.
+      if (key === 'Transfer-Encoding') continue;
       this.headers[key] = this.headers[key] === undefined ? v : `${this.headers[key]}, ${v}`;
-      if (key === 'Set-Cookie' && parsedUrl) {
-        const c = parseSetCookie(v, parsedUrl);
+      if (key === 'Set-Cookie') {
+        const c = parseSetCookie(v);
         if (c) (this.cookies[c.name] ??= []).push(c);
       }
     }
@@ -113,11 +118,19 @@ export class Response {
     this.error = hop.error;
     this.error_code = hop.errorCode;
     const reqHeaders: Record<string, string[]> = {};
-    for (const [k, v] of hop.requestHeaders) (reqHeaders[canonicalHeaderKey(k)] ??= []).push(v);
+    // k6 shows the request header map with sorted keys.
+    const sent = [...hop.requestHeaders].sort(([a], [b]) =>
+      canonicalHeaderKey(a) < canonicalHeaderKey(b) ? -1 : 1,
+    );
+    for (const [k, v] of sent) (reqHeaders[canonicalHeaderKey(k)] ??= []).push(v);
     this.request = { method: hop.method, url: hop.url, headers: reqHeaders, body: requestBody, cookies: {} };
+    this.clickLink = () => unsupported('clickLink');
+    this.html = () => unsupported('html');
+    this.json = (selector?: string) => this.#json(selector);
+    this.submitForm = () => unsupported('submitForm');
   }
 
-  json(selector?: string): unknown {
+  #json(selector?: string): unknown {
     if (this.body === null) throw new Error('cannot parse json due to an error: the body is null');
     if (!this.#hasParsed) {
       const text = typeof this.body === 'string' ? this.body : Buffer.from(this.body).toString('utf8');
@@ -132,15 +145,5 @@ export class Response {
       this.#hasParsed = true;
     }
     return selector === undefined ? this.#parsed : gjsonGet(this.#parsed, selector);
-  }
-
-  html(): never {
-    throw new Error('Response.html() is not supported by the loadlab runner');
-  }
-  clickLink(): never {
-    throw new Error('Response.clickLink() is not supported by the loadlab runner');
-  }
-  submitForm(): never {
-    throw new Error('Response.submitForm() is not supported by the loadlab runner');
   }
 }

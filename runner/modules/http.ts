@@ -195,7 +195,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     let last: Response | undefined;
     for (let i = 0; i < answer.hops.length; i++) {
       const hop = answer.hops[i]!;
-      const url = i === 0 && p.nameTag === undefined ? cleanUrl(hop.url) : cleanUrl(hop.url);
+      const url = cleanUrl(hop.url);
       const name = p.nameTag ?? url;
       const tags: Record<string, string> = { ...rt.currentTags() };
       tags.method = hop.method;

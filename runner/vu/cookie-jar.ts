@@ -23,7 +23,7 @@ export interface ParsedCookie {
 }
 
 /** Parses one Set-Cookie header value into k6's Response.cookies entry shape. */
-export function parseSetCookie(header: string, url: URL): ParsedCookie | undefined {
+export function parseSetCookie(header: string): ParsedCookie | undefined {
   const parts = header.split(';');
   const first = parts.shift() ?? '';
   const eq = first.indexOf('=');
@@ -49,7 +49,6 @@ export function parseSetCookie(header: string, url: URL): ParsedCookie | undefin
     else if (key === 'max-age') c.max_age = Number(val) || 0;
     else if (key === 'expires') c.expires = Date.parse(val) || 0;
   }
-  void url;
   return c;
 }
 
@@ -57,7 +56,7 @@ export class CookieJar {
   private cookies: StoredCookie[] = [];
 
   setFromHeader(header: string, url: URL): void {
-    const c = parseSetCookie(header, url);
+    const c = parseSetCookie(header);
     if (!c) return;
     let expires = Infinity;
     if (c.max_age !== 0) expires = Date.now() + c.max_age * 1000;

@@ -6,7 +6,7 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import net, { type Socket } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { Agent, type buildConnector, type Dispatcher } from 'undici';
 import type { HopTimings, WireHop, WireRequest, WireResponse } from './protocol.js';
 import { CookieJar } from './cookie-jar.js';
 
@@ -415,5 +415,5 @@ function tlsVersionOf(socket: Socket | undefined): string {
   const tls = socket as TLSSocket | undefined;
   if (!tls || typeof tls.getProtocol !== 'function') return '';
   const p = tls.getProtocol();
-  return p ? p.replace('TLSv', 'tls').replace('.', '.') : '';
+  return p ? p.replace('TLSv', 'tls') : '';
 }
