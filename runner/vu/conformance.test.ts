@@ -36,6 +36,12 @@ function probeServer(): http.Server {
       } else if (u.pathname === '/redirect') {
         res.writeHead(302, { Location: '/ok' });
         res.end();
+      } else if (u.pathname === '/login' && req.method === 'GET') {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end('<html><body><form method="POST" action="/login"><input name="login"/></form></body></html>');
+      } else if (u.pathname === '/login' && req.method === 'POST') {
+        res.writeHead(200, { 'Content-Type': 'text/html', 'Set-Cookie': 'sid=abc; Path=/' });
+        res.end('<h2>Welcome, admin!</h2>');
       } else if (u.pathname === '/echo') {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ method: req.method, headers: req.headers, body }));
@@ -64,7 +70,7 @@ function normalize(s: string, port: string): string {
     );
 }
 
-describe('runner/vu conformance with k6 (k6-golden/probe.js)', function () {
+describe('runner/vu conformance with k6 (k6-golden probe.js, s1.js)', function () {
   let server: http.Server;
   let h: Harness | undefined;
   after(async () => {
@@ -73,9 +79,12 @@ describe('runner/vu conformance with k6 (k6-golden/probe.js)', function () {
     await new Promise((r) => server.close(r));
   });
 
-  it('logs the same Response, errors, batch, callbacks, check, group and k6/execution values as k6', async () => {
+  before(async () => {
     server = probeServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  });
+
+  it('logs the same Response, errors, batch, callbacks, check, group and k6/execution values as k6', async () => {
     const port = String((server.address() as AddressInfo).port);
     const code = readFileSync(`${GOLDEN}/probe.js`, 'utf8').replace('127.0.0.1:18080', `127.0.0.1:${port}`);
     h = await makeVu(code, { env: { FOO: 'baz' } });
@@ -111,6 +120,44 @@ describe('runner/vu conformance with k6 (k6-golden/probe.js)', function () {
         continue;
       }
       assert.equal(normalize(om, port), normalize(gm.replaceAll('18080', port), port), `line ${i}`);
+    }
+  });
+
+  it('emits the same metrics (type, contains) and tag sets as k6 for k6-golden/s1.js (samples_s1.jsonl)', async () => {
+    const port = String((server.address() as AddressInfo).port);
+    const code = readFileSync(`${GOLDEN}/s1.js`, 'utf8').replace('127.0.0.1:18080', `127.0.0.1:${port}`);
+    const setupVu = await makeVu(code, { vuId: 0 });
+    const vu = await makeVu(code, { vuId: 1 });
+    try {
+      await setupVu.vu.init();
+      await vu.vu.init();
+      const data = await setupVu.vu.runSetup({});
+      const c = ctx({ name: 'main', executor: 'per-vu-iterations', tags: { sc: 'one' } });
+      assert.deepEqual(await vu.vu.iterate('default', data, c), { completed: true });
+      await setupVu.vu.runTeardown(data, {});
+      const key = (metric: string, tags: Record<string, string>) =>
+        `${metric} ${JSON.stringify(Object.fromEntries(Object.entries(tags).sort(([a], [b]) => (a < b ? -1 : 1))))}`;
+      const want = new Set<string>();
+      const kinds = new Map<string, string>();
+      for (const line of readFileSync(`${GOLDEN}/samples_s1.jsonl`, 'utf8').trim().split('\n')) {
+        const p = JSON.parse(line.replaceAll('18080', port)) as {
+          type: string;
+          metric: string;
+          data: { type: string; contains: string; tags: Record<string, string> };
+        };
+        if (p.type === 'Metric') kinds.set(p.metric, `${p.data.type}/${p.data.contains}`);
+        else if (p.metric !== 'vus' && p.metric !== 'vus_max') want.add(key(p.metric, p.data.tags));
+      }
+      const samples = [...setupVu.samples, ...vu.samples];
+      // samples_s1.jsonl is the head of the run: it ends before teardown (k6.md 4.1 documents ::teardown).
+      const got = new Set(
+        samples.filter((s) => s.tags.group !== '::teardown').map((s) => key(s.metric, s.tags)),
+      );
+      assert.deepEqual([...got].sort(), [...want].sort());
+      for (const s of samples) assert.equal(`${s.type}/${s.contains}`, kinds.get(s.metric), s.metric);
+    } finally {
+      await setupVu.vu.close();
+      await vu.vu.close();
     }
   });
 });
