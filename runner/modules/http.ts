@@ -60,6 +60,20 @@ function cleanUrl(url: string): string {
   }
 }
 
+/** The detail Go's net/http puts in its error for the common network failures. */
+function goErrorText(code: number, error: string, url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return error;
+  }
+  const hostPort = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  if (code === 1212) return `dial tcp ${hostPort}: connect: connection refused`;
+  if (code === 1211) return `dial tcp ${hostPort}: i/o timeout`;
+  return error;
+}
+
 interface Params {
   headers?: Record<string, unknown>;
   tags?: Record<string, unknown>;
@@ -241,9 +255,11 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     if (res.error) {
       const shouldThrow = p.params.throw ?? opt('throw', false);
       if (shouldThrow) throw new Error(res.error);
+      // Go's error text for the warning, e.g. Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused
+      const verb = p.wire.method[0] + p.wire.method.slice(1).toLowerCase();
       rt.log(
         'warn',
-        `Request Failed error="${p.wire.method[0]}${p.wire.method.slice(1).toLowerCase()} \\"${p.wire.url}\\": ${res.error}"`,
+        `Request Failed error="${verb} \\"${p.wire.url}\\": ${goErrorText(res.error_code, res.error, p.wire.url)}"`,
       );
     }
     return res;
