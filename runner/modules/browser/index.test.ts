@@ -1,0 +1,215 @@
+// k6/browser module against real Chromium and a local node:http site (login -> dashboard), with a
+// fake VuModuleEnv that collects the samples the module emits.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Sample, VuModuleEnv } from '../../types.js';
+import { createBrowserModule } from './index.js';
+import { launchOptions, parseBrowserArgs, parseTimeoutMs } from './launch.js';
+import { cdpResourceType } from './network.js';
+import { rateVital } from './vitals.js';
+
+const LOGIN = `<!doctype html><html><head><title>Login</title><link rel="stylesheet" href="/missing.css"></head>
+<body><h1>Sign in</h1><form action="/web/dashboard.html" method="get">
+<input data-testid="login-email" name="email"><input data-testid="login-password" name="password" type="password">
+<button data-testid="login-submit" type="submit">Sign in</button></form></body></html>`;
+const DASHBOARD = `<!doctype html><html><head><title>Dashboard</title></head>
+<body><h2 id="welcome">Welcome back</h2><p>Your team at a glance.</p></body></html>`;
+
+interface Browserish {
+  newPage(): Promise<PageLike>;
+  newContext(): Promise<{ newPage(): Promise<PageLike>; close(): Promise<void>; pages(): PageLike[] }>;
+  context(): unknown;
+  close(): Promise<void>;
+}
+interface LocatorLike {
+  fill(v: string): Promise<void>;
+  click(): Promise<void>;
+  textContent(): Promise<string | null>;
+  isVisible(): Promise<boolean>;
+}
+interface PageLike {
+  goto(url: string): Promise<{ status(): number } | null>;
+  locator(sel: string): LocatorLike;
+  waitForNavigation(): Promise<unknown>;
+  waitForSelector(sel: string): Promise<unknown>;
+  screenshot(opts?: object): Promise<ArrayBuffer>;
+  evaluate(fn: string): Promise<unknown>;
+  url(): string;
+  close(): Promise<void>;
+  isClosed(): boolean;
+}
+
+function fakeEnv(env: Record<string, string> = {}): VuModuleEnv & { samples: Sample[] } {
+  const samples: Sample[] = [];
+  return {
+    vuId: 1,
+    env,
+    samples,
+    currentTags: () => ({ scenario: 'ui', group: '' }),
+    emit: (s) => samples.push(...s),
+  };
+}
+
+describe('k6/browser module (playwright-core + Chromium)', function () {
+  this.timeout(60_000);
+  let server: Server;
+  let base: string;
+  const hits: string[] = [];
+
+  before(async () => {
+    server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === '/web/login.html') res.writeHead(200, { 'content-type': 'text/html' }).end(LOGIN);
+      else if (path === '/web/dashboard.html')
+        res.writeHead(200, { 'content-type': 'text/html' }).end(DASHBOARD);
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('logs in through the page and emits k6 browser metrics with k6 tags', async () => {
+    const env = fakeEnv();
+    const browser = createBrowserModule(env).browser as Browserish;
+    try {
+      const page = await browser.newPage();
+      const res = await page.goto(`${base}/web/login.html`);
+      assert.equal(res?.status(), 200);
+      assert.equal(await page.locator('h1').textContent(), 'Sign in');
+      await page.locator('[data-testid="login-email"]').fill('demo@example.test');
+      await page.locator('[data-testid="login-password"]').fill('pw');
+      await Promise.all([page.waitForNavigation(), page.locator('[data-testid="login-submit"]').click()]);
+      assert.match(page.url(), /\/web\/dashboard\.html\?email=demo%40example\.test/);
+      await page.waitForSelector('#welcome');
+      assert.equal(await page.locator('#welcome').isVisible(), true);
+      assert.equal(await page.evaluate('document.title'), 'Dashboard');
+      const png = new Uint8Array(await page.screenshot());
+      assert.deepEqual([...png.slice(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+      await page.close();
+      assert.equal(page.isClosed(), true);
+      assert.equal(browser.context(), null, 'closing the page closed its context');
+    } finally {
+      await browser.close();
+    }
+
+    const of = (metric: string) => env.samples.filter((s) => s.metric === metric);
+    const durations = of('browser_http_req_duration');
+    const loginDoc = durations.find((s) => s.tags.url === `${base}/web/login.html`);
+    assert.ok(loginDoc, 'the login document request is measured');
+    assert.equal(loginDoc.type, 'trend');
+    assert.equal(loginDoc.contains, 'time');
+    assert.ok(loginDoc.value >= 0);
+    assert.deepEqual(
+      { ...loginDoc.tags },
+      {
+        scenario: 'ui',
+        group: '',
+        method: 'GET',
+        name: `${base}/web/login.html`,
+        url: `${base}/web/login.html`,
+        proto: 'http/1.1',
+        status: '200',
+        resource_type: 'Document',
+        from_cache: 'false',
+        from_prefetch_cache: 'false',
+        from_service_worker: 'false',
+      },
+    );
+    assert.ok(durations.some((s) => s.tags.url?.startsWith(`${base}/web/dashboard.html`)));
+
+    const failed = of('browser_http_req_failed');
+    const css = failed.find((s) => s.tags.url === `${base}/missing.css`);
+    assert.equal(css?.value, 1, 'a 404 stylesheet counts as failed');
+    assert.equal(css?.tags.resource_type, 'Stylesheet');
+    assert.equal(failed.find((s) => s.tags.url === `${base}/web/login.html`)?.value, 0);
+
+    const received = of('browser_data_received').reduce((a, s) => a + s.value, 0);
+    const sent = of('browser_data_sent').reduce((a, s) => a + s.value, 0);
+    assert.ok(received > LOGIN.length, `received ${received} bytes covers the login page body`);
+    assert.ok(sent > 0);
+    assert.equal(of('browser_data_sent')[0]?.tags.status, undefined, 'data_sent carries request tags only');
+
+    // Both documents painted: FCP, TTFB, LCP and CLS once per document, with a rating.
+    for (const name of ['fcp', 'ttfb', 'lcp', 'cls']) {
+      const vs = of(`browser_web_vital_${name}`);
+      const urls = vs.map((s) => s.tags.url?.split('?')[0]).sort();
+      assert.deepEqual(urls, [`${base}/web/dashboard.html`, `${base}/web/login.html`], name);
+      for (const s of vs) {
+        assert.equal(s.contains, name === 'cls' ? 'default' : 'time');
+        assert.match(s.tags.rating ?? '', /^(good|needs_improvement|poor)$/);
+        assert.equal(s.tags.scenario, 'ui');
+      }
+    }
+    assert.equal(
+      of('browser_web_vital_cls').every((s) => s.value === 0),
+      true,
+      'static pages do not shift',
+    );
+  });
+
+  it('allows one context at a time, as k6 does', async () => {
+    const env = fakeEnv();
+    const browser = createBrowserModule(env).browser as Browserish;
+    try {
+      const ctx = await browser.newContext();
+      await assert.rejects(browser.newPage(), /existing browser context must be closed/);
+      const page = await ctx.newPage();
+      await page.goto(`${base}/web/dashboard.html`);
+      assert.equal(ctx.pages().length, 1);
+      await ctx.close();
+      assert.equal(browser.context(), null);
+      const again = await browser.newPage(); // the same Chromium serves the next context
+      await again.close();
+    } finally {
+      await browser.close();
+    }
+    assert.ok(
+      env.samples.some((s) => s.metric === 'browser_web_vital_fcp'),
+      env.samples.map((s) => `${s.metric} ${s.tags.url}`).join('; '),
+    );
+  });
+
+  it('says in one line when Chromium cannot be launched', async () => {
+    const env = fakeEnv({ K6_BROWSER_EXECUTABLE_PATH: '/nonexistent/chromium' });
+    const browser = createBrowserModule(env).browser as Browserish;
+    await assert.rejects(browser.newPage(), (err: Error) => {
+      assert.match(err.message, /^browser: cannot launch Chromium: /);
+      assert.equal(err.message.includes('\n'), false);
+      return true;
+    });
+  });
+});
+
+describe('k6/browser helpers', () => {
+  it('reads K6_BROWSER_* like k6', () => {
+    const o = launchOptions({
+      K6_BROWSER_HEADLESS: 'false',
+      K6_BROWSER_ARGS: 'no-sandbox,window-size=800,600',
+    });
+    assert.equal(o.headless, false);
+    assert.equal(o.executablePath, '/usr/bin/chromium');
+    assert.ok(o.args?.includes('--window-size=800,600'));
+    assert.equal(o.args?.filter((a) => a === '--no-sandbox').length, 1, 'no duplicate flags');
+    assert.equal(launchOptions({}).headless, true);
+    assert.equal(launchOptions({ K6_BROWSER_EXECUTABLE_PATH: '/x/chrome' }).executablePath, '/x/chrome');
+    assert.deepEqual(parseBrowserArgs('--a, b=1'), ['--a', '--b=1']);
+    assert.equal(parseTimeoutMs('1m', 5), 60_000);
+    assert.equal(parseTimeoutMs(undefined, 5), 5);
+    assert.throws(() => parseTimeoutMs('soon', 5), /invalid K6_BROWSER_TIMEOUT/);
+  });
+
+  it('rates vitals at the web.dev bounds and names resource types as CDP does', () => {
+    assert.equal(rateVital('lcp', 2500), 'good');
+    assert.equal(rateVital('lcp', 2501), 'needs_improvement');
+    assert.equal(rateVital('lcp', 4001), 'poor');
+    assert.equal(rateVital('cls', 0.1), 'good');
+    assert.equal(rateVital('cls', 0.3), 'poor');
+    assert.equal(rateVital('inp', 300), 'needs_improvement');
+    assert.equal(cdpResourceType('xhr'), 'XHR');
+    assert.equal(cdpResourceType('document'), 'Document');
+    assert.equal(cdpResourceType('weird'), 'Other');
+  });
+});

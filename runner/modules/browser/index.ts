@@ -1,0 +1,209 @@
+// k6/browser for the Node runner, on playwright-core and the system Chromium. One Chromium per VU,
+// launched on first use; one browser context at a time (k6's rule), closed with the page that
+// browser.newPage() opened. Pages and locators are Playwright's own objects where k6's API is the
+// same (locator(), fill, click, textContent, waitForNavigation, ...), wrapped only where k6 differs
+// (close() closing its context, screenshot() returning an ArrayBuffer) and to attach the metrics.
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
+import type { VuModuleEnv } from '../../types.js';
+import { launchOptions } from './launch.js';
+import { NetworkMetrics } from './network.js';
+import { VITALS_BINDING, VITALS_SCRIPT } from './vitals-script.js';
+import { VitalsTracker, type VitalReport } from './vitals.js';
+
+/** How long an idle Chromium (no context open) lives before it is closed; reused by the next iteration. */
+const IDLE_CLOSE_MS = 2000;
+
+/** k6 context options use a few names of their own. */
+function toPlaywrightContextOptions(raw: unknown): BrowserContextOptions {
+  if (!raw || typeof raw !== 'object') return {};
+  const { timezoneID, ...rest } = raw as Record<string, unknown>;
+  const out = { ...rest } as BrowserContextOptions & Record<string, unknown>;
+  if (typeof timezoneID === 'string') out.timezoneId = timezoneID;
+  return out;
+}
+
+function toArrayBuffer(buf: Buffer): ArrayBuffer {
+  return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+}
+
+type Closer = () => Promise<void>;
+
+/** A Playwright page seen through k6's API: overrides first, then Playwright's own members. */
+function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: Closer): Page {
+  const vitals = new VitalsTracker(env);
+  vitalsByPage.set(page, vitals);
+  // A new top-level document ends the previous one: its LCP/CLS/INP are final now.
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) vitals.finishAll();
+  });
+  let closed = false;
+  const overrides: Record<string, unknown> = {
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Late paint/LCP reports of the current document reach Node before it is torn down.
+      await page.evaluate(`window.${VITALS_BINDING}Flush?.()`).catch(() => {});
+      await beforeClose();
+      vitals.finishAll();
+      await page.close().catch(() => {});
+      await afterClose();
+    },
+    async screenshot(opts?: Parameters<Page['screenshot']>[0]) {
+      const dir = env.env.K6_BROWSER_SCREENSHOTS_OUTPUT;
+      const options = { ...opts };
+      // k6 writes relative screenshot paths under K6_BROWSER_SCREENSHOTS_OUTPUT's folder when set.
+      if (dir && options.path && !options.path.startsWith('/'))
+        options.path = `${dir.replace(/^file=/, '')}/${options.path}`;
+      return toArrayBuffer(await page.screenshot(options));
+    },
+    isClosed: () => closed || page.isClosed(),
+    context: () => page.context(),
+  };
+  return new Proxy(page, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && prop in overrides) return overrides[prop];
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+const vitalsByPage = new WeakMap<Page, VitalsTracker>();
+
+export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: string]: unknown } {
+  let launching: Promise<Browser> | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let current: { raw: BrowserContext; wrapped: unknown; network: NetworkMetrics } | undefined;
+
+  function chromiumBrowser(): Promise<Browser> {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = undefined;
+    launching ??= chromium.launch(launchOptions(env.env)).catch((err: Error) => {
+      launching = undefined;
+      throw new Error(`browser: cannot launch Chromium: ${err.message.split('\n')[0]}`);
+    });
+    return launching;
+  }
+
+  function scheduleIdleClose(): void {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => void closeBrowser(), IDLE_CLOSE_MS);
+    idleTimer.unref(); // never keeps a finished VU alive
+  }
+
+  async function closeBrowser(): Promise<void> {
+    const b = launching;
+    launching = undefined;
+    if (b) await (await b.catch(() => undefined))?.close().catch(() => {});
+  }
+
+  async function openContext(options: unknown): Promise<{ raw: BrowserContext; wrapped: unknown }> {
+    if (current) throw new Error('existing browser context must be closed before creating a new one');
+    const b = await chromiumBrowser();
+    const raw = await b.newContext(toPlaywrightContextOptions(options));
+    await raw.exposeBinding(VITALS_BINDING, (source, report: VitalReport) => {
+      vitalsByPage.get(source.page)?.report(report);
+    });
+    await raw.addInitScript({ content: VITALS_SCRIPT });
+    const network = new NetworkMetrics(env, raw);
+    const closeContext = async (): Promise<void> => {
+      if (current?.raw !== raw) return;
+      await network.settle();
+      current = undefined;
+      await raw.close().catch(() => {});
+      scheduleIdleClose();
+    };
+    const pages: { raw: Page; wrapped: Page }[] = [];
+    const wrapped = new Proxy(raw, {
+      get(target, prop, receiver) {
+        switch (prop) {
+          case 'newPage':
+            return async () => {
+              const page = await raw.newPage();
+              const wrappedPage = k6Page(
+                page,
+                env,
+                () => network.settle(),
+                async () => {},
+              );
+              pages.push({ raw: page, wrapped: wrappedPage });
+              return wrappedPage;
+            };
+          case 'pages':
+            return () => pages.filter((p) => !p.raw.isClosed()).map((p) => p.wrapped);
+          case 'close':
+            return async () => {
+              // Each open page flushes its vitals first, as if closed by the script.
+              for (const p of pages) await p.wrapped.close();
+              await closeContext();
+            };
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    current = { raw, wrapped, network };
+    return { raw, wrapped };
+  }
+
+  const browser = {
+    /** A page in a fresh context; closing the page closes that context too (k6 behaviour). */
+    async newPage(options?: unknown): Promise<Page> {
+      const { raw } = await openContext(options);
+      const network = current!.network;
+      return k6Page(
+        await raw.newPage(),
+        env,
+        () => network.settle(),
+        async () => {
+          if (current?.raw !== raw) return;
+          current = undefined;
+          await raw.close().catch(() => {});
+          scheduleIdleClose();
+        },
+      );
+    },
+    async newContext(options?: unknown): Promise<unknown> {
+      return (await openContext(options)).wrapped;
+    },
+    context(): unknown {
+      return current?.wrapped ?? null;
+    },
+    async closeContext(): Promise<void> {
+      if (!current) throw new Error('there is no active browser context to close');
+      await (current.wrapped as { close(): Promise<void> }).close();
+    },
+    isConnected(): boolean {
+      return launching !== undefined;
+    },
+    async version(): Promise<string> {
+      return (await chromiumBrowser()).version();
+    },
+    userAgent(): Promise<string> {
+      return (async () => {
+        const b = await chromiumBrowser();
+        const ctx = await b.newContext();
+        try {
+          const p = await ctx.newPage();
+          return (await p.evaluate('navigator.userAgent')) as string;
+        } finally {
+          await ctx.close();
+        }
+      })();
+    },
+    /** For the runner (and tests): close Chromium now instead of after the idle delay. */
+    async close(): Promise<void> {
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = undefined;
+      if (current) await (current.wrapped as { close(): Promise<void> }).close();
+      await closeBrowser();
+    },
+  };
+  return { browser, devices: {} };
+}

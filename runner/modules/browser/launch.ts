@@ -1,0 +1,46 @@
+// Chromium launch options from k6's K6_BROWSER_* variables (as k6 reads them from the environment).
+import type { LaunchOptions } from 'playwright-core';
+
+export const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
+
+/** Flags the lab always passes: headless-friendly, no sandbox (containers/root), no background traffic. */
+export const DEFAULT_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** K6_BROWSER_ARGS is a comma list of flags without leading dashes, e.g. `no-sandbox,window-size=800,600`. */
+export function parseBrowserArgs(raw: string | undefined): string[] {
+  if (!raw) return [];
+  // A comma inside a value (window-size=800,600) belongs to the previous flag: split only before a name.
+  const parts = raw.split(/,(?=\s*-{0,2}[a-zA-Z])/);
+  return parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => (p.startsWith('-') ? p : `--${p}`));
+}
+
+/** Milliseconds from a k6 duration such as `30s`, `1m`, `500ms` or a bare number of seconds. */
+export function parseTimeoutMs(raw: string | undefined, fallbackMs: number): number {
+  if (!raw) return fallbackMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
+  if (!m) throw new Error(`invalid K6_BROWSER_TIMEOUT "${raw}" (use e.g. 30s or 1m)`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!;
+}
+
+export function launchOptions(env: Record<string, string | undefined>): LaunchOptions {
+  const headless = (env.K6_BROWSER_HEADLESS ?? 'true').toLowerCase() !== 'false';
+  const extra = parseBrowserArgs(env.K6_BROWSER_ARGS);
+  return {
+    executablePath: env.K6_BROWSER_EXECUTABLE_PATH || DEFAULT_EXECUTABLE,
+    headless,
+    args: [...new Set([...DEFAULT_ARGS, ...extra])],
+    timeout: parseTimeoutMs(env.K6_BROWSER_TIMEOUT, 30_000),
+  };
+}
