@@ -90,6 +90,14 @@ const KEY_METRICS: [string, string[]][] = [
   ['vus_max', ['value']],
   ['data_received', ['count']],
   ['data_sent', ['count']],
+  // Browser runs: the page's own traffic and the Core Web Vitals (shown only when present).
+  ['browser_http_req_duration', ['avg', 'p(95)']],
+  ['browser_http_req_failed', ['rate']],
+  ['browser_web_vital_fcp', ['avg', 'p(95)']],
+  ['browser_web_vital_lcp', ['avg', 'p(95)']],
+  ['browser_web_vital_ttfb', ['avg', 'p(95)']],
+  ['browser_web_vital_inp', ['avg', 'p(95)']],
+  ['browser_web_vital_cls', ['avg', 'max']],
 ];
 
 export function renderSummaryText(data: SummaryData, labels: SummaryLabels): string {

@@ -76,4 +76,16 @@ describe('k6 summary text', () => {
     failing.metrics.checks!.thresholds = { 'rate>0.99': { ok: false } };
     assert.match(renderSummaryText(failing, { scenario: 's', profile: 'p' }), /: FAIL\n[\s\S]*✗ checks/);
   });
+
+  it('shows the browser metrics and web vitals of a real k6 browser run, and none for an API run', () => {
+    const browserRun = JSON.parse(
+      readFileSync('/work/shared/reference/k6-samples/summary-browser.json', 'utf8'),
+    ) as SummaryData;
+    const text = renderSummaryText(browserRun, { scenario: 'browser-login', profile: 'smoke' });
+    const lcp = browserRun.metrics.browser_web_vital_lcp!;
+    assert.match(text, new RegExp(`browser_web_vital_lcp\\s+avg=${formatDuration(lcp.values.avg!)}`));
+    assert.match(text, /browser_web_vital_cls\s+avg=[\d.]+\s+max=/);
+    assert.match(text, /browser_http_req_failed\s+rate=\d/);
+    assert.doesNotMatch(renderSummaryText(real, { scenario: 's', profile: 'p' }), /browser_/);
+  });
 });
