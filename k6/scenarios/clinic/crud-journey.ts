@@ -23,7 +23,7 @@ export default function (): void {
         '/owners',
         {
           firstName: 'Load',
-          lastName: `Tester${__VU}x${__ITER}`,
+          lastName: 'Loadtester',
           address: '1 Bench Street',
           city: 'Perfville',
           telephone: '6085551023',
@@ -65,7 +65,7 @@ export default function (): void {
       `/owners/${ownerId}`,
       {
         firstName: 'Load',
-        lastName: `Tester${__VU}x${__ITER}`,
+        lastName: 'Loadtester',
         address: '2 Bench Street',
         city: 'Perfville',
         telephone: '6085551024',

@@ -1,0 +1,23 @@
+// Clinic settings from the environment. No default admin password in source: the secured
+// instance refuses to start without ADMIN_PASSWORD (`npm run env:init` writes one to .env).
+export interface ClinicConfig {
+  securityEnabled: boolean;
+  adminUser?: string;
+  adminPassword?: string;
+}
+
+export class ConfigError extends Error {}
+
+export function clinicConfigFromEnv(env: NodeJS.ProcessEnv): ClinicConfig {
+  const flag = env.CLINIC_SECURITY_ENABLE ?? env.PETCLINIC_SECURITY_ENABLE ?? 'false';
+  if (flag !== 'true' && flag !== 'false') {
+    throw new ConfigError(`CLINIC_SECURITY_ENABLE must be true or false, got "${flag}"`);
+  }
+  const securityEnabled = flag === 'true';
+  if (securityEnabled && !env.ADMIN_PASSWORD) {
+    throw new ConfigError(
+      'the secured clinic needs ADMIN_USER and ADMIN_PASSWORD (run `npm run env:init` to create a .env)',
+    );
+  }
+  return { securityEnabled, adminUser: env.ADMIN_USER || 'admin', adminPassword: env.ADMIN_PASSWORD };
+}
