@@ -42,17 +42,23 @@ export async function bundleSuite(entryPoints: string[], outdir = OUT_DIR): Prom
   return Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'));
 }
 
+/** One `build:k6: file:line: message` line per esbuild error (or the error itself when it is not esbuild's). */
+export function formatBuildError(error: unknown): string[] {
+  const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] })
+    .errors;
+  if (!errors?.length) return [`build:k6: ${error instanceof Error ? error.message : String(error)}`];
+  return errors.map(
+    (e) => `build:k6: ${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`,
+  );
+}
+
 async function main(): Promise<void> {
   const entries = suiteEntryPoints();
   let outputs: string[];
   try {
     outputs = await bundleSuite(entries);
   } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { file: string; line: number } }[] })
-      .errors;
-    for (const e of errors ?? [{ text: String(error) }]) {
-      console.error(`build:k6: ${e.location ? `${e.location.file}:${e.location.line}: ` : ''}${e.text}`);
-    }
+    for (const line of formatBuildError(error)) console.error(line);
     process.exit(1);
   }
   console.log(`build:k6: bundled ${outputs.length} scripts into ${relative('.', OUT_DIR)}/`);
