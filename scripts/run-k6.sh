@@ -15,8 +15,9 @@ script=$1
 shift
 [[ -f $script ]] || die "no such script: $script (bundles come from: npm run build:k6)"
 
-# A git-ignored .env supplies credentials; variables already set win.
-if [[ -f .env ]]; then
+# A git-ignored .env supplies credentials; variables already set win. LT_ENV_FILE names another file.
+env_file=${LT_ENV_FILE:-.env}
+if [[ -f $env_file ]]; then
   while IFS= read -r line || [[ -n $line ]]; do
     [[ $line =~ ^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
     name=${BASH_REMATCH[1]}
@@ -24,7 +25,7 @@ if [[ -f .env ]]; then
     value=${value%\"}
     value=${value#\"}
     [[ -n ${!name+set} ]] || export "$name=$value"
-  done <.env
+  done <"$env_file"
 fi
 
 if [[ ${LT_DASHBOARD:-} == true ]]; then

@@ -74,4 +74,22 @@ describe('scripts/run-k6.sh', () => {
     assert.match(bad.err, /LT_ENGINE must be auto, k6, docker or node/);
     assert.match(run([SCRIPT], { LT_ENGINE: 'k6' }).err, /no k6 >= 1\.0 on PATH/);
   });
+
+  it('loads the env file without overriding variables already set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-envfile-'));
+    const envFile = join(dir, '.env');
+    writeFileSync(
+      envFile,
+      '# comment\nDEMO_EMAIL=file@x.test\nDEMO_PASSWORD="from-file"\nBASE_URL=http://file:1\n',
+    );
+    const bin = fakeBin({ node: 'echo "email=$DEMO_EMAIL password=$DEMO_PASSWORD base=$BASE_URL"' });
+    const r = run([SCRIPT], { LT_ENV_FILE: envFile, BASE_URL: 'http://set:2' }, bin);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /email=file@x\.test password=from-file base=http:\/\/set:2/);
+  });
+
+  it('is shellcheck clean', () => {
+    const r = spawnSync('shellcheck', ['scripts/run-k6.sh'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  });
 });
