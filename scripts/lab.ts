@@ -1,0 +1,83 @@
+// The main job of the quick start: make sure credentials exist, start the services, run the
+// seven-scenario smoke report (test:report builds the suite first), stop the services. Exits with the report's code,
+// so a crossed threshold makes the whole command fail, as a CI gate should.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadDotEnv } from '../services/shared/dotenv.js';
+import { ensureEnvFile } from './ensure-env.js';
+import { waitForHealthy } from './wait-healthy.js';
+
+const SANDBOX_HEALTH = 'http://127.0.0.1:5050/health';
+const CLINIC_HEALTH = [
+  'http://127.0.0.1:9966/petclinic/actuator/health',
+  'http://127.0.0.1:9967/petclinic/actuator/health',
+];
+
+function run(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+async function isUp(url: string): Promise<boolean> {
+  return waitForHealthy([url], { timeoutMs: 500 }).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function startServices(): Promise<ChildProcess | undefined> {
+  if (await isUp(SANDBOX_HEALTH)) {
+    console.log('lab: services already answer on 5050; using them');
+    return undefined;
+  }
+  console.log('lab: starting sandbox (5050) and clinic (9966, 9967)');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-services.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`services exited early with code ${code}`))),
+  );
+  await Promise.race([waitForHealthy([SANDBOX_HEALTH, ...CLINIC_HEALTH], { timeoutMs: 30_000 }), exited]);
+  return child;
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function main(): Promise<number> {
+  const quick = process.argv.includes('--quick');
+  const env = ensureEnvFile('.env', process.env);
+  if (env.added.length > 0)
+    console.log(`lab: created credentials in .env (${env.added.map((a) => a.name).join(', ')})`);
+  loadDotEnv();
+
+  const services = await startServices();
+  const onSignal = () => void stop(services).then(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const code = await run('npm', ['run', '--silent', 'test:report', ...(quick ? ['--', '--quick'] : [])]);
+    console.log(
+      `lab: report in results/report/index.html and results/REPORT.md (${code === 0 ? 'PASS' : 'FAIL'})`,
+    );
+    return code;
+  } finally {
+    await stop(services);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`lab: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,36 @@
+// Starts the sandbox (5050) and both clinic instances (9966 open, 9967 secured) in one process,
+// the way `npm run lab` and the native stack need them, and drains all of them on Ctrl-C.
+import { startClinic } from '../services/clinic/main.js';
+import { startSandbox } from '../services/sandbox/main.js';
+import { loadDotEnv } from '../services/shared/dotenv.js';
+import { createLogger } from '../services/shared/logger.js';
+import { drainOnSignals, type StartedServer } from '../services/shared/server.js';
+
+export async function startServices(env: NodeJS.ProcessEnv): Promise<StartedServer[]> {
+  const sandbox = await startSandbox(env);
+  try {
+    return [sandbox, ...(await startClinic(env))];
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  const logger = createLogger('services');
+  try {
+    const started = await startServices(process.env);
+    for (const s of started) logger.info({ url: s.url }, 'listening');
+    drainOnSignals(
+      started.map((s) => s.server),
+      logger,
+    );
+  } catch (error) {
+    // Config problems (a missing password, a port in use) deserve one line, not a stack.
+    console.error(`start:services: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void main();
