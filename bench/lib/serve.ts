@@ -1,0 +1,85 @@
+// A benchmark target in its own process, so the load generator and the server do not share an
+// event loop: `node --import tsx bench/lib/serve.ts <kind>` listens on a random loopback port
+// and sends the port to its parent over IPC.
+import express from 'express';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClinicApp } from '../../services/clinic/app.js';
+import { createSandboxApp } from '../../services/sandbox/app.js';
+
+export const SANDBOX_BENCH_CREDENTIALS = { email: 'bench@loadlab.local', password: 'bench-secret' };
+
+const HEALTH = JSON.stringify({ status: 'ok' });
+const USERS = JSON.stringify({
+  users: Array.from({ length: 12 }, (_, i) => ({
+    id: i + 1,
+    name: `User ${i}`,
+    email: `u${i}@x`,
+    role: 'viewer',
+  })),
+});
+const LOGIN = JSON.stringify({
+  token: 'x'.repeat(120),
+  user: { email: 'bench@loadlab.local', name: 'Demo User', role: 'admin' },
+});
+const OWNER = JSON.stringify({
+  firstName: 'George',
+  lastName: 'Franklin',
+  address: '110 W. Liberty St.',
+  city: 'Madison',
+  telephone: '6085551023',
+  id: 1,
+  pets: [],
+});
+
+/** The same JSON the real services answer, per path: what a reference server must serve. */
+function fixedBody(method: string, path: string): string {
+  if (path === '/health') return HEALTH;
+  if (path === '/api/users') return USERS;
+  if (path === '/api/auth/login' && method === 'POST') return LOGIN;
+  return OWNER;
+}
+
+const bare: RequestListener = (req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(fixedBody(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!));
+  });
+};
+
+function minimalExpress(): RequestListener {
+  const app = express();
+  app.all('/{*path}', (req, res) => {
+    req.resume();
+    req.on('end', () => res.type('application/json').send(fixedBody(req.method, req.path)));
+  });
+  return app;
+}
+
+const kinds: Record<string, () => RequestListener> = {
+  bare: () => bare,
+  express: minimalExpress,
+  sandbox: () =>
+    createSandboxApp({
+      demoEmail: SANDBOX_BENCH_CREDENTIALS.email,
+      demoPassword: SANDBOX_BENCH_CREDENTIALS.password,
+      tokenSecret: 'bench',
+      tokenTtlSeconds: 3600,
+      faults: { enabled: false, latencyMs: 0, errorRate: 0 },
+    }),
+  clinic: () => createClinicApp({ securityEnabled: false }),
+};
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const make = kinds[process.argv[2] ?? ''];
+  if (!make) {
+    console.error(`serve.ts: kind must be one of ${Object.keys(kinds).join(', ')}`);
+    process.exit(2);
+  }
+  const server = createServer(make());
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.send?.((server.address() as AddressInfo).port));
+  process.on('message', () => server.close(() => process.exit(0)));
+  process.on('disconnect', () => process.exit(0));
+}
