@@ -2,7 +2,7 @@
 // one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,5 +196,50 @@ describe('local daemons use the stack configuration', () => {
     assert.match(text, /^bind-address = "127\.0\.0\.1:18088"$/m);
     assert.match(text, /^ {2}bind-address = "127\.0\.0\.1:18086"$/m);
     assert.match(text, /^ {2}dir = "\/tmp\/x\/data"$/m);
+  });
+});
+
+describe('npm scripts of the stack', () => {
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
+
+  it('defines every command of the spec and the issue', () => {
+    const expected = [
+      'docker:up',
+      'docker:down',
+      'docker:smoke',
+      'docker:smoke:host',
+      'docker:load',
+      'docker:stress',
+      'grafana:up',
+      'grafana:down',
+      'grafana:build',
+      'test:smoke:grafana',
+      'test:smoke:influx:local',
+      'test:smoke:influx:cloud',
+      'test:load:mixed:grafana',
+      'test:load:mixed:influx:local',
+      'test:load:mixed:influx:cloud',
+      'stack:native',
+    ];
+    assert.deepEqual(
+      expected.filter((name) => !scripts[name]),
+      [],
+    );
+  });
+
+  it('names only scenarios that exist in the suite', () => {
+    // Streaming scripts pass `scenarios/...`; compose.sh names the bundles inside the image as suite/....js.
+    const named = [
+      ...Object.values(scripts).flatMap((s) => [
+        ...s.matchAll(/(?:stream|stream-native\.sh \w+) (scenarios\/[\w/-]+)/g),
+      ]),
+      ...readFileSync(join(ROOT, 'stack/compose.sh'), 'utf8').matchAll(/suite\/(scenarios\/[\w/-]+)\.js/g),
+    ].map((m) => m[1] ?? '');
+    assert.ok(named.length >= 9, JSON.stringify(named));
+    for (const scenario of new Set(named)) {
+      assert.ok(existsSync(join(ROOT, 'k6', `${scenario}.ts`)), `k6/${scenario}.ts does not exist`);
+    }
   });
 });
