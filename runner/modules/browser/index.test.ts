@@ -7,7 +7,7 @@ import type { Sample, VuModuleEnv } from '../../types.js';
 import { createBrowserModule } from './index.js';
 import { launchOptions, parseBrowserArgs, parseTimeoutMs } from './launch.js';
 import { cdpResourceType } from './network.js';
-import { rateVital } from './vitals.js';
+import { rateVital, VitalsTracker } from './vitals.js';
 
 const LOGIN = `<!doctype html><html><head><title>Login</title><link rel="stylesheet" href="/missing.css"></head>
 <body><h1>Sign in</h1><form action="/web/dashboard.html" method="get">
@@ -211,5 +211,31 @@ describe('k6/browser helpers', () => {
     assert.equal(cdpResourceType('xhr'), 'XHR');
     assert.equal(cdpResourceType('document'), 'Document');
     assert.equal(cdpResourceType('weird'), 'Other');
+  });
+
+  it('emits FCP/TTFB once, LCP/CLS/INP once at the end of a document, nothing after', () => {
+    const env = fakeEnv();
+    const t = new VitalsTracker(env);
+    const doc = { doc: 'd1', url: 'http://x/a' };
+    t.report({ ...doc, name: 'fcp', value: 100 });
+    t.report({ ...doc, name: 'fcp', value: 120 });
+    t.report({ ...doc, name: 'lcp', value: 150 });
+    t.report({ ...doc, name: 'lcp', value: 3000 });
+    assert.deepEqual(
+      env.samples.map((s) => s.metric),
+      ['browser_web_vital_fcp'],
+    );
+    t.absorb({ ...doc, values: { lcp: 3100, cls: 0.3, ttfb: 20 } });
+    t.finishAll();
+    t.report({ ...doc, name: 'lcp', value: 9999 }); // a late binding call for a finished document
+    t.finishAll();
+    const got = Object.fromEntries(env.samples.map((s) => [s.metric.slice(18), [s.value, s.tags.rating]]));
+    assert.deepEqual(got, {
+      fcp: [100, 'good'],
+      ttfb: [20, 'good'],
+      lcp: [3100, 'needs_improvement'],
+      cls: [0.3, 'poor'],
+    });
+    assert.equal(env.samples.length, 4);
   });
 });

@@ -48,7 +48,7 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: C
       if (closed) return;
       closed = true;
       // Late paint/LCP reports of the current document reach Node before it is torn down.
-      await page.evaluate(`window.${VITALS_BINDING}Flush?.()`).catch(() => {});
+      vitals.absorb(await page.evaluate(`window.${VITALS_BINDING}Flush?.()`).catch(() => null));
       await beforeClose();
       vitals.finishAll();
       await page.close().catch(() => {});

@@ -1,6 +1,7 @@
 // The script injected into every page to measure Core Web Vitals with the browser's own
 // PerformanceObserver entries (written here, not the web-vitals library, so nothing is fetched).
-// It only reports raw observations to the Node side through a binding; finalising a page's
+// It reports raw observations to the Node side through a binding (and returns them from the flush
+// Node calls before closing a page, since binding calls can trail behind it); finalising a page's
 // LCP/CLS/INP (which keep changing while the page lives) is decided in Node (vitals.ts).
 // Kept as a string: a serialized TS function could carry transpiler helpers the page lacks.
 
@@ -8,7 +9,9 @@ export const VITALS_BINDING = '__loadlabVital';
 
 export const VITALS_SCRIPT = `(() => {
   if (window.top !== window) return; // vitals belong to the top document only
+  const latest = {}; // what was sent so far, returned by the flush (binding calls may arrive late)
   const send = (name, value) => {
+    if (name !== 'hidden') latest[name] = value;
     const report = window.${VITALS_BINDING};
     if (typeof report === 'function') report({ doc: docId, url: location.href, name, value }).catch(() => {});
   };
@@ -82,8 +85,17 @@ export const VITALS_SCRIPT = `(() => {
   // (their callbacks are low-priority tasks that a quick close would otherwise lose).
   Object.defineProperty(window, '${VITALS_BINDING}Flush', { value: async () => {
     await new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(r)); setTimeout(r, 1000); });
+    // A page with text gets its first contentful paint shortly after a frame; wait for it (<= 1 s)
+    // rather than close a page that just has not reported yet.
+    const hasText = () => !!(document.body && document.body.innerText.trim());
+    for (let waited = 0; !('fcp' in latest) && hasText() && waited < 1000; waited += 50) {
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+      if (fcp) { send('fcp', fcp.startTime); break; }
+      await new Promise((r) => setTimeout(r, 50));
+    }
     for (const [po, onEntries] of observers) onEntries(po.takeRecords());
     ttfb();
+    return { doc: docId, url: location.href, values: latest };
   } });
 
   // Tell Node the document is going away so it can finalise LCP/CLS/INP now.

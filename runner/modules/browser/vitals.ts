@@ -65,6 +65,15 @@ export class VitalsTracker {
     doc.latest[r.name] = r.value;
   }
 
+  /** Applies what the page returned from its flush: the latest value of every vital it measured. */
+  absorb(flushed: unknown): void {
+    const f = flushed as { doc?: unknown; url?: unknown; values?: Record<string, unknown> } | null;
+    if (!f || typeof f.doc !== 'string' || typeof f.url !== 'string' || !f.values) return;
+    for (const [name, value] of Object.entries(f.values)) {
+      if (typeof value === 'number') this.report({ doc: f.doc, url: f.url, name: name as VitalName, value });
+    }
+  }
+
   /** Emits the pending LCP/CLS/INP of every document seen so far (the page navigated or closed). */
   finishAll(): void {
     for (const id of [...this.docs.keys()]) this.finish(id);
