@@ -29,6 +29,14 @@ export const NEEDED: readonly Needed[] = [
   { name: 'SANDBOX_TOKEN_SECRET', comment: 'HMAC key signing sandbox tokens', make: secret(32) },
   { name: 'ADMIN_USER', comment: 'First admin of the secured clinic (9967)', make: () => 'admin' },
   { name: 'ADMIN_PASSWORD', comment: 'Password of that admin', make: secret(), show: true },
+  // The compose stack (npm run docker:up / grafana:up) refuses to start without these.
+  { name: 'INFLUXDB_ADMIN_PASSWORD', comment: 'InfluxDB 2.x initial admin password (stack)', make: secret() },
+  {
+    name: 'INFLUXDB_ADMIN_TOKEN',
+    comment: 'InfluxDB 2.x admin token: Grafana datasource and the k6 image (stack)',
+    make: secret(32),
+  },
+  { name: 'GRAFANA_ADMIN_PASSWORD', comment: 'Grafana admin password (stack)', make: secret(), show: true },
 ];
 
 export interface EnsureResult {
