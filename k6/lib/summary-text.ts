@@ -121,7 +121,9 @@ export function renderSummaryText(data: SummaryData, labels: SummaryLabels): str
   const checks = checkLines(data.root_group, 1);
   lines.push(...(checks.length ? checks : ['  (none)']));
   lines.push('', 'KEY METRICS');
-  for (const [name, stats] of KEY_METRICS) {
+  const present = KEY_METRICS.filter(([name]) => data.metrics[name]);
+  const nameWidth = Math.max(20, ...present.map(([name]) => name.length));
+  for (const [name, stats] of present) {
     const metric = data.metrics[name];
     if (!metric) continue;
     const shown = stats
@@ -130,7 +132,7 @@ export function renderSummaryText(data: SummaryData, labels: SummaryLabels): str
         (s) =>
           `${s === 'count' || s === 'value' ? '' : `${s}=`}${s === 'rate' && metric.type === 'counter' ? `${metric.values[s]!.toFixed(2)}/s` : formatValue(metric, s)}`,
       );
-    lines.push(`  ${name.padEnd(20)} ${shown.join('  ')}`);
+    lines.push(`  ${name.padEnd(nameWidth)} ${shown.join('  ')}`);
   }
   lines.push('');
   return lines.join('\n');
