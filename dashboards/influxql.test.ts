@@ -1,5 +1,5 @@
 // Every InfluxQL query of the k6 dashboard, with its template variables filled in as Grafana would,
-// returns series from a real InfluxDB 1.x holding a real k6-schema run (see influx-data.ts for which).
+// returns series from a real InfluxDB 1.x holding a real run streamed by the Node runner.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,12 +8,7 @@ import { hasTool } from '../stack/tools.js';
 import { influxQuery, startInfluxd, type InfluxSeries } from '../stack/local/influxdb.js';
 import { freePort, type Daemon } from '../stack/local/processes.js';
 import { JSON_DIR } from './build.js';
-import {
-  runnerAvailable,
-  streamRunnerSmoke,
-  writeReferenceCapture,
-  type StreamedRun,
-} from './influx-data.js';
+import { streamRunnerSmoke, type StreamedRun } from './influx-data.js';
 import { fillVariables, influxRegexValue, panelQueries, unfilledVariables } from './queries.js';
 
 const DB = 'k6';
@@ -40,10 +35,7 @@ describe('k6 dashboard InfluxQL against a real InfluxDB 1.x', function () {
     }
     dataDir = mkdtempSync(join(tmpdir(), 'loadlab-influx-'));
     influx = await startInfluxd({ dataDir, httpPort: await freePort(), rpcPort: await freePort() });
-    run = runnerAvailable()
-      ? await streamRunnerSmoke(influx.url, DB)
-      : await writeReferenceCapture(influx.url, DB);
-    console.log(`      data: ${run.source} (testid=${run.testid})`);
+    run = await streamRunnerSmoke(influx.url, DB);
   });
 
   after(async () => {

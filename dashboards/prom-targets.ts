@@ -1,31 +1,23 @@
-// HTTP targets for the services-dashboard test: the real sandbox and clinic instances when they are in
-// the repository (started in-process on random loopback ports), else stand-ins that expose metrics
-// through the same services/shared/metrics.ts both services use, so the same series exist.
-import { existsSync } from 'node:fs';
-import express from 'express';
-import { fileURLToPath } from 'node:url';
-import { createHttpMetrics } from '../services/shared/metrics.js';
-import { listen, type StartedServer } from '../services/shared/server.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// HTTP targets for the services-dashboard test: the real sandbox and both clinic instances, started
+// in-process on random loopback ports, plus a bounded load to give their metrics something to count.
+import { startClinic } from '../services/clinic/main.js';
+import { startSandbox } from '../services/sandbox/main.js';
+import type { StartedServer } from '../services/shared/server.js';
 
 export interface Target {
   /** The compose `service:port` this server stands for in stack/prometheus.yml. */
   composeTarget: string;
   server: StartedServer;
-  /** Requests of the bounded load: paths with expected statuses, and headers to send. */
+  /** Paths the bounded load requests (some answer 404 on purpose), and headers to send. */
   paths: string[];
   headers?: Record<string, string>;
 }
 
 export interface Targets {
-  /** What stood behind the three jobs, e.g. "sandbox: real, clinic: stand-in". */
-  source: string;
   targets: Target[];
   close(): Promise<void>;
 }
 
-const exists = (file: string) => existsSync(`${ROOT}/${file}`);
 const password = `pw-${process.pid}-${Date.now()}`;
 const serviceEnv = {
   ...process.env,
@@ -35,26 +27,21 @@ const serviceEnv = {
   ADMIN_USER: 'admin',
   ADMIN_PASSWORD: password,
 };
-type Start = (env: NodeJS.ProcessEnv) => Promise<StartedServer | StartedServer[]>;
 
-async function startRealSandbox(): Promise<Target[]> {
-  const sandboxModule = `${ROOT}/services/sandbox/main.ts`;
-  const { startSandbox } = (await import(sandboxModule)) as { startSandbox: Start };
-  const server = (await startSandbox({ ...serviceEnv, PORT: '0', HOST: '127.0.0.1' })) as StartedServer;
+async function startSandboxTarget(): Promise<Target[]> {
+  const server = await startSandbox({ ...serviceEnv, PORT: '0', HOST: '127.0.0.1' });
   return [
     { composeTarget: 'sandbox:5050', server, paths: ['/health', '/api/users', '/web/login.html', '/nope'] },
   ];
 }
 
-async function startRealClinics(): Promise<Target[]> {
-  const clinicModule = `${ROOT}/services/clinic/main.ts`;
-  const { startClinic } = (await import(clinicModule)) as { startClinic: Start };
-  const clinics = (await startClinic({
+async function startClinicTargets(): Promise<Target[]> {
+  const clinics = await startClinic({
     ...serviceEnv,
     CLINIC_HOST: '127.0.0.1',
     CLINIC_PORT: '0',
     CLINIC_SECURE_PORT: '0',
-  })) as StartedServer[];
+  });
   const [open, secure] = clinics;
   if (!open || !secure) throw new Error('startClinic did not start both instances');
   const basic = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
@@ -70,35 +57,9 @@ async function startRealClinics(): Promise<Target[]> {
   ];
 }
 
-async function startStandIn(composeTarget: string): Promise<Target> {
-  const metrics = createHttpMetrics();
-  const app = express();
-  app.use(metrics.middleware);
-  app.get('/metrics', metrics.handler);
-  app.get('/health', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/api/items/:id', (req, res) => void res.json({ id: req.params.id }));
-  app.get('/api/broken', (_req, res) => void res.status(500).json({ title: 'broken' }));
-  const server = await listen(app, 0, '127.0.0.1');
-  return {
-    composeTarget,
-    server,
-    paths: ['/health', '/api/items/1', '/api/items/2', '/api/broken', '/nope'],
-  };
-}
-
-/** The real services where their code is in the repository, stand-ins for the others. */
 export async function startTargets(): Promise<Targets> {
-  const realSandbox = exists('services/sandbox/main.ts');
-  const realClinic = exists('services/clinic/main.ts');
-  const targets = [
-    ...(realSandbox ? await startRealSandbox() : [await startStandIn('sandbox:5050')]),
-    ...(realClinic
-      ? await startRealClinics()
-      : await Promise.all(['clinic:9966', 'clinic-secure:9967'].map(startStandIn))),
-  ];
-  const kind = (real: boolean) => (real ? 'real' : 'shared-metrics stand-in');
+  const targets = [...(await startSandboxTarget()), ...(await startClinicTargets())];
   return {
-    source: `sandbox: ${kind(realSandbox)}, clinics: ${kind(realClinic)}`,
     targets,
     close: async () => {
       await Promise.all(targets.map((t) => t.server.close()));

@@ -47,7 +47,7 @@ describe('services dashboard PromQL against a real Prometheus', function () {
       30_000,
     );
     const sent = await boundedLoad(targets.targets, 5000);
-    console.log(`      targets: ${targets.source}; ${sent} requests of bounded load`);
+    console.log(`      ${sent} requests of bounded load on the sandbox and both clinic instances`);
     // One more scrape after the load, so the last counter values are stored too.
     await new Promise((r) => setTimeout(r, 2000));
   });
