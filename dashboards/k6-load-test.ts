@@ -4,8 +4,6 @@
 // and the `scenario` tag.
 import type * as cog from '@grafana/grafana-foundation-sdk/cog';
 import {
-  DashboardBuilder,
-  DashboardCursorSync,
   QueryVariableBuilder,
   RowBuilder,
   VariableRefresh,
@@ -15,7 +13,7 @@ import type { Dashboard, Panel } from '@grafana/grafana-foundation-sdk/dashboard
 import * as table from '@grafana/grafana-foundation-sdk/table';
 import { INFLUXDB } from './datasources.js';
 import { InfluxQlBuilder } from './influxql.js';
-import { singleStat, timeSeries } from './panels.js';
+import { loadlabDashboard, singleStat, timeSeries } from './panels.js';
 
 export const K6_DASHBOARD_UID = 'loadlab-k6';
 
@@ -100,14 +98,12 @@ function overview(): cog.Builder<Panel>[] {
 }
 
 export function k6Dashboard(): Dashboard {
-  const builder = new DashboardBuilder('loadlab: k6 load test')
-    .uid(K6_DASHBOARD_UID)
-    .description('k6 (or the loadlab Node runner) streamed into InfluxDB; queries are InfluxQL.')
-    .tags(['loadlab', 'k6', 'influxdb'])
-    .editable()
-    .tooltip(DashboardCursorSync.Crosshair)
-    .refresh('5s')
-    .time({ from: 'now-15m', to: 'now' })
+  const builder = loadlabDashboard(
+    'k6 load test',
+    K6_DASHBOARD_UID,
+    'k6 (or the loadlab Node runner) streamed into InfluxDB; queries are InfluxQL.',
+    ['k6', 'influxdb'],
+  )
     .variables(variables())
     .withRow(new RowBuilder('Run overview'));
   for (const panel of overview()) builder.withPanel(panel);

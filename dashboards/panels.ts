@@ -3,9 +3,31 @@
 import * as common from '@grafana/grafana-foundation-sdk/common';
 import type * as cog from '@grafana/grafana-foundation-sdk/cog';
 import type { DataSourceRef } from '@grafana/grafana-foundation-sdk/common';
-import { ThresholdsConfigBuilder, ThresholdsMode } from '@grafana/grafana-foundation-sdk/dashboard';
+import {
+  DashboardBuilder,
+  DashboardCursorSync,
+  ThresholdsConfigBuilder,
+  ThresholdsMode,
+} from '@grafana/grafana-foundation-sdk/dashboard';
 import * as stat from '@grafana/grafana-foundation-sdk/stat';
 import * as timeseries from '@grafana/grafana-foundation-sdk/timeseries';
+
+/** A dashboard with the settings every loadlab dashboard shares: live refresh, last 15 min, shared crosshair. */
+export function loadlabDashboard(
+  title: string,
+  uid: string,
+  description: string,
+  tags: string[],
+): DashboardBuilder {
+  return new DashboardBuilder(`loadlab: ${title}`)
+    .uid(uid)
+    .description(description)
+    .tags(['loadlab', ...tags])
+    .editable()
+    .tooltip(DashboardCursorSync.Crosshair)
+    .refresh('5s')
+    .time({ from: 'now-15m', to: 'now' });
+}
 
 /** A green baseline with coloured steps; drawn as dashed lines on time series (SLO lines). */
 export function thresholds(steps: Array<[number, string]>): ThresholdsConfigBuilder {

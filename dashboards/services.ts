@@ -2,8 +2,6 @@
 // metrics (services/shared/metrics.ts) scraped by Prometheus: rate, errors and duration per route,
 // event-loop lag, memory and CPU.
 import {
-  DashboardBuilder,
-  DashboardCursorSync,
   QueryVariableBuilder,
   RowBuilder,
   VariableRefresh,
@@ -12,7 +10,7 @@ import {
 import type { Dashboard } from '@grafana/grafana-foundation-sdk/dashboard';
 import { DataqueryBuilder } from '@grafana/grafana-foundation-sdk/prometheus';
 import { PROMETHEUS } from './datasources.js';
-import { timeSeries } from './panels.js';
+import { loadlabDashboard, timeSeries } from './panels.js';
 
 export const SERVICES_DASHBOARD_UID = 'loadlab-services';
 
@@ -26,14 +24,12 @@ const requestRate = (filter: string) =>
   `sum by (job, route) (rate(http_requests_total{${filter}}[$__rate_interval]))`;
 
 export function servicesDashboard(): Dashboard {
-  return new DashboardBuilder('loadlab: services')
-    .uid(SERVICES_DASHBOARD_UID)
-    .description('Sandbox and clinic metrics from prom-client, scraped by Prometheus.')
-    .tags(['loadlab', 'services', 'prometheus'])
-    .editable()
-    .tooltip(DashboardCursorSync.Crosshair)
-    .refresh('5s')
-    .time({ from: 'now-15m', to: 'now' })
+  return loadlabDashboard(
+    'services',
+    SERVICES_DASHBOARD_UID,
+    'Sandbox and clinic metrics from prom-client, scraped by Prometheus.',
+    ['services', 'prometheus'],
+  )
     .withVariable(
       new QueryVariableBuilder('job')
         .label('Service')
