@@ -172,6 +172,28 @@ describe('k6/browser module (playwright-core + Chromium)', function () {
     );
   });
 
+  it('lists devices in k6 shape, usable as context options', async () => {
+    const env = fakeEnv();
+    const mod = createBrowserModule(env);
+    const devices = mod.devices as Record<
+      string,
+      { name: string; viewport: { width: number }; isMobile: boolean }
+    >;
+    const phone = devices['iPhone X'];
+    assert.equal(phone?.name, 'iPhone X');
+    assert.equal(phone?.isMobile, true);
+    const browser = mod.browser as { newPage(o: unknown): Promise<PageLike>; close(): Promise<void> };
+    try {
+      const page = await browser.newPage(phone);
+      await page.goto(`${base}/web/dashboard.html`);
+      assert.equal(await page.evaluate('screen.width'), phone?.viewport.width);
+      assert.match(String(await page.evaluate('navigator.userAgent')), /iPhone/);
+      await page.close();
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('says in one line when Chromium cannot be launched', async () => {
     const env = fakeEnv({ K6_BROWSER_EXECUTABLE_PATH: '/nonexistent/chromium' });
     const browser = createBrowserModule(env).browser as Browserish;

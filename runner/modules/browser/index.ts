@@ -5,6 +5,7 @@
 // (close() closing its context, screenshot() returning an ArrayBuffer) and to attach the metrics.
 import {
   chromium,
+  devices as playwrightDevices,
   type Browser,
   type BrowserContext,
   type BrowserContextOptions,
@@ -22,7 +23,8 @@ const IDLE_CLOSE_MS = 2000;
 /** k6 context options use a few names of their own. */
 function toPlaywrightContextOptions(raw: unknown): BrowserContextOptions {
   if (!raw || typeof raw !== 'object') return {};
-  const { timezoneID, ...rest } = raw as Record<string, unknown>;
+  // `name` comes along when a k6 device descriptor is passed as the options.
+  const { timezoneID, name: _deviceName, ...rest } = raw as Record<string, unknown>;
   const out = { ...rest } as BrowserContextOptions & Record<string, unknown>;
   if (typeof timezoneID === 'string') out.timezoneId = timezoneID;
   return out;
@@ -33,6 +35,16 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
 }
 
 type Closer = () => Promise<void>;
+
+/** k6's `devices`: name -> { name, userAgent, viewport, deviceScaleFactor, isMobile, hasTouch }. */
+function k6Devices(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, d] of Object.entries(playwrightDevices)) {
+    const { userAgent, viewport, deviceScaleFactor, isMobile, hasTouch } = d;
+    out[name] = { name, userAgent, viewport, deviceScaleFactor, isMobile, hasTouch };
+  }
+  return out;
+}
 
 /** A Playwright page seen through k6's API: overrides first, then Playwright's own members. */
 function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: Closer): Page {
@@ -205,5 +217,5 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await closeBrowser();
     },
   };
-  return { browser, devices: {} };
+  return { browser, devices: k6Devices() };
 }
