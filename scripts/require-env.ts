@@ -1,10 +1,16 @@
-// Refuses to go on when required environment variables are missing: one line naming all of them,
-// exit 2. Reads .env first (without overriding what is set), as the run scripts do.
+// Refuses to go on when required environment variables are missing (unset, blank, or still a
+// `<placeholder>` copied from .env.example): one line naming all of them, exit 2. Reads .env first (without overriding what is set), as the run scripts do.
 //   node --import tsx scripts/require-env.ts K6_INFLUXDB_ADDR K6_INFLUXDB_TOKEN ...
 import { loadDotEnv } from '../services/shared/dotenv.js';
 
+/** `.env.example` marks values to fill in as `<...>`; such a value is as good as none. */
+const PLACEHOLDER = /^<[^>]*>$|:\/\/<[^>]*>/;
+
 export function missingVariables(names: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  return names.filter((name) => (env[name] ?? '').trim() === '');
+  return names.filter((name) => {
+    const value = (env[name] ?? '').trim();
+    return value === '' || PLACEHOLDER.test(value);
+  });
 }
 
 function main(): number {

@@ -151,6 +151,24 @@ describe('require-env', () => {
     assert.deepEqual(missingVariables(['A', 'B', 'C', 'D'], { A: 'x', B: '  ', D: '' }), ['B', 'C', 'D']);
     assert.deepEqual(missingVariables(['A'], { A: 'x' }), []);
   });
+
+  it('treats the <placeholders> of .env.example as missing, real values as set', () => {
+    const env = {
+      K6_INFLUXDB_ADDR: 'https://<region>.cloud2.influxdata.com',
+      K6_INFLUXDB_TOKEN: '<token>',
+      K6_INFLUXDB_BUCKET: 'k6',
+      K6_INFLUXDB_ORGANIZATION: 'a<b>c',
+    };
+    assert.deepEqual(missingVariables(CLOUD_VARS, env), ['K6_INFLUXDB_ADDR', 'K6_INFLUXDB_TOKEN']);
+    assert.deepEqual(
+      missingVariables(CLOUD_VARS, {
+        ...env,
+        K6_INFLUXDB_ADDR: 'https://eu-central-1-1.aws.cloud2.influxdata.com',
+        K6_INFLUXDB_TOKEN: 'abc==',
+      }),
+      [],
+    );
+  });
 });
 
 describe('local daemons use the stack configuration', () => {
