@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
+import { createClinicApp } from '../../services/clinic/app.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import type { SandboxConfig } from '../../services/sandbox/config.js';
 import { listen, type StartedServer } from '../../services/shared/server.js';
@@ -19,14 +20,17 @@ const sandboxConfig = (faults: SandboxConfig['faults']): SandboxConfig => ({
   faults,
 });
 
-// Need services this test does not start (the clinic) or Chromium (its own test below).
-const NEEDS_OTHER_SERVICES = ['scenarios/clinic/', 'scenarios/browser/'];
+const ADMIN = { user: 'e2e-admin', password: 'e2e-admin-secret' };
+// The browser scenario keeps its own scenario (the browser type lives there), so no CLI overrides.
+const RUN_AS_WRITTEN = ['scenarios/browser/login-page.js'];
 
 describe('suite bundles on the Node runner (e2e)', function () {
   this.timeout(300_000);
   let bundles: string;
   let sandbox: StartedServer;
   let faulty: StartedServer;
+  let clinic: StartedServer;
+  let clinicSecure: StartedServer;
 
   before(async () => {
     bundles = mkdtempSync(join(tmpdir(), 'loadlab-bundles-'));
@@ -41,25 +45,37 @@ describe('suite bundles on the Node runner (e2e)', function () {
       0,
       '127.0.0.1',
     );
+    clinic = await listen(createClinicApp({ securityEnabled: false }), 0, '127.0.0.1');
+    clinicSecure = await listen(
+      createClinicApp({ securityEnabled: true, adminUser: ADMIN.user, adminPassword: ADMIN.password }),
+      0,
+      '127.0.0.1',
+    );
   });
   after(async () => {
     await sandbox?.close();
     await faulty?.close();
+    await clinic?.close();
+    await clinicSecure?.close();
   });
 
   const env = (baseUrl: string, extra: Record<string, string> = {}) => ({
     BASE_URL: baseUrl,
     DEMO_EMAIL: CREDENTIALS.demoEmail,
     DEMO_PASSWORD: CREDENTIALS.demoPassword,
+    CLINIC_BASE_URL: `${clinic.url}/petclinic/api`,
+    CLINIC_SECURE_BASE_URL: `${clinicSecure.url}/petclinic/api`,
+    ADMIN_USER: ADMIN.user,
+    ADMIN_PASSWORD: ADMIN.password,
     ...extra,
   });
 
   for (const entry of suiteEntryPoints()) {
     const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
-    const skip = NEEDS_OTHER_SERVICES.some((p) => relative.startsWith(p));
-    (skip ? it.skip : it)(`${relative} passes its checks and writes its summaries`, async () => {
+    const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--duration', '3s'];
+    it(`${relative} passes its checks and writes its summaries`, async () => {
       const cwd = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
-      const result = await runLoadlab([join(bundles, relative), '--vus', '2', '--duration', '3s', '-q'], {
+      const result = await runLoadlab([join(bundles, relative), ...overrides, '-q'], {
         cwd,
         env: env(sandbox.url, { LT_RUN_SUMMARY: 'results/runs/e2e.json', LT_SCENARIO: 'e2e' }),
       });
