@@ -13,7 +13,15 @@ import {
 } from '../metrics/index.js';
 import { createOutputs, dashboardOutput, OutputConfigError } from '../outputs/index.js';
 import type { Output, Sample, ThresholdAwareOutput } from '../types.js';
-import { createVu, loadScript, ScriptError, ScriptLoadError, type Vu, type VuHooks } from '../vu/index.js';
+import {
+  createVu,
+  loadScript,
+  ScriptError,
+  ScriptLoadError,
+  type Vu,
+  type VuConfig,
+  type VuHooks,
+} from '../vu/index.js';
 import type { RunFlags } from './args.js';
 import { banner, logLine, progressText, startProgress, type ConsoleIO } from './console.js';
 import { ScenarioRun, type PooledVu } from './executors.js';
@@ -103,8 +111,10 @@ export async function runTest(
       log(level, message, { source: 'console' });
     },
   };
+  // HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them).
+  const httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
   const makeVu = (vuId: number, runTags: Record<string, string>): Vu =>
-    createVu({ scriptPath, bundle, vuId, env: scriptEnv, runTags }, hooks);
+    createVu({ scriptPath, bundle, vuId, env: scriptEnv, runTags, ...httpOptions }, hooks);
 
   const vus: Vu[] = [];
   const closeAll = () => Promise.allSettled(vus.map((v) => v.close()));
@@ -148,6 +158,9 @@ export async function runTest(
     }
     engineRef.engine = engine;
     const testOptions = config.options;
+    if (Array.isArray(testOptions.systemTags)) httpOptions.systemTags = testOptions.systemTags.map(String);
+    if (typeof testOptions.userAgent === 'string') httpOptions.userAgent = testOptions.userAgent;
+    if (testOptions.insecureSkipTLSVerify === true) httpOptions.insecureSkipTLSVerify = true;
 
     const outputBase = {
       scriptPath,

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { parseRunArgs, UsageError } from './args.js';
+import { consolidate, OptionsError, scenarioMaxVus } from './options.js';
+
+const flags = (...argv: string[]) => parseRunArgs(['script.js', ...argv]);
+
+describe('runner options', () => {
+  it('parses k6 run flags, repeated ones included', () => {
+    const f = flags(
+      '-u',
+      '3',
+      '--duration=10s',
+      '-e',
+      'A=1',
+      '--env',
+      'B=x=y',
+      '--tag',
+      't=v',
+      '-o',
+      'json=a.ndjson',
+      '--out',
+      'influxdb=http://h/db',
+      '-q',
+      '--no-color',
+      '--summary-trend-stats',
+      'avg,p(99)',
+    );
+    assert.deepEqual(
+      [f.vus, f.duration, f.env, f.tags, f.outs, f.quiet, f.noColor, f.summaryTrendStats],
+      [
+        3,
+        '10s',
+        { A: '1', B: 'x=y' },
+        { t: 'v' },
+        ['json=a.ndjson', 'influxdb=http://h/db'],
+        true,
+        true,
+        ['avg', 'p(99)'],
+      ],
+    );
+    assert.equal(flags('--no-summary').summaryMode, 'disabled');
+  });
+
+  it('refuses bad flags in one line', () => {
+    assert.throws(() => parseRunArgs([]), UsageError);
+    assert.throws(() => flags('--vus', 'many'), /invalid argument "many"/);
+    assert.throws(() => flags('--bogus'), /unknown flag: --bogus/);
+    assert.throws(() => flags('-e', 'novalue'), /KEY=VALUE/);
+    assert.throws(() => flags('--summary-mode', 'pretty'), UsageError);
+  });
+
+  it("derives k6's default scenario from shortcuts", () => {
+    const kind = (script: Record<string, unknown>, ...argv: string[]) =>
+      consolidate(script, {}, flags(...argv)).scenarios[0]!;
+    assert.equal(kind({}).executor, 'per-vu-iterations');
+    assert.equal(kind({ vus: 2, duration: '5s' }).executor, 'constant-vus');
+    assert.deepEqual(
+      [kind({ vus: 2, iterations: 4 }).executor, kind({ vus: 2, iterations: 4 }).iterations],
+      ['shared-iterations', 4],
+    );
+    const ramp = kind({ stages: [{ duration: '2s', target: 4 }] });
+    assert.deepEqual([ramp.executor, ramp.startVUs, scenarioMaxVus(ramp)], ['ramping-vus', 1, 4]);
+    assert.equal(kind({ vus: 2, duration: '5s' }).name, 'default');
+  });
+
+  it('lets CLI and env durations replace the script scenarios, CLI over env', () => {
+    const script = {
+      scenarios: { main: { executor: 'ramping-vus', stages: [{ duration: '1m', target: 10 }] } },
+    };
+    assert.equal(consolidate(script, {}, flags()).scenarios[0]!.name, 'main');
+    const cli = consolidate(script, { K6_DURATION: '9s' }, flags('--vus', '2', '--duration', '3s')).scenarios;
+    assert.deepEqual(
+      cli.map((s) => [s.name, s.executor, s.vus, s.durationMs]),
+      [['default', 'constant-vus', 2, 3000]],
+    );
+    const env = consolidate(script, { K6_ITERATIONS: '5' }, flags()).scenarios[0]!;
+    assert.deepEqual([env.executor, env.iterations], ['shared-iterations', 5]);
+    const stages = consolidate(script, {}, flags('-s', '1s:2', '-s', '1s:0')).scenarios[0]!;
+    assert.deepEqual(stages.stages, [
+      { durationMs: 1000, target: 2 },
+      { durationMs: 1000, target: 0 },
+    ]);
+  });
+
+  it('validates scenarios with k6 messages (exit 104)', () => {
+    const bad = (scenarios: Record<string, unknown>) => () => consolidate({ scenarios }, {}, flags());
+    assert.throws(
+      bad({ s: { executor: 'constant-arrival-rate', rate: 1, duration: '1s' } }),
+      /scenario s has configuration errors: the number of preAllocatedVUs isn't specified/,
+    );
+    assert.throws(bad({ s: { executor: 'teleport' } }), OptionsError);
+    assert.throws(bad({ 'bad name': { executor: 'constant-vus', duration: '1s' } }), /invalid scenario name/);
+    assert.throws(bad({ s: { executor: 'constant-vus', duration: 'soon' } }), /invalid duration/);
+    assert.throws(
+      () =>
+        consolidate(
+          { scenarios: { s: { executor: 'constant-vus', duration: '1s' } }, duration: '5s' },
+          {},
+          flags(),
+        ),
+      /shortcuts/,
+    );
+  });
+
+  it('reads summary and output settings from env and flags', () => {
+    const c = consolidate(
+      { summaryTrendStats: ['avg'] },
+      { K6_OUT: 'json=e.ndjson', K6_SUMMARY_EXPORT: 'x.json', K6_NO_THRESHOLDS: 'true' },
+      flags('--tag', 'testid=1'),
+    );
+    assert.deepEqual(
+      [c.outs, c.summaryExport, c.noThresholds, c.summaryTrendStats, c.runTags],
+      [['json=e.ndjson'], 'x.json', true, ['avg'], { testid: '1' }],
+    );
+    assert.deepEqual(consolidate({}, { K6_OUT: 'json=e.ndjson' }, flags('-o', 'json=f.ndjson')).outs, [
+      'json=f.ndjson',
+    ]);
+  });
+});
