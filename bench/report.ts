@@ -2,6 +2,7 @@
 // two references measured in the same command on the same files: reading every line (the floor of
 // any streaming reader) and reading + JSON.parse of every line (the naive way).
 // Size: BENCH_REQUESTS requests per run (default 10000, about 10 lines each, 5 minutes of samples).
+import { HTTP_TIMING_METRICS } from '../runner/metrics/builtin.js';
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,14 +30,7 @@ const ENDPOINTS = [
   ['GET /web/dashboard.html', 'static', 'GET'],
   ['GET /web/team.html', 'static', 'GET'],
 ] as const;
-const HTTP_TRENDS = [
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_sending',
-  'http_req_waiting',
-  'http_req_receiving',
-];
+const HTTP_TRENDS = HTTP_TIMING_METRICS.filter((name) => name !== 'http_req_duration');
 
 // Deterministic pseudo-random numbers so every run of the benchmark reads the same bytes.
 let seed = 42;

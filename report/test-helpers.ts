@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
+import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
 import type { MetricType, Sample, ValueType } from '../runner/types.js';
 
 export const SAMPLES_DIR = '/work/shared/reference/k6-samples';
@@ -35,19 +36,9 @@ export function samplesFromNdjson(path: string, startMs: number): Sample[] {
   return out;
 }
 
+/** The same Chromium and flags the k6/browser module uses, headless. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch({ executablePath: DEFAULT_EXECUTABLE, args: ['--headless', ...DEFAULT_ARGS] });
 }
 
 export function artifactPath(name: string): string {

@@ -2,7 +2,8 @@
 // never received a sample still evaluate and validate as k6 does.
 import type { MetricType, ValueType } from '../types.js';
 
-const TIME_TRENDS = [
+/** k6's per-request timing trends, in the order k6 emits them. */
+export const HTTP_TIMING_METRICS = [
   'http_req_duration',
   'http_req_blocked',
   'http_req_connecting',
@@ -10,9 +11,9 @@ const TIME_TRENDS = [
   'http_req_sending',
   'http_req_waiting',
   'http_req_receiving',
-  'iteration_duration',
-  'group_duration',
-];
+] as const;
+
+const TIME_TRENDS = [...HTTP_TIMING_METRICS, 'iteration_duration', 'group_duration'];
 
 export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: ValueType }> = {
   vus: { type: 'gauge', contains: 'default' },

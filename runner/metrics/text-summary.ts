@@ -1,5 +1,6 @@
 // k6 v1's end-of-test text (summary.js, compact and full modes): THRESHOLDS with observed values,
 // then TOTAL RESULTS with checks and metrics grouped by category, aligned per block as k6 does.
+import { HTTP_TIMING_METRICS } from './builtin.js';
 import { humanizeValue } from './humanize.js';
 import type { SummaryData, SummaryMetric } from './summary-types.js';
 import { parseMetricKey } from './thresholds.js';
@@ -14,20 +15,7 @@ export interface TextSummaryOptions {
 }
 
 const CATEGORIES: [string, string[]][] = [
-  [
-    'HTTP',
-    [
-      'http_reqs',
-      'http_req_failed',
-      'http_req_duration',
-      'http_req_blocked',
-      'http_req_connecting',
-      'http_req_tls_handshaking',
-      'http_req_sending',
-      'http_req_waiting',
-      'http_req_receiving',
-    ],
-  ],
+  ['HTTP', ['http_reqs', 'http_req_failed', ...HTTP_TIMING_METRICS]],
   ['EXECUTION', ['vus', 'vus_max', 'iterations', 'iteration_duration', 'dropped_iterations']],
   ['NETWORK', ['data_sent', 'data_received']],
   ['WEB_VITALS', ['browser_web_vital_']],
@@ -36,14 +24,8 @@ const CATEGORIES: [string, string[]][] = [
   ['WEBSOCKET', ['ws_']],
 ];
 const HIDDEN_ALWAYS = ['checks', 'group_duration'];
-const HIDDEN_COMPACT = [
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_receiving',
-  'http_req_sending',
-  'http_req_tls_handshaking',
-  'http_req_waiting',
-];
+// Compact mode shows http_req_duration only among the timing trends.
+const HIDDEN_COMPACT = HTTP_TIMING_METRICS.filter((name) => name !== 'http_req_duration');
 const ORDER = ['CUSTOM', 'HTTP', 'EXECUTION', 'NETWORK', 'BROWSER', 'WEB_VITALS', 'GRPC', 'WEBSOCKET'];
 
 interface Palette {

@@ -1,5 +1,6 @@
 // `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
+import { HTTP_TIMING_METRICS } from '../metrics/builtin.js';
 import type { JarOp, WireRequest, WireResponse } from '../vu/protocol.js';
 import { Response, type ResponseType } from './http-response.js';
 import { nowMs, type VuRuntime } from './runtime.js';
@@ -101,15 +102,6 @@ interface Prepared {
   responseType: ResponseType;
 }
 
-const HTTP_TIMING_METRICS = [
-  'http_req_duration',
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_sending',
-  'http_req_waiting',
-  'http_req_receiving',
-] as const;
 const TIMING_KEY: Record<
   (typeof HTTP_TIMING_METRICS)[number],
   keyof WireResponse['hops'][number]['timings']
