@@ -1,7 +1,7 @@
 // The runner against real k6 v1.3 outputs: the same scripts give the same metric names, types,
 // sub-metric and threshold keys, check tree and exit codes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLES, runLoadlab, startReferenceTarget } from './harness.js';
@@ -90,6 +90,24 @@ describe('runner conformance with real k6 outputs', function () {
     const refLine = refPoints.find((p) => p.type === 'Metric' && p.metric === 'http_req_duration');
     assert.deepEqual(Object.keys(metricLine.data).sort(), Object.keys(refLine.data).sort());
     assert.deepEqual(metricLine.data.thresholds, refLine.data.thresholds);
+  });
+
+  it('stops gracefully on Ctrl-C, still prints the summary, and exits 105', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-sigint-'));
+    const script = join(dir, 'long.js');
+    writeFileSync(
+      script,
+      "import http from 'k6/http';\nimport { sleep } from 'k6';\nexport const options = { vus: 2, duration: '60s' };\nexport default function () { http.get(__ENV.BASE_URL + '/health'); sleep(0.2); }\n",
+    );
+    const started = Date.now();
+    const result = await runLoadlab([script, '--no-color'], {
+      env: { BASE_URL: target.url },
+      interruptAfterMs: 2500,
+    });
+    assert.equal(result.code, 105, result.stderr);
+    assert.ok(Date.now() - started < 20_000, 'stopped long before the 60 s duration');
+    assert.match(result.stdout, /█ TOTAL RESULTS/);
+    assert.match(result.stdout, /http_reqs\.+: \d+/);
   });
 
   const exitCases: [string, number, RegExp][] = [

@@ -28,6 +28,8 @@ export function runLoadlab(
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    // Like a user's Ctrl-C: one SIGINT, then the runner must stop gracefully on its own.
+    if (opts.interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), opts.interruptAfterMs);
     child.once('error', reject);
     child.once('exit', (code) => {
       clearTimeout(timer);
