@@ -16,7 +16,7 @@ export interface RunResult {
 
 export function runLoadlab(
   args: string[],
-  opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; interruptAfterMs?: number } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`${REPO}bin/loadlab.js`, 'run', ...args], {
