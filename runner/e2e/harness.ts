@@ -1,6 +1,6 @@
 // Shared by the runner's end-to-end tests: run `loadlab run` as a child process, and a loopback
 // target that answers like the throw-away server the reference k6 outputs were recorded against.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +14,27 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runLoadlab(
-  args: string[],
-  opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; interruptAfterMs?: number } = {},
-): Promise<RunResult> {
+export interface RunOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  timeoutMs?: number;
+  interruptAfterMs?: number;
+  /** `node` (default): the project's runner; `k6`: a real k6 on PATH, for the same assertions. */
+  engine?: 'node' | 'k6';
+}
+
+/** A k6 >= 1.0 on PATH, when this machine has one (CI and these machines do not). */
+export function realK6Available(): boolean {
+  const probe = spawnSync('k6', ['version'], { encoding: 'utf8' });
+  const major = /k6 v(\d+)\./.exec(probe.stdout ?? '')?.[1];
+  return probe.status === 0 && Number(major) >= 1;
+}
+
+export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${REPO}bin/loadlab.js`, 'run', ...args], {
+    const [command, prefix] =
+      opts.engine === 'k6' ? ['k6', ['run']] : [process.execPath, [`${REPO}bin/loadlab.js`, 'run']];
+    const child = spawn(command, [...prefix, ...args], {
       cwd: opts.cwd ?? REPO,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
     });
