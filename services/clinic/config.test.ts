@@ -29,7 +29,9 @@ describe('clinic config', () => {
     try {
       assert.equal(servers.length, 2);
       for (const s of servers) {
-        const health = (await (await fetch(`${s.url}/petclinic/actuator/health`)).json()) as { status: string };
+        const health = (await (await fetch(`${s.url}/petclinic/actuator/health`)).json()) as {
+          status: string;
+        };
         assert.equal(health.status, 'UP');
       }
       assert.equal((await fetch(`${servers[1]!.url}/petclinic/api/owners`)).status, 401);

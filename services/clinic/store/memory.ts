@@ -7,7 +7,8 @@ export class MemoryRepository<T extends { id: number }> implements Repository<T>
   private nextId = 1;
 
   list(filter?: (record: T) => boolean): T[] {
-    const all = [...this.records.values()].sort((a, b) => a.id - b.id);
+    // A Map iterates in insertion order and ids only grow, so this is id order without sorting.
+    const all = [...this.records.values()];
     return filter ? all.filter(filter) : all;
   }
 
