@@ -404,6 +404,12 @@ async function writeSummary(
   }
   if (!result) {
     const mode = config.summaryMode === 'disabled' ? 'compact' : config.summaryMode;
+    // Said rather than hidden: the Node runner lays out compact and full (without GROUP/SCENARIO sections).
+    if (mode === 'legacy')
+      log(
+        'warn',
+        'the legacy summary layout is not implemented by the Node runner; printing the compact one',
+      );
     const text = renderTextSummary(data, {
       mode,
       color: io.isTTY && !flags.noColor,
