@@ -124,8 +124,12 @@ export async function runTest(
     vus.push(vu0);
     let scriptOptions: Record<string, unknown>;
     let exportsList: string[];
+    let declaredMetrics: { name: string; type: Sample['type'] }[] | undefined;
     try {
-      ({ options: scriptOptions, exports: exportsList } = await vu0.init());
+      const initResult = await vu0.init();
+      ({ options: scriptOptions, exports: exportsList } = initResult);
+      // Older VUs do not report their declared metrics; then unknown-metric checks wait for samples.
+      declaredMetrics = (initResult as { metrics?: typeof declaredMetrics }).metrics;
     } catch (error) {
       log('error', (error as Error).message, { hint: 'script exception' });
       return EXIT.scriptException;
@@ -140,6 +144,7 @@ export async function runTest(
         summaryTrendStats: config.summaryTrendStats,
         noThresholds: config.noThresholds,
       });
+      if (declaredMetrics) engine.validateAgainst(declaredMetrics);
       for (const s of config.scenarios) {
         if (!exportsList.includes(s.exec)) {
           throw new OptionsError(
