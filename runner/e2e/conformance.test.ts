@@ -119,6 +119,12 @@ describe('runner conformance with real k6 outputs', function () {
       99,
       /thresholds on metrics 'my_errors' were crossed; at least one has abortOnFail enabled, stopping test prematurely/,
     ],
+    [
+      '../k6-golden/badmetric.js',
+      104,
+      /invalid threshold defined on nope; reason: no metric name \\"nope\\" found/,
+    ],
+    ['../k6-golden/badthr.js', 104, /unsupported aggregation method p on metric of type counter/],
   ];
   for (const [script, code, message] of exitCases) {
     it(`${script} exits ${code} as k6 does`, async () => {

@@ -2,7 +2,7 @@
 // synchronous API; this side owns the VU's HTTP transport and answers the worker over a
 // MessagePort + SharedArrayBuffer bridge. See README.md.
 import { MessageChannel, Worker } from 'node:worker_threads';
-import type { Sample } from '../types.js';
+import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError } from './errors.js';
 import { HttpEngine } from './http-engine.js';
 import { loadScript, type ScriptBundle } from './load-script.js';
@@ -63,7 +63,12 @@ export interface IterationResult {
 
 export interface Vu {
   readonly id: number;
-  init(): Promise<{ options: Record<string, unknown>; exports: string[] }>;
+  /** Also the custom metrics the init context declared (name and type), for threshold validation. */
+  init(): Promise<{
+    options: Record<string, unknown>;
+    exports: string[];
+    metrics?: { name: string; type: MetricType; contains: ValueType }[];
+  }>;
   runSetup(testOptions: Record<string, unknown>): Promise<unknown>;
   iterate(fnName: string, data: unknown, ctx: IterationContext): Promise<IterationResult>;
   runTeardown(data: unknown, testOptions: Record<string, unknown>): Promise<void>;
@@ -239,7 +244,11 @@ class WorkerVu implements Vu {
   }
 
   init() {
-    return this.send<{ options: Record<string, unknown>; exports: string[] }>({ cmd: 'init' });
+    return this.send<{
+      options: Record<string, unknown>;
+      exports: string[];
+      metrics?: { name: string; type: MetricType; contains: ValueType }[];
+    }>({ cmd: 'init' });
   }
   runSetup(testOptions: Record<string, unknown>) {
     Atomics.store(this.signals, INTERRUPT, 0);

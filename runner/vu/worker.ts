@@ -267,7 +267,11 @@ Object.defineProperty(globalThis, 'console', { value: scriptConsole, writable: t
 
 let scriptExports: Record<string, unknown> = {};
 
-async function runInit(): Promise<{ options: Record<string, unknown>; exports: string[] }> {
+async function runInit(): Promise<{
+  options: Record<string, unknown>;
+  exports: string[];
+  metrics: { name: string; type: MetricType; contains: ValueType }[];
+}> {
   setPhase('init');
   await registry.preload(init.bundle.k6Imports ?? []);
   const module = { exports: {} as Record<string, unknown> };
@@ -279,7 +283,12 @@ async function runInit(): Promise<{ options: Record<string, unknown>; exports: s
   scriptExports = module.exports;
   const options =
     scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
-  return { options, exports: Object.keys(scriptExports).filter((k) => k !== '__esModule') };
+  return {
+    options,
+    exports: Object.keys(scriptExports).filter((k) => k !== '__esModule'),
+    // Custom metrics declared in init, so thresholds on unknown metrics are refused before the test (k6: exit 104).
+    metrics: [...declared].map(([name, m]) => ({ name, ...m })),
+  };
 }
 
 function fn(name: string): (...args: unknown[]) => unknown {
