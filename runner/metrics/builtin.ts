@@ -29,3 +29,21 @@ export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: Value
     TIME_TRENDS.map((name) => [name, { type: 'trend' as const, contains: 'time' as const }]),
   ),
 };
+
+/**
+ * Metrics the k6/browser module registers when a script imports it (k6 registers them on import,
+ * so a threshold on them is valid only then). browser_web_vital_cls is a score, not a time.
+ */
+export const BROWSER_METRICS: Record<string, { type: MetricType; contains: ValueType }> = {
+  browser_data_sent: { type: 'counter', contains: 'data' },
+  browser_data_received: { type: 'counter', contains: 'data' },
+  browser_http_req_duration: { type: 'trend', contains: 'time' },
+  browser_http_req_failed: { type: 'rate', contains: 'default' },
+  ...Object.fromEntries(
+    ['lcp', 'fcp', 'ttfb', 'inp', 'fid'].map((v) => [
+      `browser_web_vital_${v}`,
+      { type: 'trend' as const, contains: 'time' as const },
+    ]),
+  ),
+  browser_web_vital_cls: { type: 'trend', contains: 'default' },
+};

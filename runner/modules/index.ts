@@ -1,6 +1,7 @@
 // Resolves k6 module names to their implementations for one VU. Modules are built on first
 // require so a script pays only for what it imports; k6/browser is preloaded asynchronously
 // (playwright-core is heavy) and only when the script imports it.
+import { BROWSER_METRICS } from '../metrics/builtin.js';
 import type { VuModuleEnv } from '../types.js';
 import { createCryptoModule } from './crypto.js';
 import { createEncodingModule } from './encoding.js';
@@ -70,6 +71,9 @@ export class ModuleRegistry {
       case 'k6/browser':
       case 'k6/experimental/browser': {
         if (!this.browserFactory) throw new Error(`unknown module: ${name}`);
+        for (const [metric, { type, contains }] of Object.entries(BROWSER_METRICS)) {
+          this.rt.declareMetric(metric, type, contains);
+        }
         const m = this.browserFactory(this.moduleEnv);
         return { ...m, default: m, __esModule: true };
       }

@@ -84,7 +84,10 @@ describe('runner outputs', () => {
     ]);
     await out.stop();
     await server.close();
-    assert.equal(new URL(server.received[0]!.url, server.url).searchParams.get('q'), 'CREATE DATABASE "k6db"');
+    assert.equal(
+      new URL(server.received[0]!.url, server.url).searchParams.get('q'),
+      'CREATE DATABASE "k6db"',
+    );
     const write = server.received.find((r) => r.url.startsWith('/write'))!;
     assert.equal(write.url, '/write?consistency=&db=k6db&precision=ns&rp=');
     assert.equal(write.headers['user-agent'], 'k6');

@@ -8,6 +8,7 @@ import { format } from 'node:util';
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { MetricType, Sample, ValueType } from '../types.js';
+import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
 import {
@@ -46,27 +47,6 @@ export interface WorkerInit {
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
   tsxApiUrl: string | undefined;
 }
-
-const BUILTIN_METRICS: Record<string, MetricType> = {
-  vus: 'gauge',
-  vus_max: 'gauge',
-  iterations: 'counter',
-  iteration_duration: 'trend',
-  dropped_iterations: 'counter',
-  data_sent: 'counter',
-  data_received: 'counter',
-  checks: 'rate',
-  group_duration: 'trend',
-  http_reqs: 'counter',
-  http_req_duration: 'trend',
-  http_req_blocked: 'trend',
-  http_req_connecting: 'trend',
-  http_req_tls_handshaking: 'trend',
-  http_req_sending: 'trend',
-  http_req_waiting: 'trend',
-  http_req_receiving: 'trend',
-  http_req_failed: 'rate',
-};
 
 /** Tags k6 treats as system tags: dropped unless enabled (options.systemTags). */
 const SYSTEM_TAGS = new Set([
@@ -192,7 +172,7 @@ const rt: VuRuntime = {
   },
   declareMetric(name, type, contains) {
     const builtin = BUILTIN_METRICS[name];
-    const prev = declared.get(name) ?? (builtin ? { type: builtin, contains } : undefined);
+    const prev = declared.get(name) ?? builtin;
     if (prev && prev.type !== type) {
       throw new Error(`metric '${name}' already exists but with type ${prev.type}, instead of ${type}`);
     }

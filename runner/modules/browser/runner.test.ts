@@ -87,4 +87,17 @@ describe('k6/browser in the Node runner', function () {
     assert.equal(metrics.iterations?.count, 2);
     assert.equal(metrics.browser_web_vital_cls?.max, 0);
   });
+
+  it('accepts thresholds on browser metrics only when the script imports k6/browser, as k6 does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-thr-'));
+    writeFileSync(
+      join(dir, 'script.js'),
+      `export const options = { iterations: 1, thresholds: { browser_http_req_failed: ['rate==0'] } };
+export default function () {}
+`,
+    );
+    const r = await runLoadlab(['-q', join(dir, 'script.js')]);
+    assert.equal(r.code, 104, r.output);
+    assert.match(r.output, /no metric name \\"browser_http_req_failed\\" found/);
+  });
 });
