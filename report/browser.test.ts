@@ -18,7 +18,13 @@ declare const DOMParser: new () => {
   };
 };
 declare const window: {
-  __loadlab?: { renders: number; charts: { scenario: string; plot: { data: unknown[][] } }[] };
+  __loadlab?: {
+    renders: number;
+    charts: {
+      scenario: string;
+      plot: { data: unknown[][]; axes: { _splits?: number[]; _values?: string[] }[] };
+    }[];
+  };
 };
 
 /** Non-transparent pixels of every chart canvas: proof the charts drew something. */
@@ -126,8 +132,30 @@ describe('HTML report in Chromium', function () {
       (await page.locator('section[data-scenario="summary-only"]').textContent()) ?? '',
       /No time series/,
     );
+    // Observed values as a reader compares them: percentages with counts, empty metrics said so.
+    const observedOf = (metric: string) =>
+      sample.locator('table.thresholds tbody tr', { hasText: metric }).locator('td').nth(2).textContent();
+    assert.equal(await observedOf('http_req_duration{endpoint:never}'), 'no samples');
+    assert.equal(await observedOf('checks'), '100.00 % (147/147)');
+    // The time axis counts whole seconds from the run's first second, on every chart.
+    const ticks = await page.evaluate(() =>
+      (window.__loadlab?.charts ?? []).map((c) => {
+        const axis = c.plot.axes[0] ?? {};
+        return { first: axis._values?.[0], whole: (axis._splits ?? []).every(Number.isInteger) };
+      }),
+    );
+    assert.deepEqual(ticks, Array(3).fill({ first: '0s', whole: true }));
     await page.screenshot({ path: artifactPath('report.png'), fullPage: true });
     await page.emulateMedia({ media: 'print' });
+    // On paper (A4 minus margins, about 718 CSS px) every chart scales into the page instead of being cut off.
+    await page.setViewportSize({ width: 718, height: 1000 });
+    const overflow = await page
+      .locator('.chart canvas')
+      .evaluateAll((canvases) => canvases.map((c) => c.getBoundingClientRect().right));
+    assert.equal(overflow.length, 3);
+    for (const right of overflow)
+      assert.ok(right <= 718, `chart fits the printed page (right edge ${right})`);
+    await page.setViewportSize({ width: 1200, height: 900 });
     await page.pdf({ path: artifactPath('report-print.pdf') });
     assert.deepEqual(errors, []);
     assert.deepEqual(requests, []);

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { generateReports } from './generate.js';
-import { buildScenarioReport } from './model.js';
+import { buildReport, buildScenarioReport } from './model.js';
+import { duration } from './render/format.js';
+import { renderMarkdown } from './render/markdown.js';
 import { ReportInputError } from './errors.js';
 import { percentileOfSorted } from './stats.js';
 
@@ -47,6 +49,34 @@ describe('report generator on real k6 outputs', () => {
     assert.equal(health?.unit, 'ms');
     assert.equal(s.thresholds.find((t) => t.metric === 'queue_depth')?.observed, 4);
     assert.equal(s.passed, true);
+  });
+
+  it('shows rates as percentages with counts and says "no samples" instead of k6\'s zeros', async () => {
+    const s = await buildScenarioReport({ scenario: 'sample', summaryPath: SUMMARY, seriesPath: POINTS });
+    const row = (metric: string) => s.thresholds.find((t) => t.metric === metric);
+    const failedRate = summary.metrics.http_req_failed.values;
+    assert.deepEqual(
+      { type: row('http_req_failed')?.type, samples: row('http_req_failed')?.samples },
+      { type: 'rate', samples: failedRate.passes + failedRate.fails },
+    );
+    // The real k6 summary reports the never-requested endpoint as p(95)=0; the report must not.
+    const never = row('http_req_duration{endpoint:never}');
+    assert.equal(never?.samples, 0);
+    assert.equal(never?.ok, true, "k6 passes an empty metric; the verdict is k6's");
+    assert.equal(row('http_req_duration{endpoint:health}')?.samples, undefined, 'real samples: not empty');
+    const md = renderMarkdown(buildReport([s]));
+    assert.match(md, /\| http_req_duration\{endpoint:never\} \| p\(95\)<1 \| no samples \| ✅ PASS \|/);
+    assert.match(md, /\| checks \| rate>0\.99 \| 100\.00 % \(147\/147\) \| ✅ PASS \|/);
+    assert.match(md, /\| login_errors \| rate<0\.01 \| 0\.00 % \(0\/23\) \| ✅ PASS \|/);
+    // A counter's rate is per second, not a fraction: it keeps its plain number.
+    assert.match(md, /\| degraded_responses \| count<1000 \| 23 \| ✅ PASS \|/);
+  });
+
+  it('formats run durations without "60s" carry errors', () => {
+    assert.equal(duration(119_600), '2m0s');
+    assert.equal(duration(59_960), '1m0s');
+    assert.equal(duration(59_900), '59.9s');
+    assert.equal(duration(425_000), '7m5s');
   });
 
   it('lists checks with their group paths', async () => {
@@ -174,10 +204,13 @@ describe('report generator on real k6 outputs', () => {
     );
     const md = await readFile(g.files.markdown, 'utf8');
     assert.match(md, /^# Load test report — FAIL/);
-    assert.match(md, /\| http_req_failed \| rate<0\.5 \| 0\.2110 \| ❌ FAIL \|/);
+    assert.match(md, /\| http_req_failed \| rate<0\.5 \| 21\.10 % \(23\/109\) \| ❌ FAIL \|/);
     assert.match(md, /engine exited with code 107/);
     const junit = await readFile(g.files.junit, 'utf8');
-    assert.match(junit, /<failure message="crossed: observed 0\.2110 for rate&lt;0\.5" type="threshold"\/>/);
+    assert.match(
+      junit,
+      /<failure message="crossed: observed 21\.10 % \(23\/109\) for rate&lt;0\.5" type="threshold"\/>/,
+    );
     assert.match(junit, /failures="3"/); // the threshold, the missing summary, the exit code
   });
 

@@ -3,7 +3,15 @@
 import { RunAggregator, type Aggregate } from './aggregate.js';
 import type { ScenarioComparison } from './compare.js';
 import { readNdjson } from './ndjson.js';
-import { flattenChecks, readSummary, summaryThresholds, type CheckRow, type SummaryData } from './summary.js';
+import type { MetricType } from '../runner/types.js';
+import {
+  flattenChecks,
+  readSummary,
+  summaryThresholds,
+  type CheckRow,
+  type SummaryData,
+  type SummaryMetric,
+} from './summary.js';
 import { parseExpression, ThresholdTracker } from './thresholds.js';
 
 export interface ThresholdRow {
@@ -15,6 +23,12 @@ export interface ThresholdRow {
   /** What the run measured for this statistic; undefined when neither the summary nor the series has it. */
   observed?: number;
   unit: 'ms' | 'B' | '';
+  /** The metric's k6 type: a `rate` metric's observed value is a fraction, a counter's `rate` is per second. */
+  type?: MetricType;
+  /** Samples of the metric (with the key's tag filter) when known; 0 means k6 evaluated an empty metric. */
+  samples?: number;
+  /** Rate metrics: how many of those samples were non-zero (k6's `passes`). */
+  hits?: number;
   ok: boolean;
   /** Live only: not evaluated yet. */
   pending?: boolean;
@@ -70,6 +84,35 @@ export interface RunInput {
 
 const num = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
+/**
+ * How many samples stand behind a threshold's observed value. k6 reports an empty trend as all zeros
+ * (p(95)=0 passes `p(95)<500`), which a reader would take for a real measurement; a time trend whose
+ * avg, min and max are all exactly 0 has no samples (no request takes 0 ms).
+ */
+function sampleCounts(
+  metric: SummaryMetric | undefined,
+  tracked: { type?: MetricType; count: number; nonZero: number } | undefined,
+): { samples?: number; hits?: number } {
+  if (metric) {
+    const v = metric.values;
+    if (metric.type === 'rate') {
+      const passes = num(v.passes);
+      const fails = num(v.fails);
+      return passes !== undefined && fails !== undefined ? { samples: passes + fails, hits: passes } : {};
+    }
+    if (metric.type === 'trend') {
+      if (num(v.count) !== undefined) return { samples: v.count };
+      const allZero = v.avg === 0 && v.min === 0 && v.max === 0;
+      return metric.contains === 'time' && allZero ? { samples: 0 } : {};
+    }
+    return {};
+  }
+  if (tracked?.count === 0) return { samples: 0 };
+  if (tracked?.type === 'rate') return { samples: tracked.count, hits: tracked.nonZero };
+  if (tracked?.type === 'trend') return { samples: tracked.count };
+  return {};
+}
+
 /** Builds one scenario's part of the report from its files. */
 export async function buildScenarioReport(input: RunInput): Promise<ScenarioReport> {
   const summary = input.summaryPath ? await readSummary(input.summaryPath) : undefined;
@@ -116,6 +159,8 @@ export function scenarioFromParts(
       limit: e?.limit,
       observed,
       unit,
+      type: metric?.type ?? aggregator.tracker.counts(t.metric)?.type,
+      ...sampleCounts(metric, aggregator.tracker.counts(t.metric)),
       ok: t.ok,
     };
     if ('pending' in t && t.pending) row.pending = true;

@@ -111,6 +111,12 @@ export class ThresholdTracker {
     return this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key)?.contains;
   }
 
+  /** Sample counts of a tracked key (undefined when untracked); `type` is known once a sample arrived. */
+  counts(key: string): { type?: MetricType; count: number; nonZero: number } | undefined {
+    const t = this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key);
+    return t ? { type: t.type, count: t.count, nonZero: t.nonZero } : undefined;
+  }
+
   /** The observed value of `stat` for `key`, or undefined when the key was not tracked or has no type yet. */
   observed(key: string, stat: string, durationMs: number): number | undefined {
     const t = this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key);

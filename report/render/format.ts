@@ -25,16 +25,38 @@ export function bytes(v: number | undefined): string {
   return `${v} B`;
 }
 
-export function observed(row: { observed?: number; unit: string; stat?: string }): string {
+export interface ObservedRow {
+  observed?: number;
+  unit: string;
+  stat?: string;
+  type?: string;
+  samples?: number;
+  hits?: number;
+}
+
+/**
+ * A threshold's observed value as a reader compares it with the expression: a rate metric as a
+ * percentage with its counts (`0.42 % (3/712)`), an empty metric as `no samples` rather than k6's 0.
+ */
+export function observed(row: ObservedRow): string {
+  if (row.samples === 0 && row.type !== 'counter' && row.type !== 'gauge') return 'no samples';
   if (row.observed === undefined) return 'n/a';
   if (row.unit === 'ms') return ms(row.observed);
   if (row.unit === 'B') return bytes(row.observed);
+  if (row.type === 'rate' && row.stat === 'rate') {
+    const counts = row.samples !== undefined && row.hits !== undefined ? ` (${row.hits}/${row.samples})` : '';
+    return `${pct(row.observed)}${counts}`;
+  }
   return num(row.observed, row.stat === 'rate' ? 4 : 2);
 }
 
 export function duration(msValue: number): string {
-  const s = msValue / 1000;
-  return s >= 60 ? `${Math.floor(s / 60)}m${(s % 60).toFixed(0)}s` : `${s.toFixed(1)}s`;
+  // Round to whole seconds first, so 119.6 s reads 2m0s and never 1m60s.
+  if (msValue >= 59_950) {
+    const total = Math.round(msValue / 1000);
+    return `${Math.floor(total / 60)}m${total % 60}s`;
+  }
+  return `${(msValue / 1000).toFixed(1)}s`;
 }
 
 /** Delta of a comparison row in the row's unit, signed. */

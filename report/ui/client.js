@@ -22,10 +22,16 @@
   const pct = (v) => (isNum(v) ? (v * 100).toFixed(2) + ' %' : 'n/a');
   const num = (v, d) =>
     isNum(v) ? (Number.isInteger(v) ? String(v) : v.toFixed(d === undefined ? 2 : d)) : 'n/a';
+  // Twin of observed() in report/render/format.ts: rates as percentages with counts, empty metrics said so.
   function observed(t) {
+    if (t.samples === 0 && t.type !== 'counter' && t.type !== 'gauge') return 'no samples';
     if (!isNum(t.observed)) return 'n/a';
     if (t.unit === 'ms') return ms(t.observed);
     if (t.unit === 'B') return num(t.observed, 0) + ' B';
+    if (t.type === 'rate' && t.stat === 'rate')
+      return (
+        pct(t.observed) + (isNum(t.samples) && isNum(t.hits) ? ' (' + t.hits + '/' + t.samples + ')' : '')
+      );
     return num(t.observed, t.stat === 'rate' ? 4 : 2);
   }
   const kindValue = (kind, v) =>
@@ -38,10 +44,20 @@
     if (kind === 'rate') return sign + (a * 100).toFixed(2) + ' pp';
     return sign + a.toFixed(2) + '/s';
   }
-  const duration = (v) =>
-    v >= 60000
-      ? Math.floor(v / 60000) + 'm' + ((v % 60000) / 1000).toFixed(0) + 's'
-      : (v / 1000).toFixed(1) + 's';
+  function duration(v) {
+    if (v < 59950) return (v / 1000).toFixed(1) + 's';
+    const total = Math.round(v / 1000);
+    return Math.floor(total / 60) + 'm' + (total % 60) + 's';
+  }
+  // Chart time axis: seconds since the first second of the run, as a load tester reads a test timeline.
+  function elapsed(sec) {
+    const s = Math.round(sec);
+    if (s < 60) return s + 's';
+    const m = Math.floor(s / 60);
+    if (m < 60) return m + 'm' + (s % 60 ? String(s % 60).padStart(2, '0') + 's' : '');
+    return Math.floor(m / 60) + 'h' + String(m % 60).padStart(2, '0') + 'm';
+  }
+  const clockUtc = (sec) => new Date(sec * 1000).toISOString().slice(11, 19) + ' UTC';
 
   // ---- DOM helpers: textContent only, so tag values from a run can never inject markup ----
   function el(tag, attrs, children) {
@@ -117,6 +133,37 @@
       return;
     }
     const width = chartWidth(container);
+    const t0 = series.t[0];
+    // Whole seconds only (the data has 1 s resolution); labels are elapsed time, the legend adds the clock.
+    const xScale = { x: { time: false } };
+    const xAxis = {
+      incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200],
+      space: 60,
+      // Ticks counted from the run's first second (uPlot would align them to multiples of the epoch).
+      splits: (u, axisIdx, min, max, incr) => {
+        const out = [];
+        for (let v = t0 + Math.ceil((min - t0) / incr) * incr; v <= max; v += incr) out.push(v);
+        return out;
+      },
+      values: (u, vals) => vals.map((v) => elapsed(v - t0)),
+    };
+    // Same left and right gutters on every chart, so the three timelines line up second for second.
+    const left = (label, extra) => Object.assign({ label, size: 64, labelSize: 24 }, extra);
+    const blankRight = (scale) => ({
+      scale,
+      side: 1,
+      size: 88,
+      grid: { show: false },
+      ticks: { show: false },
+      values: (u, vals) => vals.map(() => ''),
+    });
+    const xSeries = {
+      label: 'time',
+      value: (u, v) => (v === null || v === undefined ? '--' : elapsed(v - t0) + ' (' + clockUtc(v) + ')'),
+    };
+    container.append(
+      el('p', { class: 'note chart-note' }, 'Run started ' + clockUtc(t0) + '; one point per second.'),
+    );
     const mk = (title, opts, data) => {
       const box = el('div', { class: 'chart', 'data-chart': title });
       container.append(box);
@@ -131,55 +178,75 @@
     mk(
       'VUs and requests per second',
       {
-        scales: {
-          x: { time: true },
+        scales: Object.assign({}, xScale, {
           vus: { range: (u, min, max) => [0, Math.max(1, max)] },
           rps: { range: (u, min, max) => [0, Math.max(1, max)] },
-        },
+        }),
         series: [
-          {},
+          xSeries,
           { label: 'VUs', scale: 'vus', stroke: COLORS.vus, width: 2, spanGaps: true },
           { label: 'req/s', scale: 'rps', stroke: COLORS.rps, width: 2, fill: 'rgba(31,119,180,0.08)' },
         ],
         axes: [
-          {},
-          { scale: 'vus', label: 'VUs' },
-          { scale: 'rps', side: 1, label: 'req/s', grid: { show: false } },
+          xAxis,
+          left('VUs', { scale: 'vus' }),
+          { scale: 'rps', side: 1, label: 'req/s', size: 64, labelSize: 24, grid: { show: false } },
         ],
       },
       [series.t, series.vus, series.rps],
     );
     const limits = s.latencyLimits || [];
+    // Each threshold its own dash pattern, no point markers: they are limits, not measurements.
+    const DASHES = [
+      [8, 4],
+      [2, 4],
+      [12, 4, 2, 4],
+    ];
     mk(
       'Latency (http_req_duration, log scale)',
       {
-        scales: { x: { time: true }, y: { distr: 3 } },
+        scales: Object.assign({}, xScale, { y: { distr: 3 } }),
         series: [
-          {},
+          xSeries,
           { label: 'p50', stroke: COLORS.p50, width: 2, spanGaps: true, value: legendMs },
           { label: 'p95', stroke: COLORS.p95, width: 2, spanGaps: true, value: legendMs },
           { label: 'p99', stroke: COLORS.p99, width: 2, spanGaps: true, value: legendMs },
         ].concat(
-          limits.map((l) => ({
+          limits.map((l, i) => ({
             label: 'threshold ' + l.label,
             stroke: COLORS.limit,
-            dash: [6, 4],
+            dash: DASHES[i % DASHES.length],
             width: 1.5,
+            points: { show: false },
             value: legendMs,
           })),
         ),
-        axes: [{}, { splits: decades, values: (u, vals) => vals.map((v) => ms(v)), size: 70 }],
+        axes: [
+          xAxis,
+          left('latency', { splits: decades, values: (u, vals) => vals.map(decadeLabel) }),
+          blankRight('y'),
+        ],
       },
       [series.t, series.p50, series.p95, series.p99].concat(limits.map((l) => series.t.map(() => l.value))),
     );
     mk(
       'Errors per second (http_req_failed)',
       {
-        scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
-        series: [{}, { label: 'failed req/s', stroke: COLORS.err, width: 2, fill: 'rgba(214,39,40,0.12)' }],
+        scales: Object.assign({}, xScale, { y: { range: (u, min, max) => [0, Math.max(1, max)] } }),
+        series: [
+          xSeries,
+          { label: 'failed req/s', stroke: COLORS.err, width: 2, fill: 'rgba(214,39,40,0.12)' },
+        ],
+        axes: [xAxis, left('failed req/s'), blankRight('y')],
       },
       [series.t, series.errors],
     );
+  }
+
+  // 0.1 ms, 1 ms, 10 ms, 100 ms, 1 s, 10 s: decade labels without trailing zeros.
+  function decadeLabel(v) {
+    if (v >= 1000) return +(v / 1000).toPrecision(3) + ' s';
+    return +v.toPrecision(3) + ' ms';
   }
 
   // Log-scale ticks at powers of ten only: uPlot's default log ticks crowd the axis with labels.
@@ -188,7 +255,8 @@
     const lo = Math.floor(Math.log10(Math.max(min, 1e-3)));
     const hi = Math.ceil(Math.log10(Math.max(max, 1e-3)));
     for (let e = lo; e <= hi; e++) out.push(Math.pow(10, e));
-    return out;
+    // Never a tick outside the drawn range: it would be labelled below the axis.
+    return out.filter((v) => v >= min * 0.999 && v <= max * 1.001);
   }
 
   // ---- sections ----
@@ -306,6 +374,8 @@
   }
 
   function render(root, report, live) {
+    // A live snapshot rebuilds the page: keep the reader where they were scrolled to.
+    const scrollY = window.scrollY;
     for (const c of state.charts) c.plot.destroy();
     state.charts = [];
     root.replaceChildren();
@@ -315,7 +385,9 @@
         live
           ? el('span', { id: 'live-status', class: 'live' }, state.finished ? 'run finished' : 'live')
           : null,
-        ' generated ' + report.generatedAt + (report.runId ? ' · run ' + report.runId : ''),
+        (live ? ' updated ' : ' generated ') +
+          report.generatedAt +
+          (report.runId ? ' · run ' + report.runId : ''),
       ]),
     ]);
     const overview = table(
@@ -348,6 +420,7 @@
     });
     // Charts last: they size themselves to their container, which must be in the document first.
     for (const [charts, s] of pending) drawCharts(charts, s);
+    if (scrollY > 0) window.scrollTo(0, scrollY);
     state.renders++;
   }
 
