@@ -110,6 +110,22 @@ async function startProm(config: Settings, log: NodeJS.WritableStream): Promise<
   return prometheus;
 }
 
+/**
+ * Calls `stop` once this process is orphaned. `npm run` starts it under `sh -c`; a SIGTERM to npm
+ * kills that shell without passing the signal on, which would leave influxd, Prometheus and the
+ * services holding their ports. Ctrl-C in a terminal reaches the whole process group and needs none of this.
+ */
+function watchParent(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    console.error('stack:native: the parent process is gone; stopping');
+    stop();
+  }, 500);
+  timer.unref();
+}
+
 async function main(): Promise<void> {
   loadDotEnv();
   let config: Settings;
@@ -136,6 +152,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  watchParent(onSignal);
 
   try {
     for (const service of config.services) {

@@ -11,6 +11,11 @@ if ! docker info >/dev/null 2>&1; then
   exit 3
 fi
 
+# The k6 service runs as the invoking user, so the results/ folder it writes into stays the user's.
+LOADLAB_UID=${LOADLAB_UID:-$(id -u)}
+LOADLAB_GID=${LOADLAB_GID:-$(id -g)}
+export LOADLAB_UID LOADLAB_GID
+
 env_args=()
 if [[ -f .env ]]; then env_args=(--env-file .env); fi
 compose() { docker compose -f stack/docker-compose.yml "${env_args[@]}" "$@"; }

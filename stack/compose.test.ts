@@ -18,6 +18,7 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
   command?: string[];
+  user?: string;
 }
 interface Compose {
   services: Record<string, Service>;
@@ -146,6 +147,11 @@ describe('stack/docker-compose.yml', () => {
       ),
     );
     assert.ok(services.prometheus?.volumes?.includes('./prometheus.yml:/etc/prometheus/prometheus.yml:ro'));
+  });
+
+  it('runs k6 as the invoking user when compose.sh says so, else as the image user', () => {
+    assert.equal(services.k6?.user, '${LOADLAB_UID:-12345}:${LOADLAB_GID:-12345}');
+    assert.match(read('./k6.Dockerfile'), /adduser -D -H -u 12345 /);
   });
 
   it('builds the services and k6 from the repository Dockerfiles', () => {

@@ -99,6 +99,91 @@ describe('stack command wrappers', () => {
   });
 });
 
+describe('compose.sh with a container engine (fake docker client recording its calls)', () => {
+  let fakeBin = '';
+  let calls = '';
+  before(() => {
+    // `docker info` answers; every other call is recorded with the user the k6 service would run as.
+    fakeBin = mkdtempSync(join(tmpdir(), 'loadlab-fake-engine-'));
+    calls = join(fakeBin, 'calls');
+    const script = [
+      '#!/bin/sh',
+      '[ "$1" = info ] && exit 0',
+      'echo "uid=$LOADLAB_UID:$LOADLAB_GID $*" >> "$DOCKER_CALLS"',
+    ].join('\n');
+    writeFileSync(join(fakeBin, 'docker'), `${script}\n`);
+    chmodSync(join(fakeBin, 'docker'), 0o755);
+  });
+  after(() => rmSync(fakeBin, { recursive: true, force: true }));
+
+  /** The fake engine first on PATH, and no LOADLAB_UID/GID inherited, so compose.sh picks the user. */
+  const engineEnv = (): NodeJS.ProcessEnv => {
+    const { LOADLAB_UID: _uid, LOADLAB_GID: _gid, ...env } = process.env;
+    return { ...env, PATH: `${fakeBin}:${process.env.PATH}`, DOCKER_CALLS: calls };
+  };
+  const compose = () =>
+    `docker compose -f stack/docker-compose.yml${existsSync(join(ROOT, '.env')) ? ' --env-file .env' : ''}`;
+  const user = () => `uid=${process.getuid?.()}:${process.getgid?.()}`;
+
+  function recorded(args: string[]): string[] {
+    rmSync(calls, { force: true });
+    const env = engineEnv();
+    const result = run('stack/compose.sh', args, env);
+    assert.equal(result.status, 0, result.stderr);
+    return readFileSync(calls, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/^uid=\S+ /, 'docker '));
+  }
+
+  const k6Run = (profile: string, script: string) =>
+    `--profile k6 run --rm -e LT_PROFILE=${profile} k6 run suite/scenarios/${script}.js`;
+  const cases: Array<[string, string[]]> = [
+    ['up', ['--profile services up -d --build --wait']],
+    ['down', ['--profile services --profile monitoring --profile k6 down']],
+    ['smoke', [k6Run('smoke', 'smoke/api-health')]],
+    [
+      'smoke-host',
+      [
+        '--profile k6 run --rm --no-deps -e LT_PROFILE=smoke -e BASE_URL=http://host.docker.internal:5050 ' +
+          'k6 run suite/scenarios/smoke/api-health.js',
+      ],
+    ],
+    ['load', [k6Run('load', 'load/mixed-traffic')]],
+    ['stress', [k6Run('stress', 'stress/api-breakpoint')]],
+    ['grafana-up', ['--profile monitoring up -d --build --wait']],
+    ['grafana-down', ['--profile monitoring --profile k6 down']],
+    ['build', ['--profile k6 build k6']],
+  ];
+  for (const [command, expected] of cases) {
+    it(`compose.sh ${command} runs: ${expected.join('; ')}`, () => {
+      assert.deepEqual(
+        recorded([command]),
+        expected.map((args) => `${compose()} ${args}`),
+      );
+    });
+  }
+
+  it('compose.sh stream starts the monitoring profile, then streams to the influxdb service with a testid', () => {
+    const [up, stream, ...rest] = recorded(['stream', 'scenarios/load/mixed-traffic', 'load']);
+    assert.equal(up, `${compose()} --profile monitoring up -d --build --wait`);
+    const prefix = `${compose()} --profile k6 run --rm -e LT_PROFILE=load k6 run `;
+    assert.ok(stream?.startsWith(prefix), stream);
+    assert.match(
+      stream!.slice(prefix.length),
+      /^--tag testid=\d{8}T\d{6}Z-mixed-traffic -o xk6-influxdb=http:\/\/influxdb:8086 suite\/scenarios\/load\/mixed-traffic\.js$/,
+    );
+    assert.deepEqual(rest, []);
+  });
+
+  it('runs the k6 service as the invoking user, so results/ stays writable', () => {
+    rmSync(calls, { force: true });
+    const env = engineEnv();
+    assert.equal(run('stack/compose.sh', ['smoke'], env).status, 0);
+    assert.match(readFileSync(calls, 'utf8'), new RegExp(`^${user()} `));
+  });
+});
+
 describe('influxdb/create-dbrp.sh (InfluxDB 2.x init hook)', () => {
   let fakeBin = '';
   before(() => {
