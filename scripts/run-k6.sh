@@ -22,8 +22,8 @@ if [[ -f $env_file ]]; then
     [[ $line =~ ^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
     name=${BASH_REMATCH[1]}
     value=${BASH_REMATCH[2]}
-    value=${value%\"}
-    value=${value#\"}
+    # One pair of surrounding quotes, double or single, is syntax, not value.
+    if [[ $value =~ ^\"(.*)\"$ || $value =~ ^\'(.*)\'$ ]]; then value=${BASH_REMATCH[1]}; fi
     [[ -n ${!name+set} ]] || export "$name=$value"
   done <"$env_file"
 fi
@@ -70,10 +70,16 @@ docker)
   [[ $needs_browser == false ]] || die "browser scenarios need a native k6 or the Node runner, not the container engine (unset LT_ENGINE or use LT_ENGINE=node)"
   docker_usable || die "LT_ENGINE=docker but no container engine answers (docker info failed)"
   echo "run-k6: engine docker ($reason)" >&2
-  # Inside the container, the host's sandbox is host.docker.internal, never localhost.
-  BASE_URL=${BASE_URL:-http://localhost:5050}
-  BASE_URL=${BASE_URL/localhost/host.docker.internal}
-  export BASE_URL=${BASE_URL/127.0.0.1/host.docker.internal}
+  # Inside the container, the host's services are host.docker.internal, never localhost: the
+  # sandbox and both clinic instances (their defaults are the scripts' own).
+  to_host() {
+    local url=${1/localhost/host.docker.internal}
+    echo "${url/127.0.0.1/host.docker.internal}"
+  }
+  BASE_URL=$(to_host "${BASE_URL:-http://localhost:5050}")
+  CLINIC_BASE_URL=$(to_host "${CLINIC_BASE_URL:-http://localhost:9966/petclinic/api}")
+  CLINIC_SECURE_BASE_URL=$(to_host "${CLINIC_SECURE_BASE_URL:-http://localhost:9967/petclinic/api}")
+  export BASE_URL CLINIC_BASE_URL CLINIC_SECURE_BASE_URL
   env_args=()
   while IFS='=' read -r name _; do
     env_args+=(-e "$name")

@@ -58,6 +58,40 @@ describe('scripts/run-k6.sh', () => {
     assert.match(r.out, /grafana\/k6:1\.3\.0 run k6\/scenarios\/smoke\/api-health\.ts/);
   });
 
+  it('points the clinic addresses at the host too, and passes flags and the dashboard port to the container', () => {
+    const bin = fakeBin({
+      docker:
+        'if [[ $1 == info ]]; then exit 0; fi; echo "docker-args: $*"; echo "clinic=$CLINIC_BASE_URL secure=$CLINIC_SECURE_BASE_URL"',
+    });
+    const r = run(
+      [SCRIPT, '--vus', '3'],
+      { CLINIC_SECURE_BASE_URL: 'http://127.0.0.1:9967/petclinic/api', LT_DASHBOARD: 'true' },
+      bin,
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.match(
+      r.out,
+      /clinic=http:\/\/host\.docker\.internal:9966\/petclinic\/api secure=http:\/\/host\.docker\.internal:9967\/petclinic\/api/,
+    );
+    assert.match(r.out, /-e CLINIC_BASE_URL/);
+    assert.match(r.out, /-e K6_WEB_DASHBOARD_EXPORT/);
+    assert.match(r.out, /-p 5665:5665/);
+    assert.match(r.out, /api-health\.ts --vus 3$/m);
+  });
+
+  it('maps LT_DASHBOARD to the Node runner dashboard as well, keeping an export path already set', () => {
+    const bin = fakeBin({ node: 'echo "dashboard=$K6_WEB_DASHBOARD export=$K6_WEB_DASHBOARD_EXPORT"' });
+    const r = run(
+      [SCRIPT],
+      { LT_ENGINE: 'node', LT_DASHBOARD: 'true', K6_WEB_DASHBOARD_EXPORT: 'results/x.html' },
+      bin,
+    );
+    assert.match(r.err, /engine node \(LT_ENGINE=node\)/);
+    assert.match(r.out, /dashboard=true export=results\/x\.html/);
+    const off = run([SCRIPT], { LT_ENGINE: 'node' }, bin);
+    assert.match(off.out, /dashboard= export=$/m);
+  });
+
   it('never sends a browser scenario to the container engine', () => {
     const bin = fakeBin({ docker: 'exit 0', node: 'echo "node-args: $*"' });
     assert.match(run([BROWSER], {}, bin).err, /engine node/);
@@ -80,12 +114,14 @@ describe('scripts/run-k6.sh', () => {
     const envFile = join(dir, '.env');
     writeFileSync(
       envFile,
-      '# comment\nDEMO_EMAIL=file@x.test\nDEMO_PASSWORD="from-file"\nBASE_URL=http://file:1\n',
+      "# comment\nDEMO_EMAIL=file@x.test\nDEMO_PASSWORD=\"from-file\"\nBASE_URL=http://file:1\nADMIN_PASSWORD='it''s'\nADMIN_USER='admin'\n",
     );
-    const bin = fakeBin({ node: 'echo "email=$DEMO_EMAIL password=$DEMO_PASSWORD base=$BASE_URL"' });
+    const bin = fakeBin({
+      node: 'echo "email=$DEMO_EMAIL password=$DEMO_PASSWORD base=$BASE_URL admin=$ADMIN_USER/$ADMIN_PASSWORD"',
+    });
     const r = run([SCRIPT], { LT_ENV_FILE: envFile, BASE_URL: 'http://set:2' }, bin);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /email=file@x\.test password=from-file base=http:\/\/set:2/);
+    assert.match(r.out, /email=file@x\.test password=from-file base=http:\/\/set:2 admin=admin\/it''s/);
   });
 
   it('is shellcheck clean', () => {

@@ -7,7 +7,12 @@ import { summaryHandler } from '../lib/handle-summary.js';
 import { rampingOptions, type ScenarioPlan } from '../lib/options.js';
 import { getStaticPage, getUsers, login } from '../lib/requests.js';
 
-const plan: ScenarioPlan = { name: 'journey_auth', testType: 'journey', suite: 'authenticated-user' };
+const plan: ScenarioPlan = {
+  name: 'journey_auth',
+  testType: 'journey',
+  suite: 'authenticated-user',
+  defaultProfile: 'load',
+};
 const config = suiteConfig(__ENV);
 const journeyDuration = new Trend('journey_duration');
 

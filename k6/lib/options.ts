@@ -13,11 +13,14 @@ export interface ScenarioPlan {
   suite: string;
   /** The profile this script runs when LT_PROFILE is unset. */
   defaultProfile?: ProfileName;
+  /** Scripts with their own executor (browser, secured clinic) always judge by this profile's set. */
+  fixedProfile?: ProfileName;
   thresholds?: ThresholdSet;
 }
 
 /** LT_PROFILE when set, else the script's default, under the spec's selection rule. */
 export function profileOf(plan: ScenarioPlan, env: Record<string, string | undefined>): ProfileName {
+  if (plan.fixedProfile) return plan.fixedProfile;
   return selectProfileName(env.LT_PROFILE || plan.defaultProfile, env);
 }
 

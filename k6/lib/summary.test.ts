@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { SummaryData } from './summary-data.js';
-import { fileTimestamp, scenarioLabel, summaryFiles } from './summary.js';
+import { fileTimestamp, normalizePath, scenarioLabel, summaryFiles } from './summary.js';
 import { formatDuration, renderSummaryText, thresholdRows, thresholdStatistic } from './summary-text.js';
 
 const real = JSON.parse(
@@ -32,6 +32,34 @@ describe('k6 summary handler', () => {
       new Date(),
     );
     assert.equal(files['results/runs/x-s.json'], files['results/summary-latest.json']);
+  });
+
+  it('writes summary-latest.json once even when LT_RUN_SUMMARY names it', () => {
+    for (const spelling of [
+      'results/summary-latest.json',
+      './results/summary-latest.json',
+      'results//summary-latest.json',
+    ]) {
+      const files = summaryFiles(
+        real,
+        { scenario: 's', profile: 'p' },
+        { LT_RUN_SUMMARY: spelling },
+        new Date(0),
+      );
+      assert.deepEqual(Object.keys(files).sort(), [
+        'results/summary-latest.json',
+        'results/summary-s-p-1970-01-01T00-00-00Z.json',
+        'stdout',
+      ]);
+    }
+    const other = summaryFiles(
+      real,
+      { scenario: 's', profile: 'p' },
+      { LT_RUN_SUMMARY: './results/runs/a.json' },
+      new Date(0),
+    );
+    assert.ok('results/runs/a.json' in other);
+    assert.equal(normalizePath('./a/./b//c.json'), 'a/b/c.json');
   });
 
   it('labels with LT_SCENARIO when set, made safe for file names', () => {

@@ -11,6 +11,20 @@ export function fileTimestamp(date: Date): string {
     .replace(/:/g, '-');
 }
 
+export const LATEST_SUMMARY = 'results/summary-latest.json';
+
+/** `./results//x.json` -> `results/x.json`, so two spellings of one file are seen as one. */
+export function normalizePath(path: string): string {
+  return path
+    .replace(/\/{2,}/g, '/')
+    .replace(/(^|\/)(\.\/)+/g, '$1')
+    .replace(/^\.\//, '');
+}
+
+/**
+ * One entry per file. LT_RUN_SUMMARY (the report runner's per-run copy) is added only when it is
+ * a different file: the latest summary has exactly one writer (the original project wrote it twice).
+ */
 export function summaryFiles(
   data: SummaryData,
   labels: { scenario: string; profile: string },
@@ -19,11 +33,12 @@ export function summaryFiles(
 ): Record<string, string> {
   const json = JSON.stringify(data, null, 2);
   const files: Record<string, string> = {
-    'results/summary-latest.json': json,
+    [LATEST_SUMMARY]: json,
     [`results/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}.json`]: json,
     stdout: renderSummaryText(data, labels),
   };
-  if (env.LT_RUN_SUMMARY) files[env.LT_RUN_SUMMARY] = json;
+  const extra = env.LT_RUN_SUMMARY ? normalizePath(env.LT_RUN_SUMMARY) : '';
+  if (extra && !(extra in files)) files[extra] = json;
   return files;
 }
 

@@ -10,6 +10,7 @@ const plan: ScenarioPlan = {
   name: 'load_auth',
   testType: 'load',
   suite: 'api-auth',
+  defaultProfile: 'load',
   thresholds: {
     login_duration: [...CUSTOM_THRESHOLDS.login_duration],
     login_errors: [...CUSTOM_THRESHOLDS.login_errors],

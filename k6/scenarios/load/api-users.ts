@@ -12,6 +12,7 @@ const plan: ScenarioPlan = {
   name: 'load_users',
   testType: 'load',
   suite: 'api-users',
+  defaultProfile: 'load',
   thresholds: { users_list_duration: [...CUSTOM_THRESHOLDS.users_list_duration] },
 };
 const config = suiteConfig(__ENV);
