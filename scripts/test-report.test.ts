@@ -105,6 +105,7 @@ describe('test:report', function () {
     );
     for (const c of calls) {
       assert.equal(c.profile, 'smoke');
+      assert.equal(c.resultsDir, results, 'summary-latest.json lands in --results too');
       assert.deepEqual(c.args.slice(1, 3), ['--out', `json=${c.summary.replace(/\.json$/, '.ndjson')}`]);
       assert.deepEqual(c.args.slice(3), ['--vus', '2', '--duration', '5s']);
       assert.match(c.summary, /runs\/\d{8}T\d{6}Z-[a-z-]+\.json$/);

@@ -164,6 +164,7 @@ async function main(argv: string[]): Promise<number> {
       LT_PROFILE: 'smoke',
       LT_SCENARIO: s.name,
       LT_RUN_SUMMARY: `${stem}.json`,
+      LT_RESULTS_DIR: resultsDir,
       BASE_URL: baseUrl,
     };
     const code = await runEngine(engine, args, env, `${stem}.log`, quick ? 120_000 : 600_000);

@@ -62,6 +62,20 @@ describe('k6 summary handler', () => {
     assert.equal(normalizePath('./a/./b//c.json'), 'a/b/c.json');
   });
 
+  it('writes under LT_RESULTS_DIR when set (test:report --results DIR)', () => {
+    const files = summaryFiles(
+      real,
+      { scenario: 's', profile: 'p' },
+      { LT_RESULTS_DIR: './out/', LT_RUN_SUMMARY: 'out/summary-latest.json' },
+      new Date(0),
+    );
+    assert.deepEqual(Object.keys(files).sort(), [
+      'out/summary-latest.json',
+      'out/summary-s-p-1970-01-01T00-00-00Z.json',
+      'stdout',
+    ]);
+  });
+
   it('labels with LT_SCENARIO when set, made safe for file names', () => {
     assert.equal(scenarioLabel('smoke', {}), 'smoke');
     assert.equal(scenarioLabel('smoke', { LT_SCENARIO: 'my run/1' }), 'my_run_1');

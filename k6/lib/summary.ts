@@ -11,8 +11,6 @@ export function fileTimestamp(date: Date): string {
     .replace(/:/g, '-');
 }
 
-export const LATEST_SUMMARY = 'results/summary-latest.json';
-
 /** `./results//x.json` -> `results/x.json`, so two spellings of one file are seen as one. */
 export function normalizePath(path: string): string {
   return path
@@ -32,9 +30,11 @@ export function summaryFiles(
   now: Date,
 ): Record<string, string> {
   const json = JSON.stringify(data, null, 2);
+  // LT_RESULTS_DIR lets `test:report --results DIR` keep every file of a run under DIR.
+  const dir = normalizePath(env.LT_RESULTS_DIR || 'results').replace(/\/$/, '');
   const files: Record<string, string> = {
-    [LATEST_SUMMARY]: json,
-    [`results/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}.json`]: json,
+    [`${dir}/summary-latest.json`]: json,
+    [`${dir}/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}.json`]: json,
     stdout: renderSummaryText(data, labels),
   };
   const extra = env.LT_RUN_SUMMARY ? normalizePath(env.LT_RUN_SUMMARY) : '';
