@@ -9,6 +9,25 @@ describe('clinic config', () => {
       clinicConfigFromEnv({ PETCLINIC_SECURITY_ENABLE: 'true', ADMIN_PASSWORD: 'x' }).securityEnabled,
       true,
     );
+    assert.equal(
+      clinicConfigFromEnv({ CLINIC_SECURITY_ENABLE: 'TRUE', ADMIN_PASSWORD: 'x' }).securityEnabled,
+      true,
+    );
+    assert.equal(
+      clinicConfigFromEnv({
+        CLINIC_SECURITY_ENABLE: '',
+        PETCLINIC_SECURITY_ENABLE: 'true',
+        ADMIN_PASSWORD: 'x',
+      }).securityEnabled,
+      true,
+      'an empty CLINIC_SECURITY_ENABLE counts as unset',
+    );
+    assert.equal(
+      clinicConfigFromEnv({ CLINIC_SECURITY_ENABLE: 'false', PETCLINIC_SECURITY_ENABLE: 'true' })
+        .securityEnabled,
+      false,
+      "the clinic's own variable wins",
+    );
     assert.throws(() => clinicConfigFromEnv({ CLINIC_SECURITY_ENABLE: 'yes' }), ConfigError);
   });
 

@@ -9,7 +9,8 @@ export interface ClinicConfig {
 export class ConfigError extends Error {}
 
 export function clinicConfigFromEnv(env: NodeJS.ProcessEnv): ClinicConfig {
-  const flag = env.CLINIC_SECURITY_ENABLE ?? env.PETCLINIC_SECURITY_ENABLE ?? 'false';
+  // An empty value counts as unset; TRUE/False are accepted as Spring's relaxed binding does.
+  const flag = (env.CLINIC_SECURITY_ENABLE || env.PETCLINIC_SECURITY_ENABLE || 'false').toLowerCase();
   if (flag !== 'true' && flag !== 'false') {
     throw new ConfigError(`CLINIC_SECURITY_ENABLE must be true or false, got "${flag}"`);
   }

@@ -1,15 +1,15 @@
-// One source of truth: the upstream OpenAPI document drives request validation (ajv compiles the
-// operation's requestBody schema) and, adjusted to what the clinic really answers (201/204, as the
-// upstream server does), is the document served at /v3/api-docs.
+// One source of truth: the document the clinic serves (document.ts, derived from upstream's
+// openapi.yml) is also what validates requests. ajv compiles each operation's path/query
+// parameters and JSON body from it; a route the document does not describe cannot be registered.
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { clinicDocument, type Json } from './document.js';
 
-type Json = Record<string, unknown>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
 const SOURCE = new URL('./openapi.yml', import.meta.url);
+const INT32_MAX = 2_147_483_647;
 
 export interface ValidationItem {
   message: string;
@@ -18,33 +18,8 @@ export interface ValidationItem {
   defaultMessage: string;
 }
 
-/** The document as served: clinic server URL, `/api/...` path keys, and the statuses the code returns. */
-function servedDocument(upstream: Json): Json {
-  const doc = structuredClone(upstream) as Json & { paths: Record<string, Record<string, Json>> };
-  doc.servers = [{ url: '/petclinic', description: 'loadlab clinic' }];
-  const paths: Record<string, Record<string, Json>> = {};
-  for (const [path, ops] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      const responses = op.responses as Record<string, Json> | undefined;
-      if (!responses) continue;
-      const ok = responses['200'];
-      if (method === 'post' && ok) {
-        delete responses['200'];
-        responses['201'] = ok;
-      }
-      if ((method === 'put' || method === 'delete') && ok) {
-        delete responses['200'];
-        responses['204'] = { description: 'Done; no content.' };
-      }
-    }
-    paths[`/api${path}`] = ops;
-  }
-  doc.paths = paths;
-  return doc;
-}
-
 /** OpenAPI 3.0's boolean exclusiveMinimum/Maximum, as JSON Schema's numbers (what ajv reads). */
-function toJsonSchema(schema: unknown): unknown {
+export function toJsonSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toJsonSchema);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Json = {};
@@ -93,27 +68,29 @@ function fieldOf(error: ErrorObject): string {
   return path;
 }
 
+/** Bean-validation-like wording, as upstream's schemaValidationErrors carry. */
 function defaultMessage(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
+  const parent = (error.parentSchema ?? {}) as Json;
   switch (error.keyword) {
     case 'required':
       return 'must not be null';
     case 'minLength':
     case 'maxLength':
-      return `size must be between ${String((error.parentSchema as Json)?.minLength ?? 0)} and ${String((error.parentSchema as Json)?.maxLength ?? 2147483647)}`;
+      return `size must be between ${String(parent.minLength ?? 0)} and ${String(parent.maxLength ?? INT32_MAX)}`;
+    case 'minItems':
+      return `must contain at least ${String(p.limit)} item(s)`;
     case 'pattern':
       return `must match "${String(p.pattern)}"`;
+    case 'minimum':
+      return `must be greater than or equal to ${String(p.limit)}`;
+    case 'maximum':
+      return `must be less than or equal to ${String(p.limit)}`;
+    case 'type':
+      return `must be of type ${String(p.type)}`;
     default:
       return error.message ?? 'is invalid';
   }
-}
-
-export interface Contract {
-  document: Json;
-  /** Validates a request body against the operation's schema; [] when valid. */
-  validateBody(operationPath: string, method: string, body: unknown): ValidationItem[];
-  /** Validates a response body against a component schema (tests check every response with it). */
-  validateResponse(schemaName: string, body: unknown): ErrorObject[];
 }
 
 function lookup(body: unknown, field: string): unknown {
@@ -122,77 +99,145 @@ function lookup(body: unknown, field: string): unknown {
     .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Json)[k] : undefined), body);
 }
 
-export function loadContract(): Contract {
-  const upstream = parse(readFileSync(SOURCE, 'utf8')) as Json & {
-    paths: Record<string, Record<string, Json>>;
-    components: { schemas: Json };
-  };
-  const document = servedDocument(upstream);
-  const input = new Ajv({ strict: false, allErrors: true, coerceTypes: true, unicodeRegExp: true });
-  addFormats(input);
-  input.addSchema({ $id: 'in', components: forInput(toJsonSchema(upstream.components)) });
-  const output = new Ajv({ strict: false, allErrors: true, unicodeRegExp: true });
-  addFormats(output);
-  output.addSchema({ $id: 'out', components: toJsonSchema(upstream.components) });
-  const rewriteRefs = (schema: unknown, id: string): unknown =>
-    JSON.parse(JSON.stringify(schema).replace(/"#\/components/g, `"${id}#/components`));
+function items(validate: ValidateFunction, raw: (field: string) => unknown): ValidationItem[] {
+  return (validate.errors ?? []).map((error) => {
+    const field = fieldOf(error);
+    const rejected = raw(field);
+    const text = defaultMessage(error);
+    const rejectedValue =
+      rejected === undefined || rejected === null
+        ? 'null'
+        : typeof rejected === 'object'
+          ? JSON.stringify(rejected)
+          : String(rejected);
+    return {
+      message: `Field '${field}' ${text} (rejected value: ${rejectedValue})`,
+      field,
+      rejectedValue,
+      defaultMessage: text,
+    };
+  });
+}
 
-  const bodyValidators = new Map<string, ValidateFunction>();
-  for (const [path, ops] of Object.entries(upstream.paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      const schema = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.[
-        'application/json'
-      ] as Json | undefined;
-      if (schema?.schema)
-        bodyValidators.set(
-          `${method} ${path}`,
-          input.compile(rewriteRefs(forInput(schema.schema), 'in') as Json),
-        );
-    }
+export type Args = Record<string, unknown>;
+
+export type ParamResult =
+  | { ok: true; args: Args }
+  | { ok: false; notFound: true }
+  | { ok: false; notFound: false; errors: ValidationItem[] };
+
+export interface OperationContract {
+  /** Path and query parameters, typed and defaulted from the document; ids past int32 are not found. */
+  params(path: Record<string, string>, query: Record<string, unknown>): ParamResult;
+  /** The JSON body against the operation's schema (readOnly fields ignored); [] when valid. */
+  body(body: unknown): ValidationItem[];
+  hasBody: boolean;
+  /** Whether any parameter comes from the query string. */
+  usesQuery: boolean;
+}
+
+export interface Contract {
+  /** The document an open (false) or secured (true) instance serves. */
+  document(secured: boolean): Json;
+  /** The compiled operation for `/api/...` path keys as in the document, e.g. `/api/owners/{ownerId}`. */
+  operation(method: string, path: string): OperationContract | undefined;
+}
+
+interface ParamSpec {
+  name: string;
+  in: 'path' | 'query';
+  integer: boolean;
+}
+
+function compileOperation(ajvIn: Ajv, ajvParams: Ajv, op: Json): OperationContract {
+  const specs: ParamSpec[] = [];
+  const properties: Json = {};
+  const required: string[] = [];
+  for (const p of (op.parameters as Json[] | undefined) ?? []) {
+    const schema = toJsonSchema(p.schema ?? {}) as Json;
+    specs.push({ name: String(p.name), in: p.in as 'path' | 'query', integer: schema.type === 'integer' });
+    properties[String(p.name)] = schema;
+    if (p.required) required.push(String(p.name));
   }
-  const responseValidators = new Map<string, ValidateFunction>();
+  const validateParams =
+    specs.length > 0 ? ajvParams.compile({ type: 'object', properties, required }) : undefined;
+  const content = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.[
+    'application/json'
+  ] as Json | undefined;
+  const validateBody = content?.schema
+    ? ajvIn.compile(
+        JSON.parse(JSON.stringify(forInput(content.schema)).replace(/"#\/components/g, '"in#/components')),
+      )
+    : undefined;
 
   return {
-    document,
-    validateBody(operationPath, method, body) {
-      const validate = bodyValidators.get(`${method.toLowerCase()} ${operationPath}`);
-      if (!validate) return [];
+    hasBody: validateBody !== undefined,
+    usesQuery: specs.some((spec) => spec.in === 'query'),
+    params(path, query) {
+      if (!validateParams) return { ok: true, args: {} };
+      const args: Args = {};
+      const raw: Args = {};
+      for (const spec of specs) {
+        const value = spec.in === 'path' ? path[spec.name] : query[spec.name];
+        if (value === undefined) continue;
+        raw[spec.name] = value;
+        // Integers only from plain decimal digits: Number() would also take '1e3', ' 1' or '0x1'.
+        if (spec.integer && typeof value === 'string' && /^-?\d+$/.test(value)) {
+          const n = Number(value);
+          // Digits past int32 can never be an id: the resource does not exist (404, as the spec asks).
+          if (spec.in === 'path' && n > INT32_MAX) return { ok: false, notFound: true };
+          args[spec.name] = n;
+        } else args[spec.name] = value;
+      }
+      if (validateParams(args)) return { ok: true, args };
+      return { ok: false, notFound: false, errors: items(validateParams, (f) => raw[f]) };
+    },
+    body(body) {
+      if (!validateBody) return [];
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         return [
           {
             message: 'Request body must be a JSON object',
             field: '',
-            rejectedValue: String(body),
+            rejectedValue: body === undefined ? 'null' : JSON.stringify(body),
             defaultMessage: 'must be an object',
           },
         ];
       }
-      if (validate(body)) return [];
-      return (validate.errors ?? []).map((error) => {
-        const field = fieldOf(error);
-        const rejected = lookup(body, field);
-        const text = defaultMessage(error);
-        const rejectedValue =
-          rejected === undefined || rejected === null
-            ? 'null'
-            : typeof rejected === 'object'
-              ? JSON.stringify(rejected)
-              : String(rejected);
-        return {
-          message: `Field '${field}' ${text} (rejected value: ${rejectedValue})`,
-          field,
-          rejectedValue,
-          defaultMessage: text,
-        };
-      });
+      if (validateBody(body)) return [];
+      return items(validateBody, (f) => lookup(body, f));
     },
-    validateResponse(schemaName, body) {
-      let validate = responseValidators.get(schemaName);
-      if (!validate) {
-        validate = output.compile({ $ref: `out#/components/schemas/${schemaName}` });
-        responseValidators.set(schemaName, validate);
-      }
-      return validate(body) ? [] : (validate.errors ?? []);
-    },
+  };
+}
+
+function newAjv(options: ConstructorParameters<typeof Ajv>[0]): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: true, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+/** The contract from upstream's document (openapi.yml here unless another one is given, as tests do). */
+export function loadContract(upstream: Json = parse(readFileSync(SOURCE, 'utf8')) as Json): Contract {
+  const documents = { open: clinicDocument(upstream, false), secured: clinicDocument(upstream, true) };
+  // Validation never depends on the security mode; it is compiled from the open document.
+  const served = documents.open as Json & {
+    paths: Record<string, Record<string, Json>>;
+    components: Json;
+  };
+  // Bodies: numeric strings are coerced as upstream's Jackson does ("type":{"id":"1"}).
+  const ajvIn = newAjv({ coerceTypes: true });
+  ajvIn.addSchema({ $id: 'in', components: forInput(toJsonSchema(served.components)) });
+  // Parameters: defaults filled in (page 0, size 20); integers converted beforehand, strictly.
+  const ajvParams = newAjv({ useDefaults: true });
+  const operations = new Map<string, OperationContract>();
+  for (const [path, item] of Object.entries(served.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (op && typeof op === 'object' && 'responses' in op)
+        operations.set(`${method} ${path}`, compileOperation(ajvIn, ajvParams, op));
+    }
+  }
+  return {
+    document: (secured) => (secured ? documents.secured : documents.open),
+    operation: (method, path) => operations.get(`${method.toLowerCase()} ${path}`),
   };
 }

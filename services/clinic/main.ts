@@ -19,11 +19,9 @@ export async function startClinic(env: NodeJS.ProcessEnv): Promise<StartedServer
     const secure = instance === 'secure' || clinicConfigFromEnv(env).securityEnabled;
     plans.push({
       secure,
-      port: portFromEnv(
-        secure ? env.CLINIC_SECURE_PORT : env.CLINIC_PORT,
-        secure ? 9967 : 9966,
-        'CLINIC_PORT',
-      ),
+      port: secure
+        ? portFromEnv(env.CLINIC_SECURE_PORT, 9967, 'CLINIC_SECURE_PORT')
+        : portFromEnv(env.CLINIC_PORT, 9966, 'CLINIC_PORT'),
     });
   } else {
     throw new ConfigError(`CLINIC_INSTANCE must be both, open or secure, got "${instance}"`);

@@ -38,7 +38,7 @@ export function authenticate(store: ClinicStore): RequestHandler {
       const key = createHash('sha256').update(`${username}\0${password}`).digest('hex');
       const until = verified.get(key);
       if (until !== undefined && until > Date.now()) return true;
-      const user = store.users.list((u) => u.username === username)[0];
+      const user = store.users.listBy('username', username)[0];
       const ok = Boolean(user?.enabled && verifyPassword(password, user.passwordHash));
       if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
       return ok;
@@ -49,7 +49,7 @@ export function authenticate(store: ClinicStore): RequestHandler {
 
 function rolesOf(store: ClinicStore, req: Request): string[] {
   const username = (req as Request & { auth?: { user: string } }).auth?.user;
-  return store.users.list((u) => u.username === username)[0]?.roles ?? [];
+  return username === undefined ? [] : (store.users.listBy('username', username)[0]?.roles ?? []);
 }
 
 /** 403 problem detail when the user has none of the roles (upstream intends 403; its advice turns it into 500). */

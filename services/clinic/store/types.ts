@@ -47,6 +47,8 @@ export interface UserRecord {
 
 export interface Repository<T extends { id: number }> {
   list(filter?: (record: T) => boolean): T[];
+  /** Records whose `field` equals `value`, in id order (indexed where the store declares it). */
+  listBy<K extends keyof T>(field: K, value: T[K]): T[];
   get(id: number): T | undefined;
   /** Assigns the next id atomically and stores the record. */
   insert(fields: Omit<T, 'id'>): T;
