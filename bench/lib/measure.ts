@@ -14,6 +14,8 @@ if (!(SECONDS > 0 && SECONDS <= 60) || !(CONNECTIONS > 0 && CONNECTIONS <= 500))
 
 export interface Target {
   url: string;
+  /** The target's process, e.g. to read its CPU time. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startTarget(kind: string): Promise<Target> {
   const [port] = (await once(child, 'message')) as [number];
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       child.send('stop');
       await once(child, 'exit');

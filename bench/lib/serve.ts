@@ -6,6 +6,8 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClinicApp } from '../../services/clinic/app.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
+import { isEntryPoint } from '../../services/shared/entry.js';
+import { createLogger } from '../../services/shared/logger.js';
 
 export const SANDBOX_BENCH_CREDENTIALS = { email: 'bench@loadlab.local', password: 'bench-secret' };
 
@@ -60,18 +62,22 @@ function minimalExpress(): RequestListener {
 const kinds: Record<string, () => RequestListener> = {
   bare: () => bare,
   express: minimalExpress,
+  // With a logger at the level the service runs at by default (info), as `start:sandbox` does.
   sandbox: () =>
-    createSandboxApp({
-      demoEmail: SANDBOX_BENCH_CREDENTIALS.email,
-      demoPassword: SANDBOX_BENCH_CREDENTIALS.password,
-      tokenSecret: 'bench',
-      tokenTtlSeconds: 3600,
-      faults: { enabled: false, latencyMs: 0, errorRate: 0 },
-    }),
+    createSandboxApp(
+      {
+        demoEmail: SANDBOX_BENCH_CREDENTIALS.email,
+        demoPassword: SANDBOX_BENCH_CREDENTIALS.password,
+        tokenSecret: 'bench',
+        tokenTtlSeconds: 3600,
+        faults: { enabled: false, latencyMs: 0, errorRate: 0 },
+      },
+      { logger: createLogger('sandbox', { LOG_LEVEL: 'info' }) },
+    ),
   clinic: () => createClinicApp({ securityEnabled: false }),
 };
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   const make = kinds[process.argv[2] ?? ''];
   if (!make) {
     console.error(`serve.ts: kind must be one of ${Object.keys(kinds).join(', ')}`);

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { pino } from 'pino';
+import { Writable } from 'node:stream';
 import request from 'supertest';
+import { listen } from '../shared/server.js';
+import { firstResponse, rawExchange } from '../shared/test-raw-http.js';
 import { createSandboxApp } from './app.js';
-import type { SandboxConfig } from './config.js';
+import { MAX_FAULT_LATENCY_MS, type SandboxConfig } from './config.js';
+import { faultPlan } from './faults.js';
 import { signToken } from './tokens.js';
 
 const config: SandboxConfig = {
@@ -176,10 +181,130 @@ describe('sandbox app', () => {
       assert.ok(Date.now() - started >= 140, 'the response waited for the injected latency');
     });
 
+    it('bounds per-request values: latency to 0..10 s, error rate to 0..1, garbage to the default', () => {
+      const defaults = { enabled: true, latencyMs: 20, errorRate: 0.1 };
+      const plan = (headers: Record<string, string>, query: Record<string, string> = {}) =>
+        faultPlan({ headers, query }, defaults);
+      assert.deepEqual(plan({ 'x-fault-latency-ms': '999999', 'x-fault-error-rate': '7' }), {
+        latencyMs: MAX_FAULT_LATENCY_MS,
+        errorRate: 1,
+      });
+      assert.deepEqual(plan({ 'x-fault-latency-ms': '-5', 'x-fault-error-rate': '-1' }), {
+        latencyMs: 0,
+        errorRate: 0,
+      });
+      assert.deepEqual(plan({ 'x-fault-latency-ms': 'soon', 'x-fault-error-rate': 'NaN' }), {
+        latencyMs: 20,
+        errorRate: 0.1,
+      });
+      // The header wins over the query string.
+      assert.equal(plan({ 'x-fault-error-rate': '0' }, { faultErrorRate: '1' }).errorRate, 0);
+      assert.equal(plan({}, { faultErrorRate: '0.5' }).errorRate, 0.5);
+    });
+
+    it('counts injected errors under the templated route in /metrics', async () => {
+      const faulty = createSandboxApp({ ...config, faults: { enabled: true, latencyMs: 0, errorRate: 0 } });
+      await request(faulty).get('/api/users').set('x-fault-error-rate', '1').expect(503);
+      await request(faulty)
+        .post('/api/auth/login')
+        .set('x-fault-error-rate', '1')
+        .send({ email: 'a', password: 'b' })
+        .expect(503);
+      const text = (await request(faulty).get('/metrics')).text;
+      assert.match(text, /http_requests_total\{method="GET",route="\/api\/users",status="503"[^}]*\} 1/);
+      assert.match(
+        text,
+        /http_requests_total\{method="POST",route="\/api\/auth\/login",status="503"[^}]*\} 1/,
+      );
+    });
+
     it('applies the configured defaults to every request', async () => {
       const failing = createSandboxApp({ ...config, faults: { enabled: true, latencyMs: 0, errorRate: 1 } });
       expectProblem(await request(failing).get('/api/users'), 503);
       await request(failing).get('/metrics').expect(200);
+    });
+  });
+
+  describe('bad input on the wire (raw requests no HTTP client would send as written)', () => {
+    let url: string;
+    let close: () => Promise<void>;
+    before(async () => {
+      const started = await listen(createSandboxApp(config), 0, '127.0.0.1');
+      url = started.url;
+      close = started.close;
+    });
+    after(() => close());
+
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+    const login = (headers: string, body: string) =>
+      `POST /api/auth/login HTTP/1.1\r\nHost: x\r\n${headers}Connection: close\r\n\r\n${body}`;
+
+    it('answers dot-dot paths under /web/ with 404 problem+json, never a file', async () => {
+      for (const path of ['/web/../x', '/web/../../package.json', '/web/..%2fapp.ts', '/web/./../.env']) {
+        const res = firstResponse(await rawExchange(url, get(path)));
+        assert.equal(res.status, 404, path);
+        assert.match(res.headers, /Content-Type: application\/problem\+json/i, path);
+        assert.equal(JSON.parse(res.body).instance, path);
+      }
+    });
+
+    it('refuses a declared oversized body with 413 at once, without waiting for the upload', async () => {
+      const started = Date.now();
+      // Declares 100 MB and sends one byte: the answer must not wait for the rest.
+      const raw = await rawExchange(
+        url,
+        login('Content-Type: application/json\r\nContent-Length: 100000000\r\n', '{'),
+        3000,
+      );
+      const res = firstResponse(raw);
+      assert.equal(res.status, 413);
+      assert.match(res.headers, /application\/problem\+json/);
+      assert.ok(Date.now() - started < 2000);
+    });
+
+    it('maps bodies that cannot be decoded to 400 or 415, never 500', async () => {
+      const cases: [string, string, number][] = [
+        ['Content-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n', 'hello', 400],
+        ['Content-Type: application/json\r\nContent-Encoding: zstd\r\nContent-Length: 2\r\n', '{}', 415],
+        ['Content-Type: application/json; charset=latin1\r\nContent-Length: 2\r\n', '{}', 415],
+        ['Content-Type: application/json\r\nContent-Length: 4\r\n', 'null', 400],
+        ['Content-Length: 2\r\n', '{}', 415],
+      ];
+      for (const [headers, body, status] of cases) {
+        const res = firstResponse(await rawExchange(url, login(headers, body)));
+        assert.equal(res.status, status, headers);
+        assert.match(res.headers, /application\/problem\+json/, headers);
+      }
+    });
+  });
+
+  describe('logs', () => {
+    function capture(level: string) {
+      const lines: Record<string, unknown>[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _enc, done) {
+          for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+          done();
+        },
+      });
+      return { lines, logger: pino({ level }, sink) };
+    }
+
+    it('writes one structured access line per request at debug, none at info', async () => {
+      const debug = capture('debug');
+      await request(createSandboxApp(config, { logger: debug.logger }))
+        .get('/api/users')
+        .expect(200);
+      const [line] = debug.lines.filter((l) => l.msg === 'request');
+      assert.equal(line?.level, 20);
+      assert.equal(line?.route, '/api/users');
+      assert.equal(line?.status, '200');
+      assert.equal(typeof line?.ms, 'number');
+      const info = capture('info');
+      await request(createSandboxApp(config, { logger: info.logger }))
+        .get('/api/users')
+        .expect(200);
+      assert.deepEqual(info.lines, []);
     });
   });
 

@@ -32,6 +32,23 @@ function requireJson(): RequestHandler {
   };
 }
 
+/** Login bodies are tiny; anything bigger is refused before it is read. */
+export const LOGIN_BODY_LIMIT_BYTES = 4096;
+
+/** A declared Content-Length over the limit gets its 413 at once and the connection is closed,
+ * instead of the parser reading (and discarding) the whole upload first. */
+function refuseLargeDeclaredBody(limit: number): RequestHandler {
+  return (req, res, next) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      res.setHeader('Connection', 'close');
+      next(new HttpProblem(413, 'Payload Too Large', `Body is ${declared} bytes; the limit is ${limit}`));
+      return;
+    }
+    next();
+  };
+}
+
 function credentialsFrom(req: Request): { email: string; password: string } {
   const body: unknown = req.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -52,7 +69,23 @@ function credentialsFrom(req: Request): { email: string; password: string } {
 
 export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger } = {}): express.Express {
   const app = express();
-  const metrics = createHttpMetrics({ defaultLabels: { service: 'sandbox' } });
+  const { logger } = deps;
+  const metrics = createHttpMetrics({
+    defaultLabels: { service: 'sandbox' },
+    // Access log at debug: one line per request with the metric labels, off at the default level
+    // so a load test does not turn into a logging test.
+    onObserved: logger
+      ? (o) =>
+          logger.debug(
+            { method: o.method, route: o.route, status: o.status, ms: o.seconds * 1000 },
+            'request',
+          )
+      : undefined,
+  });
+  // Per route, not per router: a route's own middleware sees req.route, so an injected 503 is
+  // counted under its templated route rather than "unmatched".
+  // Switched off (the default), the layer is not mounted at all, so it costs nothing.
+  const faults: RequestHandler[] = config.faults.enabled ? [faultInjection(config.faults)] : [];
   const users = seedUsers(config.demoEmail);
   const demoUser = users[0]!;
 
@@ -63,13 +96,17 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
   app.get('/metrics', metrics.handler);
 
   const api = express.Router();
-  api.use(faultInjection(config.faults));
 
-  app.get('/health', faultInjection(config.faults), (_req, res) => {
+  app.get('/health', ...faults, (_req, res) => {
     res.json({ status: 'ok', service: 'sandbox', uptimeSeconds: Math.round(process.uptime()) });
   });
 
-  api.post('/auth/login', requireJson(), express.json({ limit: '4kb' }), (req, res) => {
+  const parseLogin = [
+    requireJson(),
+    refuseLargeDeclaredBody(LOGIN_BODY_LIMIT_BYTES),
+    express.json({ limit: LOGIN_BODY_LIMIT_BYTES }),
+  ];
+  api.post('/auth/login', ...faults, ...parseLogin, (req, res) => {
     const { email, password } = credentialsFrom(req);
     const emailOk = sameSecret(email.toLowerCase(), config.demoEmail.toLowerCase());
     const passwordOk = sameSecret(password, config.demoPassword);
@@ -82,7 +119,7 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
     });
   });
 
-  api.get('/users', (req, res) => {
+  api.get('/users', ...faults, (req, res) => {
     const header = req.headers.authorization;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -96,10 +133,10 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
     res.json({ users });
   });
 
-  api.get('/errors/404', () => {
+  api.get('/errors/404', ...faults, () => {
     throw new HttpProblem(404, 'Not Found', 'Simulated 404: this resource does not exist');
   });
-  api.get('/errors/422', () => {
+  api.get('/errors/422', ...faults, () => {
     throw new HttpProblem(
       422,
       'Unprocessable Content',
@@ -129,6 +166,6 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
   app.get('/', (_req, res) => res.redirect('/web/login.html'));
 
   app.use(notFoundHandler);
-  app.use(problemErrorHandler({ onUnexpected: (err) => deps.logger?.error({ err }, 'unexpected error') }));
+  app.use(problemErrorHandler({ onUnexpected: (err) => logger?.error({ err }, 'unexpected error') }));
   return app;
 }

@@ -1,6 +1,6 @@
 // Fault injection for demos and tests that must make thresholds fail on purpose. Inert unless
 // the operator switched it on (SANDBOX_FAULTS=true): a public target must not be slowed by anyone.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { setTimeout as delay } from 'node:timers/promises';
 import { sendProblem } from '../shared/problem.js';
 import { MAX_FAULT_LATENCY_MS, type FaultDefaults } from './config.js';
@@ -17,22 +17,34 @@ function override(raw: string | undefined, fallback: number, max: number): numbe
   return Number.isFinite(value) ? Math.min(Math.max(value, 0), max) : fallback;
 }
 
+export interface FaultPlan {
+  latencyMs: number;
+  errorRate: number;
+}
+
+/** What to inject for one request: header first, then query, then the configured default. */
+export function faultPlan(req: Pick<Request, 'headers' | 'query'>, defaults: FaultDefaults): FaultPlan {
+  return {
+    latencyMs: override(
+      firstString(req.headers['x-fault-latency-ms']) ?? firstString(req.query.faultLatencyMs),
+      defaults.latencyMs,
+      MAX_FAULT_LATENCY_MS,
+    ),
+    errorRate: override(
+      firstString(req.headers['x-fault-error-rate']) ?? firstString(req.query.faultErrorRate),
+      defaults.errorRate,
+      1,
+    ),
+  };
+}
+
 export function faultInjection(defaults: FaultDefaults, random: () => number = Math.random): RequestHandler {
   return (req, res, next) => {
     if (!defaults.enabled) {
       next();
       return;
     }
-    const latencyMs = override(
-      firstString(req.headers['x-fault-latency-ms']) ?? firstString(req.query.faultLatencyMs),
-      defaults.latencyMs,
-      MAX_FAULT_LATENCY_MS,
-    );
-    const errorRate = override(
-      firstString(req.headers['x-fault-error-rate']) ?? firstString(req.query.faultErrorRate),
-      defaults.errorRate,
-      1,
-    );
+    const { latencyMs, errorRate } = faultPlan(req, defaults);
     const fail = random() < errorRate;
     const proceed = () => {
       if (!fail) {

@@ -1,6 +1,7 @@
 // Entry point: `npm run start:sandbox`. Loads .env, listens on HOST:PORT (default 127.0.0.1:5050),
 // drains in-flight requests on SIGTERM/SIGINT.
 import { loadDotEnv } from '../shared/dotenv.js';
+import { isEntryPoint } from '../shared/entry.js';
 import { createLogger } from '../shared/logger.js';
 import { drainOnSignals, listen, portFromEnv, type StartedServer } from '../shared/server.js';
 import { createSandboxApp } from './app.js';
@@ -26,4 +27,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main();
+if (isEntryPoint(import.meta.url)) void main();

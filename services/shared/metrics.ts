@@ -20,13 +20,27 @@ function templatedRoute(req: Request): string {
   return `${req.baseUrl}${routePath}` || '/';
 }
 
-export function createHttpMetrics(
-  options: { prefix?: string; defaultLabels?: Record<string, string> } = {},
-): HttpMetrics {
+export interface HttpObservation {
+  method: string;
+  route: string;
+  status: string;
+  seconds: number;
+}
+
+export interface HttpMetricsOptions {
+  prefix?: string;
+  defaultLabels?: Record<string, string>;
+  /** Called once per answered request with what was recorded (e.g. for an access log), so a
+   * service that also logs needs no second `finish` listener per request. */
+  onObserved?: (observation: HttpObservation) => void;
+}
+
+export function createHttpMetrics(options: HttpMetricsOptions = {}): HttpMetrics {
   const registry = new Registry();
   if (options.defaultLabels) registry.setDefaultLabels(options.defaultLabels);
   collectDefaultMetrics({ register: registry, prefix: options.prefix ?? '' });
 
+  const { onObserved } = options;
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
@@ -46,8 +60,10 @@ export function createHttpMetrics(
     const start = process.hrtime.bigint();
     res.once('finish', () => {
       const labels = { method: req.method, route: templatedRoute(req), status: String(res.statusCode) };
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+      duration.observe(labels, seconds);
+      onObserved?.({ ...labels, seconds });
     });
     next();
   };

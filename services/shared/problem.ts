@@ -1,5 +1,6 @@
 // RFC 9457 problem details: the one error body shape both services answer with.
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -51,6 +52,11 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; title: string }> = {
   'request.size.invalid': { status: 400, title: 'Bad Request' },
 };
 
+function clientErrorStatus(err: unknown): number | undefined {
+  const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true ? status : undefined;
+}
+
 export interface ErrorHandlerOptions {
   /** Called for unexpected errors (those that become a 500). */
   onUnexpected?: (err: unknown) => void;
@@ -78,6 +84,18 @@ export function problemErrorHandler(options: ErrorHandlerOptions = {}): ErrorReq
     if (known) {
       sendProblem(res, {
         ...known,
+        detail: (err as Error).message,
+        instance: req.originalUrl,
+      });
+      return;
+    }
+    // Other client errors raised by Express's own parts (http-errors with `expose`, e.g. a gzip body
+    // that does not inflate) are the client's fault too: keep their 4xx instead of a 500.
+    const clientStatus = clientErrorStatus(err);
+    if (clientStatus !== undefined) {
+      sendProblem(res, {
+        title: STATUS_CODES[clientStatus] ?? 'Bad Request',
+        status: clientStatus,
         detail: (err as Error).message,
         instance: req.originalUrl,
       });

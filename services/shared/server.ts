@@ -1,7 +1,7 @@
 // Starts an HTTP app and drains it on SIGTERM/SIGINT: stop accepting, finish in-flight
 // requests, close idle keep-alive sockets, exit 0.
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from './logger.js';
 
 export interface StartedServer {
@@ -10,8 +10,38 @@ export interface StartedServer {
   close(): Promise<void>;
 }
 
+/** Status for a request Node's HTTP parser refused, as Node itself would answer it. */
+function clientErrorStatus(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+/** Requests that are not even valid HTTP never reach the app; answer them with problem+json
+ * too (Node's default is an empty 400), unless the peer is gone or a response already started. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const status = clientErrorStatus(err.code);
+  const title = STATUS_CODES[status] ?? 'Bad Request';
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title,
+    status,
+    detail: 'The request is not valid HTTP/1.1',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function listen(app: RequestListener, port: number, host: string): Promise<StartedServer> {
   const server = createServer(app);
+  server.on('clientError', answerClientError);
   // Keep-alive longer than typical load-generator pools so idle sockets are not cut mid-run.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -35,8 +65,14 @@ export function drain(server: Server, timeoutMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
     force.unref();
+    // A keep-alive connection whose request was in flight turns idle only after its response,
+    // and nothing closes it then: sweep idle connections until the server is closed, so the exit
+    // follows the last response instead of the force timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
     server.close(() => {
       clearTimeout(force);
+      clearInterval(sweep);
       resolve();
     });
     server.closeIdleConnections();

@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import express from 'express';
+import { Agent, get as httpGet } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { HttpProblem, notFoundHandler, problemErrorHandler } from './problem.js';
-import { createHttpMetrics } from './metrics.js';
-import { portFromEnv } from './server.js';
+import { createHttpMetrics, type HttpObservation } from './metrics.js';
+import { isEntryPoint } from './entry.js';
+import { listen, portFromEnv } from './server.js';
+import { rawExchange } from './test-raw-http.js';
+
+const observed: HttpObservation[] = [];
 
 function appWithShared() {
-  const metrics = createHttpMetrics();
+  const metrics = createHttpMetrics({ onObserved: (o) => observed.push(o) });
   const app = express();
   app.use(metrics.middleware);
   app.use(express.json({ limit: '64b' }));
@@ -50,6 +56,23 @@ describe('services/shared', () => {
     assert.equal(big.status, 413);
   });
 
+  it('keeps client errors raised inside Express (a gzip body that does not inflate) at 400', async () => {
+    const res = await request(app)
+      .post('/echo')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .send('not gzip at all');
+    assert.equal(res.status, 400);
+    assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
+    const ok = await request(app)
+      .post('/echo')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .serialize((body: unknown) => body as string)
+      .send(gzipSync('{"a":1}'));
+    assert.deepEqual(ok.body, { a: 1 });
+  });
+
   it('turns an HttpProblem into its status with extensions, and hides unexpected errors', async () => {
     const teapot = await request(app).get('/teapot').expect(418);
     assert.equal(teapot.body.detail, 'short and stout');
@@ -65,6 +88,65 @@ describe('services/shared', () => {
     assert.match(res.text, /http_requests_total\{method="GET",route="\/items\/:id",status="200"\} 2/);
     assert.match(res.text, /http_requests_total\{method="GET",route="unmatched",status="404"\}/);
     assert.match(res.text, /process_cpu_user_seconds_total/);
+  });
+
+  it('reports every recorded request to onObserved with the same labels', async () => {
+    observed.length = 0;
+    await request(app).get('/items/7').expect(200);
+    assert.equal(observed.length, 1);
+    const [seen] = observed;
+    assert.deepEqual(
+      { ...seen, seconds: 0 },
+      { method: 'GET', route: '/items/:id', status: '200', seconds: 0 },
+    );
+    assert.ok(seen!.seconds > 0 && seen!.seconds < 5);
+  });
+
+  it('answers requests that are not valid HTTP with problem+json (400, 431) instead of an empty body', async () => {
+    const started = await listen(appWithShared(), 0, '127.0.0.1');
+    try {
+      const garbage = await rawExchange(started.url, 'NOT HTTP AT ALL\r\n\r\n');
+      assert.match(garbage, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      assert.match(garbage, /Content-Type: application\/problem\+json/);
+      assert.equal(JSON.parse(garbage.split('\r\n\r\n')[1]!).status, 400);
+      const huge = await rawExchange(
+        started.url,
+        `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      assert.match(huge, /^HTTP\/1\.1 431 /);
+      assert.equal(JSON.parse(huge.split('\r\n\r\n')[1]!).status, 431);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('drains: the in-flight request on a keep-alive connection finishes, then close resolves at once', async () => {
+    const slowApp = express();
+    slowApp.get('/slow', (_req, res) => {
+      setTimeout(() => res.json({ done: true }), 300);
+    });
+    const started = await listen(slowApp, 0, '127.0.0.1');
+    const agent = new Agent({ keepAlive: true });
+    const answer = new Promise<number>((resolve, reject) => {
+      httpGet(`${started.url}/slow`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).on('error', reject);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = Date.now();
+    await started.close();
+    assert.equal(await answer, 200);
+    agent.destroy();
+    // Without the idle sweep this took the 10 s force timeout.
+    assert.ok(Date.now() - closing < 2000, `close took ${Date.now() - closing} ms`);
+  });
+
+  it('recognises the entry script also when its path has characters a URL encodes', () => {
+    assert.equal(isEntryPoint('file:///home/a%20b/main.ts', '/home/a b/main.ts'), true);
+    assert.equal(isEntryPoint('file:///srv/main.ts', '/srv/main.ts'), true);
+    assert.equal(isEntryPoint('file:///srv/other.ts', '/srv/main.ts'), false);
+    assert.equal(isEntryPoint('file:///srv/main.ts', undefined), false);
   });
 
   it('reads ports from the environment and rejects nonsense', () => {

@@ -6,10 +6,21 @@ function token() {
   return sessionStorage.getItem(TOKEN_KEY);
 }
 
+// A stored token the API refuses (expired, or signed by an earlier sandbox process whose random
+// key is gone) is no session: drop it and ask for a fresh login instead of showing an error.
+function endSession(reason) {
+  sessionStorage.clear();
+  location.assign(`/web/login.html?reason=${encodeURIComponent(reason)}`);
+}
+
 async function fetchUsers() {
   const headers = token() ? { Authorization: `Bearer ${token()}` } : {};
   const response = await fetch('/api/users', { headers });
   const body = await response.json();
+  if (response.status === 401 && token()) {
+    endSession('expired');
+    throw new Error('session expired');
+  }
   if (!response.ok) throw new Error(body.detail || `HTTP ${response.status}`);
   return body.users;
 }
@@ -35,6 +46,9 @@ function showSignedIn() {
 
 function setupLogin(form) {
   const error = document.querySelector('[data-testid="login-error"]');
+  if (new URLSearchParams(location.search).get('reason') === 'expired') {
+    error.textContent = 'Your session expired. Please sign in again.';
+  }
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = form.querySelector('[data-testid="login-submit"]');
@@ -92,6 +106,13 @@ document.addEventListener('DOMContentLoaded', () => {
         result.textContent = e.message;
       }
     });
+  }
+  const user = JSON.parse(sessionStorage.getItem(USER_KEY) || 'null');
+  const profile = document.querySelector('[data-testid="settings-form"]');
+  if (profile && user) {
+    profile.querySelector('[name="display"]').value = user.name;
+    profile.querySelector('[name="email"]').value = user.email;
+    profile.querySelector('[name="role"]').value = user.role;
   }
   const logout = document.querySelector('[data-testid="logout"]');
   if (logout) {

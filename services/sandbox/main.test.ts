@@ -1,0 +1,157 @@
+// The sandbox as `npm run start:sandbox` runs it: a real process, its JSON logs, its exit codes,
+// and draining of in-flight requests on SIGTERM/SIGINT.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+interface Running {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  stderr: () => string;
+  url: string;
+}
+
+/** A port that was free a moment ago, so the test knows the address without reading logs. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+/** Starts main.ts in an empty folder (so no .env is read) and waits until /health answers. */
+async function start(env: Record<string, string>): Promise<Running> {
+  const cwd = mkdtempSync(join(tmpdir(), 'sandbox-main-'));
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: new URL(url).port, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+    rmSync(cwd, { recursive: true, force: true });
+  });
+  const lines: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  let buffered = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    for (const part of parts.filter(Boolean)) lines.push(JSON.parse(part) as Record<string, unknown>);
+  });
+  for (const deadline = Date.now() + 20_000; ;) {
+    if (exited) throw new Error(`exited before listening: ${stderr}`);
+    if (Date.now() > deadline) throw new Error('not listening after 20 s');
+    if (
+      await get(`${url}/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, lines, stderr: () => stderr, url };
+}
+
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  agent?: Agent,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers, agent }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const CREDENTIALS = { DEMO_EMAIL: 'main@test.local', DEMO_PASSWORD: 'main-test-secret' };
+
+describe('sandbox process (main.ts)', function () {
+  this.timeout(30_000);
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`finishes the in-flight request on ${signal}, refuses new ones, and exits 0`, async () => {
+      const running = await start({ ...CREDENTIALS, LOG_LEVEL: 'info', SANDBOX_FAULTS: 'true' });
+      // A keep-alive agent leaves an idle socket open: draining must not wait for it.
+      const agent = new Agent({ keepAlive: true });
+      assert.equal((await get(`${running.url}/health`, {}, agent)).status, 200);
+      const slow = get(`${running.url}/api/users`, { 'x-fault-latency-ms': '700' });
+      await new Promise((r) => setTimeout(r, 200));
+      const stoppedAt = Date.now();
+      running.child.kill(signal);
+      const [code] = (await once(running.child, 'exit')) as [number | null];
+      const answer = await slow;
+      agent.destroy();
+      assert.equal(code, 0);
+      assert.equal(answer.status, 200);
+      assert.ok(JSON.parse(answer.body).users.length >= 10);
+      assert.ok(Date.now() - stoppedAt < 5000, 'exit did not wait for the idle keep-alive socket');
+      await assert.rejects(get(`${running.url}/health`), /ECONNREFUSED/);
+      const messages = running.lines.map((l) => l.msg);
+      assert.ok(messages.includes('draining in-flight requests'));
+      assert.ok(messages.includes('stopped'));
+      assert.ok(running.lines.some((l) => l.signal === signal));
+    });
+  }
+
+  it('writes JSON log lines at the level LOG_LEVEL names', async () => {
+    const verbose = await start({ ...CREDENTIALS, LOG_LEVEL: 'debug' });
+    await get(`${verbose.url}/api/users`);
+    await get(`${verbose.url}/nope`);
+    verbose.child.kill('SIGTERM');
+    await once(verbose.child, 'exit');
+    const listening = verbose.lines.find((l) => l.msg === 'sandbox listening');
+    assert.equal(listening?.level, 30);
+    assert.equal(listening?.name, 'sandbox');
+    assert.equal(typeof listening?.time, 'number');
+    // The readiness polls of start() hit /health; the two requests of this test follow them.
+    const access = verbose.lines.filter((l) => l.msg === 'request' && l.route !== '/health');
+    assert.deepEqual(
+      access.map((l) => [l.level, l.route, l.status]),
+      [
+        [20, '/api/users', '200'],
+        [20, 'unmatched', '404'],
+      ],
+    );
+
+    const quiet = await start({ ...CREDENTIALS, LOG_LEVEL: 'warn' });
+    await get(`${quiet.url}/api/users`);
+    quiet.child.kill('SIGTERM');
+    const [code] = (await once(quiet.child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+    assert.deepEqual(quiet.lines, [], 'nothing below warn is written');
+  });
+
+  it('refuses to start without credentials, in one line on stderr, exit 2', async () => {
+    const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+      cwd: mkdtempSync(join(tmpdir(), 'sandbox-main-')),
+      env: { PATH: process.env.PATH ?? '', PORT: '0', DEMO_EMAIL: 'x@y.z' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.match(stderr, /^sandbox: DEMO_EMAIL and DEMO_PASSWORD must be set[^\n]*\n$/);
+  });
+});
