@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { k6Dashboard } from './k6-load-test.js';
 import { servicesDashboard } from './services.js';
+import { isEntryPoint } from '../services/shared/entry.js';
 
 export const JSON_DIR = join(dirname(fileURLToPath(import.meta.url)), 'json');
 
@@ -37,4 +38,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main().then((code) => process.exit(code));
+if (isEntryPoint(import.meta.url)) void main().then((code) => process.exit(code));

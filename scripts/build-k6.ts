@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isEntryPoint } from '../services/shared/entry.js';
 
 const SUITE_DIR = 'k6';
 const OUT_DIR = 'dist/k6';
@@ -75,4 +76,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main();
+if (isEntryPoint(import.meta.url)) void main();

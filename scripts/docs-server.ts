@@ -9,6 +9,7 @@ import { marked } from 'marked';
 import { chromium } from 'playwright-core';
 import { openInBrowser } from '../report/open.js';
 import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
+import { isEntryPoint } from '../services/shared/entry.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SLIDES = join(ROOT, 'docs/slides.md');
@@ -139,4 +140,4 @@ async function main(argv: string[]): Promise<void> {
   process.once('SIGINT', () => server.close(() => process.exit(0)));
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main(process.argv.slice(2));
+if (isEntryPoint(import.meta.url)) void main(process.argv.slice(2));

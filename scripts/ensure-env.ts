@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { isEntryPoint } from '../services/shared/entry.js';
 
 /** A variable the lab needs, and how to make a value when nobody gave one. */
 interface Needed {
@@ -81,4 +82,4 @@ function main(): void {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (isEntryPoint(import.meta.url)) main();

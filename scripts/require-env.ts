@@ -2,6 +2,7 @@
 // `<placeholder>` copied from .env.example): one line naming all of them, exit 2. Reads .env first (without overriding what is set), as the run scripts do.
 //   node --import tsx scripts/require-env.ts K6_INFLUXDB_ADDR K6_INFLUXDB_TOKEN ...
 import { loadDotEnv } from '../services/shared/dotenv.js';
+import { isEntryPoint } from '../services/shared/entry.js';
 
 /** `.env.example` marks values to fill in as `<...>`; such a value is as good as none. */
 const PLACEHOLDER = /^<[^>]*>$|:\/\/<[^>]*>/;
@@ -28,4 +29,4 @@ function main(): number {
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(main());
+if (isEntryPoint(import.meta.url)) process.exit(main());

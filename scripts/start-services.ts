@@ -5,6 +5,7 @@ import { startSandbox } from '../services/sandbox/main.js';
 import { loadDotEnv } from '../services/shared/dotenv.js';
 import { createLogger } from '../services/shared/logger.js';
 import { drainOnSignals, type StartedServer } from '../services/shared/server.js';
+import { isEntryPoint } from '../services/shared/entry.js';
 
 export async function startServices(env: NodeJS.ProcessEnv): Promise<StartedServer[]> {
   const sandbox = await startSandbox(env);
@@ -33,4 +34,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main();
+if (isEntryPoint(import.meta.url)) void main();

@@ -25,6 +25,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY k6 ./k6
 COPY scripts/build-k6.ts ./scripts/build-k6.ts
+COPY services/shared/entry.ts ./services/shared/entry.ts
 RUN npm run build:k6
 
 FROM ${RUNTIME_IMAGE}

@@ -272,6 +272,15 @@ describe('clinic API (open instance)', () => {
         .send('{}'),
       415,
     );
+    isProblem(
+      await c
+        .post(`${API}/owners`)
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .send('not gzip'),
+      400,
+      'BadRequestException',
+    );
     isProblem(await c.post(`${API}/owners`).send({ big: 'x'.repeat(70_000) }), 413);
     isProblem(await c.get(`${API}/owners/1`).set('Accept', 'text/html'), 406);
     await c.get(`${API}/owners/1`).set('Accept', 'application/*').expect(200);

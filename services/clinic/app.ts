@@ -3,6 +3,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from '../shared/logger.js';
 import { createHttpMetrics } from '../shared/metrics.js';
+import { clientErrorStatus } from '../shared/problem.js';
 import type { ClinicConfig } from './config.js';
 import { loadContract, type Contract } from './contract.js';
 import { ClinicProblem, invalid, notFound, sendClinicProblem } from './problems.js';
@@ -163,15 +164,14 @@ export function createClinicApp(
       sendClinicProblem(req, res, err.status, err.title, err.detail, err.errors);
       return;
     }
-    // body-parser's errors (malformed JSON, bad charset or encoding, too large, aborted) are the
-    // client's: they carry a 4xx status and a type.
-    const parser = err as { type?: unknown; status?: unknown; message?: string };
-    if (typeof parser.type === 'string' && typeof parser.status === 'number' && parser.status < 500) {
-      const title =
-        parser.type === 'entity.parse.failed' ? 'HttpMessageNotReadableException' : 'BadRequestException';
-      const detail =
-        parser.type === 'entity.parse.failed' ? 'Malformed JSON request body' : String(parser.message);
-      sendClinicProblem(req, res, parser.status, title, detail);
+    // body-parser's and zlib's errors (malformed JSON, bad charset or encoding, a gzip body that does
+    // not inflate, too large, aborted) are the client's: http-errors marks them with a 4xx and expose.
+    const status = clientErrorStatus(err);
+    if (status !== undefined) {
+      const malformed = (err as { type?: unknown }).type === 'entity.parse.failed';
+      const title = malformed ? 'HttpMessageNotReadableException' : 'BadRequestException';
+      const detail = malformed ? 'Malformed JSON request body' : String((err as Error).message);
+      sendClinicProblem(req, res, status, title, detail);
       return;
     }
     deps.logger?.error({ err }, 'unexpected error');

@@ -6,6 +6,7 @@ import { createLogger } from '../shared/logger.js';
 import { drainOnSignals, listen, portFromEnv, type StartedServer } from '../shared/server.js';
 import { createClinicApp } from './app.js';
 import { ConfigError, clinicConfigFromEnv } from './config.js';
+import { isEntryPoint } from '../shared/entry.js';
 
 export async function startClinic(env: NodeJS.ProcessEnv): Promise<StartedServer[]> {
   const logger = createLogger('clinic', env);
@@ -59,4 +60,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) void main();
+if (isEntryPoint(import.meta.url)) void main();

@@ -52,7 +52,8 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; title: string }> = {
   'request.size.invalid': { status: 400, title: 'Bad Request' },
 };
 
-function clientErrorStatus(err: unknown): number | undefined {
+/** The 4xx status of an http-errors error meant for the client (`expose`), e.g. from body-parser or zlib. */
+export function clientErrorStatus(err: unknown): number | undefined {
   const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
   return typeof status === 'number' && status >= 400 && status < 500 && expose === true ? status : undefined;
 }
