@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { NEEDED, ensureEnvFile } from './ensure-env.js';
+import { NEEDED, describeAdded, ensureEnvFile } from './ensure-env.js';
 
 describe('ensure-env', () => {
   const fresh = () => join(mkdtempSync(join(tmpdir(), 'loadlab-env-')), '.env');
@@ -21,6 +21,19 @@ describe('ensure-env', () => {
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const other = ensureEnvFile(fresh(), {});
     assert.notEqual(other.added.find((a) => a.name === 'DEMO_PASSWORD')?.value, parsed.DEMO_PASSWORD);
+  });
+
+  it('shows the generated passwords once, and no token or secret key', () => {
+    const path = fresh();
+    const result = ensureEnvFile(path, {});
+    const lines = describeAdded(result);
+    const parsed = parseEnv(readFileSync(path, 'utf8'));
+    assert.match(lines[0] ?? '', /^added DEMO_EMAIL, DEMO_PASSWORD, .* \(git-ignored, mode 600\)$/);
+    assert.ok(
+      lines.some((l) => l.startsWith(`generated DEMO_PASSWORD=${parsed.DEMO_PASSWORD}  (shown once`)),
+    );
+    assert.ok(!lines.some((l) => l.includes(parsed.SANDBOX_TOKEN_SECRET ?? '?')), 'token key never printed');
+    assert.deepEqual(describeAdded(ensureEnvFile(path, {})), [], 'nothing to say the second time');
   });
 
   it('keeps values already in the file and adds only what is missing', () => {

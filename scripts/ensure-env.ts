@@ -69,6 +69,17 @@ export function ensureEnvFile(path: string, env: NodeJS.ProcessEnv): EnsureResul
   return { path, added };
 }
 
+/** What to tell the user about the variables just added: names, and the passwords people type (once). */
+export function describeAdded(result: EnsureResult): string[] {
+  if (result.added.length === 0) return [];
+  return [
+    `added ${result.added.map((a) => a.name).join(', ')} to ${result.path} (git-ignored, mode 600)`,
+    ...result.added
+      .filter((a) => a.show)
+      .map((a) => `generated ${a.name}=${a.value}  (shown once; it stays in ${result.path})`),
+  ];
+}
+
 function main(): void {
   const path = process.argv[2] ?? '.env';
   const result = ensureEnvFile(path, process.env);
@@ -76,10 +87,7 @@ function main(): void {
     console.log(`env: ${path} and the environment already hold every credential the lab needs`);
     return;
   }
-  console.log(`env: added ${result.added.map((a) => a.name).join(', ')} to ${path} (git-ignored, mode 600)`);
-  for (const a of result.added.filter((x) => x.show)) {
-    console.log(`env: generated ${a.name}=${a.value}  (shown once; it stays in ${path})`);
-  }
+  for (const line of describeAdded(result)) console.log(`env: ${line}`);
 }
 
 if (isEntryPoint(import.meta.url)) main();

@@ -3,7 +3,7 @@
 // so a crossed threshold makes the whole command fail, as a CI gate should.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadDotEnv } from '../services/shared/dotenv.js';
-import { ensureEnvFile } from './ensure-env.js';
+import { describeAdded, ensureEnvFile } from './ensure-env.js';
 import { waitForHealthy } from './wait-healthy.js';
 
 const SANDBOX_HEALTH = 'http://127.0.0.1:5050/health';
@@ -55,8 +55,7 @@ function stop(child: ChildProcess | undefined): Promise<void> {
 async function main(): Promise<number> {
   const quick = process.argv.includes('--quick');
   const env = ensureEnvFile('.env', process.env);
-  if (env.added.length > 0)
-    console.log(`lab: created credentials in .env (${env.added.map((a) => a.name).join(', ')})`);
+  for (const line of describeAdded(env)) console.log(`lab: ${line}`);
   loadDotEnv();
 
   const services = await startServices();
