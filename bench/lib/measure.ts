@@ -3,6 +3,7 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -86,43 +87,16 @@ export function table(rows: string[][]): string {
     .join('\n');
 }
 
-/** Measures every case on every target (one target process at a time) and prints req/s, p95 and ratios to the first reference. */
-export async function compare(
-  title: string,
-  subject: string,
-  references: string[],
-  cases: Case[],
-): Promise<void> {
-  console.log(`${title}: ${SECONDS}s x ${CONNECTIONS} connections per case, targets in their own process\n`);
-  const results = new Map<string, Measurement[]>();
-  for (const kind of [subject, ...references]) {
-    const target = await startTarget(kind);
-    const list: Measurement[] = [];
-    for (const c of cases) {
-      // One second of warm-up per case so JIT compilation is not measured; cases that create data
-      // (POST) come last so they do not grow what the reads before them return.
-      await measure(target, c, 1);
-      list.push(await measure(target, c));
-    }
-    results.set(kind, list);
-    await target.stop();
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** User + system CPU seconds a process has used so far (Linux /proc), or NaN elsewhere. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the ")" of the command name: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
   }
-  const header = [
-    'case',
-    ...[subject, ...references].flatMap((k) => [`${k} req/s`, `${k} p95`]),
-    ...references.map((r) => `${subject}/${r}`),
-  ];
-  const rows = cases.map((c, i) => {
-    const cells = [subject, ...references].flatMap((k) => {
-      const m = results.get(k)![i]!;
-      return [m.rps.toFixed(0), `${m.p95Ms.toFixed(1)}ms`];
-    });
-    const ratios = references.map(
-      (r) => (results.get(subject)![i]!.rps / results.get(r)![i]!.rps).toFixed(2) + 'x',
-    );
-    return [c.name, ...cells, ...ratios];
-  });
-  console.log(table([header, ...rows]));
-  const errors = [...results.values()].flat().reduce((n, m) => n + m.errors, 0);
-  if (errors > 0) console.log(`\nwarning: ${errors} errors or non-2xx answers during the runs`);
 }
