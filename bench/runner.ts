@@ -1,6 +1,8 @@
 // Throughput of the Node runner's VUs (runner/vu: one worker per VU, Atomics bridge, undici) next
 // to a reference load generator (autocannon) in the same command, against the same bare node:http
 // target running in its own process. Prints req/s of both, their ratio, and memory per VU.
+// The runner is measured twice: VUs looping by themselves (what constant-vus, ramping-vus and the
+// iteration executors do) and one command per iteration (what the arrival-rate executors do).
 // Bounded: BENCH_SECONDS (default 5) per generator, BENCH_VUS (default 50) VUs / connections.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -8,7 +10,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createVu, loadScript, type IterationContext, type Vu } from '../runner/vu/index.js';
+import {
+  createVu,
+  loadScript,
+  SCENARIO_SLOTS,
+  type IterationContext,
+  type LoopSpec,
+  type Vu,
+} from '../runner/vu/index.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const VUS = Number(process.env.BENCH_VUS ?? 50);
@@ -56,7 +65,34 @@ function ctxFor(i: number): IterationContext {
   };
 }
 
-async function runVus(url: string, dir: string): Promise<{ rps: number; mbPerVu: number; samples: number }> {
+function loopSpec(endAt: number): LoopSpec {
+  return {
+    fnName: 'default',
+    data: undefined,
+    scenario: {
+      name: 'default',
+      executor: 'constant-vus',
+      startTime: Date.now(),
+      env: {},
+      tags: {},
+      exec: 'default',
+    },
+    testOptions: {},
+    iterationInScenario: 0,
+    endAt,
+    maxIterations: Infinity,
+    sharedBudget: false,
+    progress: { durationMs: SECONDS * 1000 },
+    scenarioCounters: new SharedArrayBuffer(4 * SCENARIO_SLOTS),
+    instanceCounter: new SharedArrayBuffer(4),
+  };
+}
+
+async function runVus(
+  url: string,
+  dir: string,
+  mode: 'loop' | 'command',
+): Promise<{ rps: number; mbPerVu: number; samples: number; cpuUsPerReq: number }> {
   const script = join(dir, 'bench.js');
   await writeFile(
     script,
@@ -84,16 +120,25 @@ async function runVus(url: string, dir: string): Promise<{ rps: number; mbPerVu:
   await Promise.all(vus.map((vu) => vu.init()));
   const mbPerVu = (process.memoryUsage().rss - rssBefore) / VUS / 1024 / 1024;
   requests = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
-  await Promise.all(
-    vus.map(async (vu) => {
-      for (let i = 0; performance.now() < deadline; i++) await vu.iterate('default', undefined, ctxFor(i));
-    }),
-  );
+  if (mode === 'loop') {
+    const spec = loopSpec(Date.now() + SECONDS * 1000);
+    await Promise.all(vus.map((vu) => vu.loop(spec, () => {})));
+  } else {
+    await Promise.all(
+      vus.map(async (vu) => {
+        for (let i = 0; performance.now() < deadline; i++) await vu.iterate('default', undefined, ctxFor(i));
+      }),
+    );
+  }
   const elapsed = (performance.now() - started) / 1000;
+  // CPU of every thread of this process per request: steadier than req/s on a shared machine.
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuUsPerReq = (cpu.user + cpu.system) / Math.max(1, requests);
   await Promise.all(vus.map((vu) => vu.close()));
-  return { rps: requests / elapsed, mbPerVu, samples };
+  return { rps: requests / elapsed, mbPerVu, samples, cpuUsPerReq };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-runner-'));
@@ -107,14 +152,23 @@ try {
   const withRef = process.env.BENCH_REFERENCE !== '0';
   const refBefore = withRef ? await runAutocannon(url) : NaN;
   if (withRef) console.log(`autocannon (reference, before): ${refBefore.toFixed(0)} req/s`);
-  const ours = await runVus(url, dir);
+  const ours = await runVus(url, dir, 'loop');
   console.log(
-    `runner VUs:                     ${ours.rps.toFixed(0)} req/s (${ours.samples} samples emitted)`,
+    `runner VUs, looping:            ${ours.rps.toFixed(0)} req/s, ${ours.cpuUsPerReq.toFixed(0)} µs CPU/req (${ours.samples} samples)`,
   );
+  // BENCH_COMMAND=0 skips the command-per-iteration measurement.
+  const perCommand = process.env.BENCH_COMMAND === '0' ? undefined : await runVus(url, dir, 'command');
+  if (perCommand)
+    console.log(
+      `runner VUs, command/iteration:  ${perCommand.rps.toFixed(0)} req/s, ${perCommand.cpuUsPerReq.toFixed(0)} µs CPU/req (arrival-rate executors' path)`,
+    );
   const refAfter = withRef ? await runAutocannon(url) : NaN;
   if (withRef) console.log(`autocannon (reference, after):  ${refAfter.toFixed(0)} req/s`);
   const ref = (refBefore + refAfter) / 2;
-  console.log(`ratio runner/autocannon: ${(ours.rps / ref).toFixed(2)}`);
+  console.log(
+    `ratio runner/autocannon: ${(ours.rps / ref).toFixed(2)} looping` +
+      (perCommand ? `, ${(perCommand.rps / ref).toFixed(2)} command/iteration` : ''),
+  );
   console.log(`memory per VU after init: ${ours.mbPerVu.toFixed(1)} MB RSS`);
 } finally {
   child.send('stop');

@@ -1,16 +1,29 @@
 // Runs one scenario with its executor's timing (k6 lib/executor): looping executors keep their VUs
 // iterating, arrival-rate executors start iterations on a clock. Every executor stops starting
 // iterations at its end, gives running ones gracefulStop, then interrupts them.
-import type { Vu } from '../vu/index.js';
+//
+// Looping executors (constant-vus, ramping-vus, shared/per-vu-iterations) hand each VU one loop
+// command: the VU's worker runs the iterations itself and checks the end time, its budget and a
+// GO flag in shared memory before each one, so an iteration costs no command/reply messages.
+// Arrival-rate executors start every iteration from here with one command each.
+import {
+  SC_COMPLETED,
+  SC_INTERRUPTED,
+  SC_LEFT,
+  SC_STARTED,
+  SCENARIO_SLOTS,
+  type IterationResult,
+  type LoopSpec,
+  type Vu,
+} from '../vu/index.js';
 import type { ScenarioConfig } from './options.js';
 import { arrivalsBy, rampingVuChanges } from './schedule.js';
 import { scenarioDurationMs } from './options.js';
 
 export interface PooledVu {
   vu: Vu;
+  /** In an iteration (arrival-rate) or in a loop (looping executors): an active VU. */
   busy: boolean;
-  /** Increments per iteration; lets a delayed interrupt hit only the iteration it was meant for. */
-  iterationSerial: number;
   iterationsInScenario: number;
 }
 
@@ -18,8 +31,13 @@ export interface ScenarioDeps {
   vus: PooledVu[];
   /** arrival-rate: initialise one more VU (up to maxVUs). */
   growVu(): Promise<PooledVu>;
-  /** Runs one iteration; resolves true when it completed, false when interrupted. */
-  runIteration(p: PooledVu, iterationInTest: number, run: ScenarioRun): Promise<boolean>;
+  /** setup()'s data and the test options every iteration receives. */
+  setupData: unknown;
+  testOptions: Record<string, unknown>;
+  /** One Int32 slot over a SharedArrayBuffer: the next iterationInInstance, shared by all scenarios. */
+  instanceCounter: Int32Array;
+  /** An iteration ended: log its error, note test.fail, stop the test on exec.test.abort. */
+  report(result: IterationResult): void;
   emitDropped(): void;
   warn(message: string): void;
 }
@@ -27,14 +45,13 @@ export interface ScenarioDeps {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 export class ScenarioRun {
-  completed = 0;
-  interrupted = 0;
   startedAt = 0;
   finished = false;
   /** Target of ramping-vus; the VU count in use otherwise. */
   private target = 0;
   private stopping = false;
-  private iterationsStarted = 0;
+  /** SC_* slots, shared with the looping VUs' workers. */
+  private readonly counters = new Int32Array(new SharedArrayBuffer(4 * SCENARIO_SLOTS));
   private readonly running = new Set<Promise<void>>();
   private wake: (() => void)[] = [];
 
@@ -42,6 +59,14 @@ export class ScenarioRun {
     readonly config: ScenarioConfig,
     private readonly deps: ScenarioDeps,
   ) {}
+
+  get completed(): number {
+    return Atomics.load(this.counters, SC_COMPLETED);
+  }
+
+  get interrupted(): number {
+    return Atomics.load(this.counters, SC_INTERRUPTED);
+  }
 
   get activeVus(): number {
     return this.deps.vus.filter((p) => p.busy).length;
@@ -62,8 +87,14 @@ export class ScenarioRun {
 
   /** Stop at once (abort, Ctrl-C, abortOnFail): no new iterations, interrupt running ones. */
   stopNow(): void {
-    this.stopping = true;
+    this.halt();
     for (const p of this.deps.vus) if (p.busy) p.vu.interrupt();
+  }
+
+  /** No new iterations: here, and in every looping VU. */
+  private halt(): void {
+    this.stopping = true;
+    for (const p of this.deps.vus) p.vu.stopLoop();
     this.notify();
   }
 
@@ -77,15 +108,29 @@ export class ScenarioRun {
     return new Promise((resolve) => this.wake.push(resolve));
   }
 
+  /** One iteration started from here (arrival-rate). */
   private iterate(p: PooledVu): Promise<void> {
     p.busy = true;
-    p.iterationSerial += 1;
-    const iterationInTest = this.iterationsStarted++;
-    const done = this.deps
-      .runIteration(p, iterationInTest, this)
-      .then((completed) => {
-        if (completed) this.completed += 1;
-        else this.interrupted += 1;
+    const c = this.config;
+    const done = p.vu
+      .iterate(c.exec, this.deps.setupData, {
+        scenario: {
+          name: c.name,
+          executor: c.executor,
+          startTime: this.startedAt,
+          iterationInTest: Atomics.add(this.counters, SC_STARTED, 1),
+          progress: this.progress(),
+          env: c.env,
+          tags: c.tags,
+          exec: c.exec,
+        },
+        iterationInScenario: p.iterationsInScenario,
+        iterationInInstance: Atomics.add(this.deps.instanceCounter, 0, 1),
+        testOptions: this.deps.testOptions,
+      })
+      .then((result) => {
+        this.deps.report(result);
+        Atomics.add(this.counters, result.completed ? SC_COMPLETED : SC_INTERRUPTED, 1);
       })
       .finally(() => {
         p.busy = false;
@@ -96,14 +141,56 @@ export class ScenarioRun {
     return done;
   }
 
-  private async loop(p: PooledVu, canStart: () => boolean): Promise<void> {
-    while (!this.stopping && canStart()) await this.iterate(p);
+  /** Lets the VU run iterations by itself until `endAt`, its budget, or stopLoop(). */
+  private async loop(
+    p: PooledVu,
+    endAt: number,
+    budget: { maxIterations?: number; shared?: boolean } = {},
+  ): Promise<void> {
+    if (this.stopping) return;
+    const c = this.config;
+    const spec: LoopSpec = {
+      fnName: c.exec,
+      data: this.deps.setupData,
+      scenario: {
+        name: c.name,
+        executor: c.executor,
+        startTime: this.startedAt,
+        env: c.env,
+        tags: c.tags,
+        exec: c.exec,
+      },
+      testOptions: this.deps.testOptions,
+      iterationInScenario: p.iterationsInScenario,
+      endAt,
+      maxIterations: budget.maxIterations ?? Infinity,
+      sharedBudget: budget.shared ?? false,
+      progress:
+        c.executor === 'shared-iterations'
+          ? { totalIterations: c.iterations }
+          : c.executor === 'per-vu-iterations'
+            ? { totalIterations: c.iterations * c.vus }
+            : { durationMs: scenarioDurationMs(c) },
+      scenarioCounters: this.counters.buffer as SharedArrayBuffer,
+      instanceCounter: this.deps.instanceCounter.buffer as SharedArrayBuffer,
+    };
+    p.busy = true;
+    const done = p.vu
+      .loop(spec, (result) => this.deps.report(result))
+      .then(({ ran }) => {
+        p.iterationsInScenario += ran;
+      })
+      .finally(() => {
+        p.busy = false;
+        this.running.delete(done);
+      });
+    this.running.add(done);
+    return done;
   }
 
   /** After the regular duration: wait up to gracefulStop, then interrupt what still runs. */
   private async gracefulEnd(work: Promise<unknown>): Promise<void> {
-    this.stopping = true;
-    this.notify();
+    this.halt();
     const timer = sleep(this.config.gracefulStopMs).then(() => 'timeout' as const);
     if ((await Promise.race([work.then(() => 'done' as const), timer])) === 'timeout') {
       for (const p of this.deps.vus) if (p.busy) p.vu.interrupt();
@@ -116,21 +203,19 @@ export class ScenarioRun {
     this.startedAt = Date.now();
     const c = this.config;
     const end = this.startedAt + scenarioDurationMs(c);
-    const untilEnd = () => Date.now() < end;
     const regular = (loops: Promise<unknown>) => Promise.race([loops, sleep(end - Date.now())]);
     switch (c.executor) {
       case 'constant-vus': {
         this.target = c.vus;
-        const loops = Promise.all(this.deps.vus.map((p) => this.loop(p, untilEnd)));
+        const loops = Promise.all(this.deps.vus.map((p) => this.loop(p, end)));
         await regular(loops);
         await this.gracefulEnd(loops);
         break;
       }
       case 'shared-iterations': {
-        let left = c.iterations;
+        Atomics.store(this.counters, SC_LEFT, c.iterations);
         this.target = c.vus;
-        const take = () => untilEnd() && left-- > 0;
-        const loops = Promise.all(this.deps.vus.map((p) => this.loop(p, take)));
+        const loops = Promise.all(this.deps.vus.map((p) => this.loop(p, end, { shared: true })));
         await regular(loops);
         await this.gracefulEnd(loops);
         break;
@@ -138,10 +223,7 @@ export class ScenarioRun {
       case 'per-vu-iterations': {
         this.target = c.vus;
         const loops = Promise.all(
-          this.deps.vus.map((p) => {
-            let left = c.iterations;
-            return this.loop(p, () => untilEnd() && left-- > 0);
-          }),
+          this.deps.vus.map((p) => this.loop(p, end, { maxIterations: c.iterations })),
         );
         await regular(loops);
         await this.gracefulEnd(loops);
@@ -167,12 +249,13 @@ export class ScenarioRun {
     const loops = Promise.all(
       this.deps.vus.map(async (p, index) => {
         const u = index + 1;
-        while (!this.stopping) {
+        while (!this.stopping && Date.now() < end) {
           if (u > this.target) {
             await this.changed();
             continue;
           }
-          await this.iterate(p);
+          // Returns when setTarget() lowers the target below u (GO cleared) or at the end.
+          await this.loop(p, end);
         }
       }),
     );
@@ -187,10 +270,11 @@ export class ScenarioRun {
     this.target = count;
     if (count < previous) {
       this.deps.vus.slice(count, previous).forEach((p) => {
+        p.vu.stopLoop();
         if (!p.busy) return;
-        const serial = p.iterationSerial;
+        const serial = p.vu.loopSerial();
         setTimeout(() => {
-          if (p.busy && p.iterationSerial === serial && this.deps.vus.indexOf(p) >= this.target)
+          if (p.busy && p.vu.loopSerial() === serial && this.deps.vus.indexOf(p) >= this.target)
             p.vu.interrupt();
         }, this.config.gracefulRampDownMs).unref();
       });

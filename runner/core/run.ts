@@ -199,7 +199,7 @@ export async function runTest(
       const vu = makeVu(nextVuId++, { ...config.runTags, ...scenarioTags });
       vus.push(vu);
       await vu.init();
-      return { vu, busy: false, iterationSerial: 0, iterationsInScenario: 0 };
+      return { vu, busy: false, iterationsInScenario: 0 };
     };
     try {
       for (const s of config.scenarios) {
@@ -225,7 +225,8 @@ export async function runTest(
 
     let markedFailed: string | undefined;
     let abortReason: string | undefined;
-    let iterationsInInstance = 0;
+    // Shared with the VU workers: looping VUs number their iterations themselves.
+    const instanceCounter = new Int32Array(new SharedArrayBuffer(4));
     const runs = config.scenarios.map(
       (s) =>
         new ScenarioRun(s, {
@@ -247,22 +248,10 @@ export async function runTest(
               },
             ]),
           warn: (m) => log('warn', m, { scenario: s.name }),
-          runIteration: async (p, iterationInTest, run) => {
-            const result = await p.vu.iterate(s.exec, setupData, {
-              scenario: {
-                name: s.name,
-                executor: s.executor,
-                startTime: run.startedAt,
-                iterationInTest,
-                progress: run.progress(),
-                env: s.env,
-                tags: s.tags,
-                exec: s.exec,
-              },
-              iterationInScenario: p.iterationsInScenario,
-              iterationInInstance: iterationsInInstance++,
-              testOptions,
-            });
+          setupData,
+          testOptions,
+          instanceCounter,
+          report: (result) => {
             if (result.error)
               log('error', result.error, { executor: s.executor, scenario: s.name, source: 'stacktrace' });
             if (result.markFailed !== undefined && markedFailed === undefined) {
@@ -274,7 +263,6 @@ export async function runTest(
               log('error', `test aborted: ${result.abort.reason}`);
               controller.requestStop('abort');
             }
-            return result.completed;
           },
         }),
     );

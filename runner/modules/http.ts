@@ -47,8 +47,21 @@ function formEncode(obj: Record<string, unknown>): string {
   return parts.join('&');
 }
 
+/** A VU requests the same few URLs over and over: parsing each only once saves a URL object per request. */
+const cleanUrlCache = new Map<string, string>();
+const CLEAN_URL_CACHE_MAX = 1000;
+
 /** The URL as k6 tags it: credentials masked, query kept. */
 function cleanUrl(url: string): string {
+  const known = cleanUrlCache.get(url);
+  if (known !== undefined) return known;
+  const clean = parseCleanUrl(url);
+  if (cleanUrlCache.size >= CLEAN_URL_CACHE_MAX) cleanUrlCache.clear();
+  cleanUrlCache.set(url, clean);
+  return clean;
+}
+
+function parseCleanUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.username || u.password) {

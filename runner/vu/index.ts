@@ -7,10 +7,15 @@ import { ScriptError, ScriptLoadError } from './errors.js';
 import { HttpEngine } from './http-engine.js';
 import { loadScript, type ScriptBundle } from './load-script.js';
 import {
+  GO,
   INTERRUPT,
   SIGNAL,
+  STARTED,
+  VU_SLOTS,
+  type BridgeCall,
   type JarAnswer,
   type JarOp,
+  type LoopSpec,
   type WireRequest,
   type WireResponse,
   type WorkerCommand,
@@ -20,7 +25,8 @@ import type { WorkerInit } from './worker.js';
 import { workerCode } from './worker-code.js';
 
 export { loadScript, ScriptError, ScriptLoadError };
-export type { ScriptBundle };
+export { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED, SCENARIO_SLOTS } from './protocol.js';
+export type { ScriptBundle, LoopSpec };
 
 export interface VuConfig {
   scriptPath: string;
@@ -71,6 +77,16 @@ export interface Vu {
   }>;
   runSetup(testOptions: Record<string, unknown>): Promise<unknown>;
   iterate(fnName: string, data: unknown, ctx: IterationContext): Promise<IterationResult>;
+  /**
+   * Runs iterations back to back in the worker until the spec's end, budget or stopLoop() (extension
+   * of the contract, for the looping executors). onResult gets each iteration that failed, aborted or
+   * called test.fail, before the promise resolves with the number of iterations started.
+   */
+  loop(spec: LoopSpec, onResult: (result: IterationResult) => void): Promise<{ ran: number }>;
+  /** No further loop iteration starts (the running one goes on unless interrupted). */
+  stopLoop(): void;
+  /** Loop iterations started so far (also bumped by a loop that then stops); see worker-loop.ts. */
+  loopSerial(): number;
   runTeardown(data: unknown, testOptions: Record<string, unknown>): Promise<void>;
   handleSummary(data: unknown): Promise<Record<string, string | ArrayBuffer> | undefined>;
   interrupt(): void;
@@ -92,7 +108,8 @@ class WorkerVu implements Vu {
   readonly id: number;
   private readonly worker: Worker;
   private readonly engine: HttpEngine;
-  private readonly signals = new Int32Array(new SharedArrayBuffer(8));
+  private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
+  private onLoopResult: ((result: IterationResult) => void) | undefined;
   private seq = 0;
   private pending: { seq: number; resolve: (v: unknown) => void; reject: (e: Error) => void } | undefined;
   private exited: Error | undefined;
@@ -122,9 +139,11 @@ class WorkerVu implements Vu {
       tsxApiUrl: TSX_API_URL,
     };
     this.worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
-    port1.on('message', (msg: WireRequest[] | JarOp) => {
-      if (Array.isArray(msg)) void this.serveHttp(port1, msg);
-      else this.answer(port1, this.serveJar(msg));
+    port1.on('message', (msg: BridgeCall) => {
+      // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
+      if (msg.resetJar) this.engine.jar.clear();
+      if ('reqs' in msg) void this.serveHttp(port1, msg.reqs);
+      else this.answer(port1, this.serveJar(msg.jar));
     });
     port1.unref();
     this.worker.on('message', (ev: WorkerEvent) => this.onEvent(ev));
@@ -211,6 +230,9 @@ class WorkerVu implements Vu {
       case 'log':
         this.hooks.onLog(ev.level, ev.message);
         return;
+      case 'iteration':
+        this.onLoopResult?.(ev.result);
+        return;
       case 'reply': {
         const p = this.pending;
         if (!p || p.seq !== ev.seq) {
@@ -256,9 +278,23 @@ class WorkerVu implements Vu {
   }
   iterate(fnName: string, data: unknown, ctx: IterationContext) {
     Atomics.store(this.signals, INTERRUPT, 0);
-    // k6 resets the VU's cookie jar at the start of every iteration.
-    this.engine.jar.clear();
     return this.send<IterationResult>({ cmd: 'iterate', fnName, data, ctx });
+  }
+  async loop(spec: LoopSpec, onResult: (result: IterationResult) => void) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    Atomics.store(this.signals, GO, 1);
+    this.onLoopResult = onResult;
+    try {
+      return await this.send<{ ran: number }>({ cmd: 'loop', spec });
+    } finally {
+      this.onLoopResult = undefined;
+    }
+  }
+  stopLoop(): void {
+    Atomics.store(this.signals, GO, 0);
+  }
+  loopSerial(): number {
+    return Atomics.load(this.signals, STARTED);
   }
   runTeardown(data: unknown, testOptions: Record<string, unknown>) {
     Atomics.store(this.signals, INTERRUPT, 0);

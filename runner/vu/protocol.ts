@@ -5,6 +5,50 @@ import type { Sample } from '../types.js';
 /** Slots of the Int32Array over the VU's SharedArrayBuffer. */
 export const SIGNAL = 0; // bumped by the main thread when an HTTP answer is on the port
 export const INTERRUPT = 1; // 1 while the current iteration must stop (sleep returns, next call throws)
+export const GO = 2; // 1 while a looping VU may start another iteration (main clears it to stop the loop)
+export const STARTED = 3; // iterations this VU has started (lets a delayed ramp-down interrupt hit the right one)
+export const VU_SLOTS = 4;
+
+/**
+ * Slots of a scenario's shared counters (one Int32Array per scenario run), updated with Atomics by
+ * whichever thread starts or ends an iteration, so looping VUs need no message per iteration.
+ */
+export const SC_STARTED = 0; // next iterationInTest
+export const SC_LEFT = 1; // shared-iterations: iterations still to hand out
+export const SC_COMPLETED = 2;
+export const SC_INTERRUPTED = 3;
+export const SCENARIO_SLOTS = 4;
+
+/** What a VU needs to run a scenario's iterations back to back without a command per iteration. */
+export interface LoopSpec {
+  fnName: string;
+  data: unknown;
+  scenario: {
+    name: string;
+    executor: string;
+    startTime: number;
+    env: Record<string, string>;
+    tags: Record<string, string>;
+    exec: string;
+  };
+  testOptions: Record<string, unknown>;
+  /** This VU's iterations in the scenario so far (exec.vu.iterationInScenario of the first one). */
+  iterationInScenario: number;
+  /** Epoch ms: no iteration starts at or after it. */
+  endAt: number;
+  /** per-vu-iterations: how many this VU may still run (Infinity otherwise). */
+  maxIterations: number;
+  /** shared-iterations: claim each iteration from SC_LEFT. */
+  sharedBudget: boolean;
+  /** exec.scenario.progress: elapsed / durationMs, or completed / totalIterations. */
+  progress: { durationMs: number } | { totalIterations: number };
+  scenarioCounters: SharedArrayBuffer;
+  /** One slot: the next iterationInInstance, shared by every scenario. */
+  instanceCounter: SharedArrayBuffer;
+}
+
+/** Sent on the HTTP port by a blocked VU; resetJar: first call of a new iteration (k6 empties the jar then). */
+export type BridgeCall = { resetJar: boolean } & ({ reqs: WireRequest[] } | { jar: JarOp });
 
 export interface WireRequest {
   method: string;
@@ -71,6 +115,7 @@ export type WorkerCommand =
   | { cmd: 'init'; seq: number }
   | { cmd: 'setup'; seq: number; testOptions: Record<string, unknown> }
   | { cmd: 'iterate'; seq: number; fnName: string; data: unknown; ctx: unknown }
+  | { cmd: 'loop'; seq: number; spec: LoopSpec }
   | { cmd: 'teardown'; seq: number; data: unknown; testOptions: Record<string, unknown> }
   | { cmd: 'summary'; seq: number; data: unknown };
 
@@ -78,4 +123,9 @@ export type WorkerEvent =
   | { t: 'reply'; seq: number; ok: true; value: unknown; samples: Sample[] }
   | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' }
   | { t: 'samples'; samples: Sample[] }
+  /** A looped iteration that has something to report (error, abort, test.fail). */
+  | {
+      t: 'iteration';
+      result: { completed: boolean; error?: string; abort?: { reason: string }; markFailed?: string };
+    }
   | { t: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };

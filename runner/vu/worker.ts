@@ -23,6 +23,7 @@ import { formatScriptException } from './errors.js';
 import {
   INTERRUPT,
   SIGNAL,
+  type BridgeCall,
   type JarAnswer,
   type JarOp,
   type WireRequest,
@@ -30,6 +31,7 @@ import {
   type WorkerCommand,
   type WorkerEvent,
 } from './protocol.js';
+import { runLoop } from './worker-loop.js';
 import type { ScriptBundle } from './load-script.js';
 
 export interface WorkerInit {
@@ -85,8 +87,13 @@ function fixSources(map: { sources: string[] }): never {
   return map as never;
 }
 
+/** True from the start of an iteration until the next call to the main thread, which then empties the jar. */
+let jarResetPending = false;
+
 /** Posts to the main thread and blocks this thread until its answer is on the port. */
-function bridge(message: unknown): unknown {
+function bridge(call: { reqs: WireRequest[] } | { jar: JarOp }): unknown {
+  const message: BridgeCall = { ...call, resetJar: jarResetPending };
+  jarResetPending = false;
   Atomics.store(signals, SIGNAL, 0);
   init.httpPort.postMessage(message);
   for (;;) {
@@ -97,7 +104,9 @@ function bridge(message: unknown): unknown {
 }
 
 let buffer: Sample[] = [];
+let lastFlush = performance.now();
 function flush(): void {
+  lastFlush = performance.now();
   if (buffer.length === 0) return;
   post({ t: 'samples', samples: buffer });
   buffer = [];
@@ -147,7 +156,7 @@ const rt: VuRuntime = {
   httpSync(reqs: WireRequest[]): WireResponse[] {
     // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
     // iteration instead of one per request keeps the main thread free for the network.
-    const answers = bridge(reqs) as WireResponse[];
+    const answers = bridge({ reqs }) as WireResponse[];
     for (const a of answers) {
       sentBytes += a.sent;
       receivedBytes += a.received;
@@ -155,7 +164,7 @@ const rt: VuRuntime = {
     return answers;
   },
   jarSync(op: JarOp): JarAnswer {
-    return bridge(op) as JarAnswer;
+    return bridge({ jar: op }) as JarAnswer;
   },
   sleepMs(ms) {
     flush();
@@ -329,6 +338,8 @@ async function runIteration(fnName: string, data: unknown, ctx: IterateCtx) {
   rt.groupPath = '';
   abortReason = undefined;
   failReason = undefined;
+  // k6 empties the VU's cookie jar at the start of every iteration; the jar lives on the main thread.
+  jarResetPending = true;
   sentBytes = 0;
   receivedBytes = 0;
   const start = performance.now();
@@ -432,6 +443,15 @@ async function handle(msg: WorkerCommand): Promise<void> {
         break;
       case 'iterate':
         value = await runIteration(msg.fnName, msg.data, msg.ctx as IterateCtx);
+        break;
+      case 'loop':
+        value = await runLoop(msg.spec, signals, {
+          runIteration,
+          report: (result) => post({ t: 'iteration', result }),
+          flushIfOlderThan: (ms) => {
+            if (performance.now() - lastFlush >= ms) flush();
+          },
+        });
         break;
       case 'teardown':
         if (typeof scriptExports.teardown === 'function')

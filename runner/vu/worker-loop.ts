@@ -1,0 +1,71 @@
+// A looping VU (constant-vus, ramping-vus, shared-iterations, per-vu-iterations): the worker runs
+// its iterations back to back and asks the main thread for nothing but HTTP. The executor steers it
+// through shared memory (GO flag, scenario counters) instead of one command and one reply per
+// iteration, which halves the thread hand-offs of a `http.get` iteration (see README.md).
+import type { IterationView } from '../modules/runtime.js';
+import {
+  GO,
+  INTERRUPT,
+  SC_COMPLETED,
+  SC_INTERRUPTED,
+  SC_LEFT,
+  SC_STARTED,
+  STARTED,
+  type LoopSpec,
+} from './protocol.js';
+
+export interface LoopIterationResult {
+  completed: boolean;
+  error?: string;
+  abort?: { reason: string };
+  markFailed?: string;
+}
+
+export interface LoopDeps {
+  runIteration(fnName: string, data: unknown, ctx: IterationView): Promise<LoopIterationResult>;
+  /** Hands an iteration's error, abort or test.fail to the main thread (they are logged there). */
+  report(result: LoopIterationResult): void;
+  /** Sends the buffered samples when the last batch left at least ms ago. */
+  flushIfOlderThan(ms: number): void;
+}
+
+/** Samples of a loop reach the main thread at least this often (thresholds are evaluated every 2 s). */
+const SAMPLE_BATCH_MS = 100;
+
+/** Runs iterations while the executor allows them; resolves with how many were started. */
+export async function runLoop(spec: LoopSpec, signals: Int32Array, deps: LoopDeps): Promise<{ ran: number }> {
+  const counters = new Int32Array(spec.scenarioCounters);
+  const instance = new Int32Array(spec.instanceCounter);
+  let ran = 0;
+  for (;;) {
+    // Counted before GO is read: a ramp-down that clears GO and then reads STARTED can never miss
+    // an iteration that is about to start (its delayed interrupt must hit that iteration).
+    Atomics.add(signals, STARTED, 1);
+    if (Atomics.load(signals, GO) !== 1 || Atomics.load(signals, INTERRUPT) !== 0) break;
+    if (ran >= spec.maxIterations || Date.now() >= spec.endAt) break;
+    if (spec.sharedBudget && Atomics.sub(counters, SC_LEFT, 1) <= 0) break;
+    const ctx: IterationView = {
+      scenario: {
+        ...spec.scenario,
+        iterationInTest: Atomics.add(counters, SC_STARTED, 1),
+        progress: progress(spec, counters),
+      },
+      iterationInScenario: spec.iterationInScenario + ran,
+      iterationInInstance: Atomics.add(instance, 0, 1),
+      testOptions: spec.testOptions,
+    };
+    ran += 1;
+    const result = await deps.runIteration(spec.fnName, spec.data, ctx);
+    Atomics.add(counters, result.completed ? SC_COMPLETED : SC_INTERRUPTED, 1);
+    if (result.error !== undefined || result.abort || result.markFailed !== undefined) deps.report(result);
+    if (result.abort) break;
+    deps.flushIfOlderThan(SAMPLE_BATCH_MS);
+  }
+  return { ran };
+}
+
+function progress(spec: LoopSpec, counters: Int32Array): number {
+  if ('durationMs' in spec.progress)
+    return Math.min(1, (Date.now() - spec.scenario.startTime) / spec.progress.durationMs);
+  return Math.min(1, Atomics.load(counters, SC_COMPLETED) / spec.progress.totalIterations);
+}
