@@ -2,6 +2,7 @@
 // synchronous API; this side owns the VU's HTTP transport and answers the worker over a
 // MessagePort + SharedArrayBuffer bridge. See README.md.
 import { MessageChannel, Worker } from 'node:worker_threads';
+import type { IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError } from './errors.js';
 import { HttpEngine } from './http-engine.js';
@@ -44,21 +45,8 @@ export interface VuHooks {
   onLog(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
 }
 
-export interface IterationContext {
-  scenario: {
-    name: string;
-    executor: string;
-    startTime: number;
-    iterationInTest: number;
-    progress: number;
-    env: Record<string, string>;
-    tags: Record<string, string>;
-    exec: string;
-  };
-  iterationInScenario: number;
-  iterationInInstance: number;
-  testOptions: Record<string, unknown>;
-}
+/** What an iteration sees of its scenario and test (k6/execution): the worker's IterationView. */
+export type IterationContext = IterationView;
 
 export interface IterationResult {
   completed: boolean;

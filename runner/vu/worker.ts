@@ -325,9 +325,7 @@ function emitDataSamples(): void {
   receivedBytes = 0;
 }
 
-type IterateCtx = IterationView;
-
-async function runIteration(fnName: string, data: unknown, ctx: IterateCtx) {
+async function runIteration(fnName: string, data: unknown, ctx: IterationView) {
   setPhase('iteration');
   (rt as { iteration: unknown }).iteration = ctx;
   (rt as { testOptions: unknown }).testOptions = ctx.testOptions;
@@ -442,7 +440,7 @@ async function handle(msg: WorkerCommand): Promise<void> {
             : undefined;
         break;
       case 'iterate':
-        value = await runIteration(msg.fnName, msg.data, msg.ctx as IterateCtx);
+        value = await runIteration(msg.fnName, msg.data, msg.ctx as IterationView);
         break;
       case 'loop':
         value = await runLoop(msg.spec, signals, {
