@@ -1,6 +1,7 @@
 // `npm run bench:arrival-rate`: how closely the Node runner's constant-arrival-rate executor holds its
 // rate. Runs `loadlab run` with RATE iterations/s for SECONDS against a bare node:http target in
-// its own process and prints the achieved rate, its ratio to the target, and dropped iterations.
+// its own process and prints the achieved rate, its ratio to the target, dropped iterations and
+// how many VUs were initialised.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,11 +37,15 @@ await once(child, 'exit');
 await target.stop();
 const metrics = JSON.parse(readFileSync(join(dir, 'export.json'), 'utf8')).metrics as Record<
   string,
-  { count?: number }
+  { count?: number; max?: number }
 >;
 const iterations = metrics.iterations?.count ?? 0;
 const dropped = metrics.dropped_iterations?.count ?? 0;
+// VUs beyond preAllocatedVUs are initialised mid-run: how far the pool grew towards maxVUs.
+const vusMax = metrics.vus_max?.max ?? 0;
 const expected = RATE * SECONDS;
 console.log(`constant-arrival-rate: target ${RATE}/s for ${SECONDS}s = ${expected} iterations`);
-console.log(`completed ${iterations} (${(iterations / SECONDS).toFixed(1)}/s), dropped ${dropped}`);
+console.log(
+  `completed ${iterations} (${(iterations / SECONDS).toFixed(1)}/s), dropped ${dropped}, VUs ${vusMax} (20 preallocated, max 50)`,
+);
 console.log(`ratio achieved/target: ${(iterations / expected).toFixed(3)}`);

@@ -16,7 +16,9 @@ const quote = (v: string) => (/^[\w./:-]+$/.test(v) ? v : JSON.stringify(v));
 export function logLine(level: string, msg: string, fields: Record<string, string> = {}): string {
   const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const extra = Object.entries(fields).map(([k, v]) => ` ${k}=${quote(v)}`);
-  return `time="${time}" level=${level} msg=${JSON.stringify(msg)}${extra.join('')}\n`;
+  // k6's logger (logrus) spells the warning level out in full.
+  const name = level === 'warn' ? 'warning' : level;
+  return `time="${time}" level=${name} msg=${JSON.stringify(msg)}${extra.join('')}\n`;
 }
 
 const LOGO = [

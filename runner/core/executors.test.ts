@@ -60,6 +60,7 @@ describe('runner/core/executors with real VUs', function () {
       report: (r) => reported.push(r),
       emitDropped: () => {},
       warn: () => {},
+      error: () => {},
     });
   }
 
@@ -153,6 +154,7 @@ describe('runner/core/executors with real VUs', function () {
       },
       emitDropped: () => {},
       warn: () => {},
+      error: () => {},
     });
     holder.r = r;
     const started = Date.now();
@@ -160,5 +162,173 @@ describe('runner/core/executors with real VUs', function () {
     assert.ok(Date.now() - started < 5000, 'the 20 s scenario was not stopped');
     assert.equal(reported.filter((x) => x.abort).length, 1);
     assert.match(reported.find((x) => x.abort)!.abort!.reason, /^test aborted: stop/);
+  });
+
+  describe('arrival-rate VU allocation (k6 lib/executor/*_arrival_rate.go)', () => {
+    interface Observed {
+      dropped: number[];
+      warnings: string[];
+      errors: string[];
+      growCalls: number[];
+      maxInitialising: number;
+    }
+
+    /**
+     * An arrival-rate run whose growVu() hands out VUs from `spare` (initialised beforehand, so the
+     * test controls how long an initialisation takes: `initMs`) or, once they run out, initialises
+     * real ones with `code`.
+     */
+    function arrivalRun(
+      config: ScenarioConfig,
+      vus: PooledVu[],
+      spare: PooledVu[],
+      initMs: number,
+      code = `export default function () {}`,
+    ): { r: ScenarioRun; seen: Observed } {
+      const seen: Observed = { dropped: [], warnings: [], errors: [], growCalls: [], maxInitialising: 0 };
+      let initialising = 0;
+      const r = new ScenarioRun(config, {
+        vus,
+        growVu: async () => {
+          seen.growCalls.push(Date.now());
+          initialising += 1;
+          seen.maxInitialising = Math.max(seen.maxInitialising, initialising);
+          await new Promise((resolve) => setTimeout(resolve, initMs));
+          const p = spare.shift() ?? (await pool(code, 1)).vus[0]!;
+          initialising -= 1;
+          vus.push(p);
+          return p;
+        },
+        setupData: undefined,
+        testOptions: {},
+        instanceCounter: new Int32Array(new SharedArrayBuffer(4)),
+        report: () => {},
+        emitDropped: () => seen.dropped.push(Date.now()),
+        warn: (m) => seen.warnings.push(m),
+        error: (m) => seen.errors.push(m),
+      });
+      return { r, seen };
+    }
+
+    /** Each VU logs the start of its iterations: `Date.now()`. */
+    const STARTS_AND_SLEEPS = (seconds: number) =>
+      `import { sleep } from 'k6'; export default function () { console.log(String(Date.now())); sleep(${seconds}); }`;
+
+    it('drops an iteration at once when no VU is free instead of delaying it until a new VU is ready', async () => {
+      const { vus, harnesses } = await pool(STARTS_AND_SLEEPS(0.25), 2);
+      const spare = vus.splice(1);
+      // 10/s for 1 s: arrivals every 100 ms; a new VU takes 160 ms to be ready.
+      const { r, seen } = arrivalRun(
+        scenario({
+          executor: 'constant-arrival-rate',
+          rate: 10,
+          timeUnitMs: 1000,
+          durationMs: 1000,
+          preAllocatedVUs: 1,
+          maxVUs: 2,
+        }),
+        vus,
+        spare,
+        160,
+      );
+      await r.run();
+      await settle();
+      const starts = harnesses.flatMap((h) => h.logs.map((l) => Number(l.message) - r.startedAt));
+      assert.equal(
+        starts.length + seen.dropped.length,
+        10,
+        `${starts.length} started, ${seen.dropped.length} dropped`,
+      );
+      assert.ok(seen.dropped.length >= 2, `only ${seen.dropped.length} dropped`);
+      // Arrivals are at 0, 100, 200... ms. An iteration made to wait for the new VU would start
+      // 160 ms after its arrival, i.e. 60 ms or more past an arrival time.
+      for (const t of starts)
+        assert.ok(t % 100 < 50, `an iteration started at ${t} ms, ${t % 100} ms after its arrival`);
+      for (const t of seen.dropped.map((d) => d - r.startedAt))
+        assert.ok(t % 100 < 50, `an iteration was dropped at ${t} ms, not at its arrival`);
+      assert.equal(seen.growCalls.length, 1, 'one VU between preAllocatedVUs and maxVUs');
+      assert.equal(vus.length, 2);
+    });
+
+    it('initialises at most one VU at a time, each after a dropped iteration', async () => {
+      const { vus } = await pool(STARTS_AND_SLEEPS(0.5), 4);
+      const spare = vus.splice(1);
+      const { r, seen } = arrivalRun(
+        scenario({
+          executor: 'ramping-arrival-rate',
+          startRate: 20,
+          timeUnitMs: 1000,
+          stages: [{ durationMs: 1000, target: 20 }],
+          durationMs: 1000,
+          preAllocatedVUs: 1,
+          maxVUs: 4,
+        }),
+        vus,
+        spare,
+        120,
+      );
+      await r.run();
+      assert.equal(seen.maxInitialising, 1);
+      assert.equal(seen.growCalls.length, 3, 'grew to maxVUs');
+      // Each request for a VU follows the end of the previous initialisation (the 120 ms it takes).
+      for (let i = 1; i < seen.growCalls.length; i++)
+        assert.ok(
+          seen.growCalls[i]! - seen.growCalls[i - 1]! >= 110,
+          `requests ${seen.growCalls.join(', ')}`,
+        );
+      assert.ok(
+        seen.dropped[0]! <= seen.growCalls[0]!,
+        'a VU was requested before any iteration was dropped',
+      );
+      assert.equal(vus.length, 4);
+      assert.deepEqual(seen.errors, []);
+    });
+
+    it('warns once when maxVUs is reached and keeps dropping', async () => {
+      const { vus } = await pool(STARTS_AND_SLEEPS(0.3), 2);
+      const spare = vus.splice(1);
+      const { r, seen } = arrivalRun(
+        scenario({
+          executor: 'constant-arrival-rate',
+          rate: 20,
+          timeUnitMs: 1000,
+          durationMs: 1000,
+          preAllocatedVUs: 1,
+          maxVUs: 2,
+        }),
+        vus,
+        spare,
+        50,
+      );
+      await r.run();
+      assert.deepEqual(seen.warnings, ['Insufficient VUs, reached 2 active VUs and cannot initialize more']);
+      assert.ok(seen.dropped.length >= 10, `only ${seen.dropped.length} dropped`);
+      assert.equal(vus.length, 2);
+    });
+
+    it('a slow script at a rate above its VUs gives dropped_iterations and never more than maxVUs', async () => {
+      const { vus } = await pool(STARTS_AND_SLEEPS(0.5), 1);
+      // Real VU initialisations (worker threads) once `spare` is empty.
+      const { r, seen } = arrivalRun(
+        scenario({
+          executor: 'constant-arrival-rate',
+          rate: 20,
+          timeUnitMs: 1000,
+          durationMs: 1500,
+          preAllocatedVUs: 1,
+          maxVUs: 3,
+        }),
+        vus,
+        [],
+        0,
+        STARTS_AND_SLEEPS(0.5),
+      );
+      await r.run();
+      assert.ok(vus.length <= 3, `${vus.length} VUs`);
+      assert.ok(seen.growCalls.length <= 2);
+      assert.ok(seen.dropped.length >= 15, `only ${seen.dropped.length} dropped`);
+      assert.equal(r.completed + seen.dropped.length, 30, `${r.completed} completed`);
+      assert.equal(r.interrupted, 0);
+    });
   });
 });

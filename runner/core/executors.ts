@@ -29,7 +29,7 @@ export interface PooledVu {
 
 export interface ScenarioDeps {
   vus: PooledVu[];
-  /** arrival-rate: initialise one more VU (up to maxVUs). */
+  /** arrival-rate: initialise one more VU and add it to `vus`, where it is free for the next iteration. */
   growVu(): Promise<PooledVu>;
   /** setup()'s data and the test options every iteration receives. */
   setupData: unknown;
@@ -40,6 +40,7 @@ export interface ScenarioDeps {
   report(result: IterationResult): void;
   emitDropped(): void;
   warn(message: string): void;
+  error(message: string): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
@@ -282,11 +283,30 @@ export class ScenarioRun {
     this.notify();
   }
 
+  /**
+   * k6's arrival-rate loop (lib/executor/constant_arrival_rate.go, ramping_arrival_rate.go): an
+   * iteration due while no VU is free is dropped at once, never delayed; each drop asks for one
+   * more VU in the background (none while one is initialising, none beyond maxVUs), which joins the
+   * free pool when ready. Initialising VUs one at a time keeps worker start-ups from starving the
+   * VUs that are running iterations.
+   */
   private async runArrivalRate(end: number): Promise<void> {
     const c = this.config;
     let started = 0;
-    let growing = 0;
+    let unplanned = Math.max(0, c.maxVUs - this.deps.vus.length);
+    let initialising: Promise<void> | undefined;
     let warned = false;
+    const growOne = () => {
+      unplanned -= 1;
+      initialising = this.deps
+        .growVu()
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            this.deps.error(`Error while allocating unplanned VU: ${(error as Error).message}`),
+        )
+        .finally(() => (initialising = undefined));
+    };
     const tick = () => {
       if (this.stopping) return;
       const due =
@@ -295,19 +315,16 @@ export class ScenarioRun {
         const free = this.deps.vus.find((p) => !p.busy);
         if (free) {
           void this.iterate(free);
-        } else if (this.deps.vus.length + growing < c.maxVUs) {
-          growing += 1;
-          const grown = this.deps.growVu().then((p) => {
-            growing -= 1;
-            if (!this.stopping) return this.iterate(p);
-          });
-          this.running.add(grown.then(() => undefined));
-        } else {
+          continue;
+        }
+        this.deps.emitDropped();
+        if (unplanned === 0) {
           if (!warned) {
             warned = true;
             this.deps.warn(`Insufficient VUs, reached ${c.maxVUs} active VUs and cannot initialize more`);
           }
-          this.deps.emitDropped();
+        } else if (!initialising) {
+          growOne();
         }
       }
     };
@@ -317,5 +334,7 @@ export class ScenarioRun {
     tick();
     clearInterval(ticker);
     await this.gracefulEnd(Promise.all([...this.running]));
+    // As k6 does before it returns: a VU still initialising finishes (and joins the idle pool).
+    await initialising;
   }
 }
