@@ -54,7 +54,14 @@ describe('runner conformance with real k6 outputs', function () {
           [m.type, m.contains, Object.keys(m.values).sort(), Object.keys(m.thresholds ?? {}).sort()],
         ]),
       );
-    assert.deepEqual(shape(mine), shape(ref));
+    // 'pages' runs 5 arrivals/s on 2 pre-allocated VUs: on a busy machine an arrival can find both
+    // busy, and then k6 too reports dropped_iterations. Check its shape, then compare the rest.
+    const mineShape = shape(mine);
+    if (mineShape.dropped_iterations) {
+      assert.deepEqual(mineShape.dropped_iterations, ['counter', 'default', ['count', 'rate'], []]);
+      delete mineShape.dropped_iterations;
+    }
+    assert.deepEqual(mineShape, shape(ref));
     assert.deepEqual(treeShape(mine.root_group), treeShape(ref.root_group));
     assert.deepEqual(Object.keys(mine).sort(), Object.keys(ref).sort());
     assert.deepEqual(Object.keys(mine.state).sort(), Object.keys(ref.state).sort());
