@@ -6,6 +6,7 @@
 // Bounded: BENCH_SECONDS (default 5) per generator, BENCH_VUS (default 50) VUs / connections.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,11 +89,26 @@ function loopSpec(endAt: number): LoopSpec {
   };
 }
 
+/**
+ * CPU µs of the main thread alone (Linux /proc; NaN elsewhere): tells the main thread's share
+ * (undici, answering the bridge, decoding samples) from the VU workers' and V8's background threads.
+ */
+function mainThreadCpuUs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
+
 async function runVus(
   url: string,
   dir: string,
   mode: 'loop' | 'command',
-): Promise<{ rps: number; mbPerVu: number; samples: number; cpuUsPerReq: number }> {
+): Promise<{ rps: number; mbPerVu: number; samples: number; cpuUsPerReq: number; mainUsPerReq: number }> {
   const script = join(dir, 'bench.js');
   await writeFile(
     script,
@@ -121,6 +137,7 @@ async function runVus(
   const mbPerVu = (process.memoryUsage().rss - rssBefore) / VUS / 1024 / 1024;
   requests = 0;
   const cpuBefore = process.cpuUsage();
+  const mainBefore = mainThreadCpuUs();
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
   if (mode === 'loop') {
@@ -137,8 +154,9 @@ async function runVus(
   // CPU of every thread of this process per request: steadier than req/s on a shared machine.
   const cpu = process.cpuUsage(cpuBefore);
   const cpuUsPerReq = (cpu.user + cpu.system) / Math.max(1, requests);
+  const mainUsPerReq = (mainThreadCpuUs() - mainBefore) / Math.max(1, requests);
   await Promise.all(vus.map((vu) => vu.close()));
-  return { rps: requests / elapsed, mbPerVu, samples, cpuUsPerReq };
+  return { rps: requests / elapsed, mbPerVu, samples, cpuUsPerReq, mainUsPerReq };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-runner-'));
@@ -154,13 +172,13 @@ try {
   if (withRef) console.log(`autocannon (reference, before): ${refBefore.toFixed(0)} req/s`);
   const ours = await runVus(url, dir, 'loop');
   console.log(
-    `runner VUs, looping:            ${ours.rps.toFixed(0)} req/s, ${ours.cpuUsPerReq.toFixed(0)} µs CPU/req (${ours.samples} samples)`,
+    `runner VUs, looping:            ${ours.rps.toFixed(0)} req/s, ${ours.cpuUsPerReq.toFixed(0)} µs CPU/req, ${ours.mainUsPerReq.toFixed(0)} of them main thread (${ours.samples} samples)`,
   );
   // BENCH_COMMAND=0 skips the command-per-iteration measurement.
   const perCommand = process.env.BENCH_COMMAND === '0' ? undefined : await runVus(url, dir, 'command');
   if (perCommand)
     console.log(
-      `runner VUs, command/iteration:  ${perCommand.rps.toFixed(0)} req/s, ${perCommand.cpuUsPerReq.toFixed(0)} µs CPU/req (arrival-rate executors' path)`,
+      `runner VUs, command/iteration:  ${perCommand.rps.toFixed(0)} req/s, ${perCommand.cpuUsPerReq.toFixed(0)} µs CPU/req, ${perCommand.mainUsPerReq.toFixed(0)} main (arrival-rate executors' path)`,
     );
   const refAfter = withRef ? await runAutocannon(url) : NaN;
   if (withRef) console.log(`autocannon (reference, after):  ${refAfter.toFixed(0)} req/s`);

@@ -45,9 +45,48 @@ export function gjsonGet(value: unknown, selector: string): unknown {
 
 export type ResponseType = 'text' | 'binary' | 'none';
 
+/** Response.timings, as k6 shows it (keys in HOP_TIMING_KEYS order). */
+export interface Timings {
+  duration: number;
+  blocked: number;
+  looking_up: number;
+  connecting: number;
+  tls_handshaking: number;
+  sending: number;
+  waiting: number;
+  receiving: number;
+}
+
+function timingsOf(t: WireHop['timings']): Timings {
+  return {
+    duration: t[0]!,
+    blocked: t[1]!,
+    looking_up: t[2]!,
+    connecting: t[3]!,
+    tls_handshaking: t[4]!,
+    sending: t[5]!,
+    waiting: t[6]!,
+    receiving: t[7]!,
+  };
+}
+
+/** k6 shows the request header map with sorted canonical keys, repeated names as one list. */
+function requestHeaderMap(flat: string[]): Record<string, string[]> {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([canonicalHeaderKey(flat[i]!), flat[i + 1]!]);
+  pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const map: Record<string, string[]> = {};
+  for (const [k, v] of pairs) (map[k] ??= []).push(v);
+  return map;
+}
+
 function unsupported(method: string): never {
   throw new Error(`Response.${method}() is not supported by the loadlab runner`);
 }
+// Shared by every Response (they use no `this`): three fewer closures per request.
+const clickLink = (): never => unsupported('clickLink');
+const html = (): never => unsupported('html');
+const submitForm = (): never => unsupported('submitForm');
 
 export class Response {
   remote_ip: string;
@@ -59,7 +98,7 @@ export class Response {
   headers: Record<string, string>;
   cookies: Record<string, ParsedCookie[]>;
   body: string | ArrayBuffer | null;
-  timings: WireHop['timings'];
+  timings: Timings;
   tls_version: string;
   tls_cipher_suite: string;
   ocsp: {
@@ -96,8 +135,10 @@ export class Response {
     this.proto = hop.proto;
     this.headers = {};
     this.cookies = {};
-    for (const [k, v] of hop.headers) {
-      const key = canonicalHeaderKey(k);
+    const raw = hop.headers;
+    for (let i = 0; i < raw.length; i += 2) {
+      const key = canonicalHeaderKey(raw[i]!);
+      const v = raw[i + 1]!;
       // Go's client moves Transfer-Encoding out of the header map; k6 scripts never see it.
       if (key === 'Transfer-Encoding') continue;
       this.headers[key] = this.headers[key] === undefined ? v : `${this.headers[key]}, ${v}`;
@@ -106,15 +147,14 @@ export class Response {
         if (c) (this.cookies[c.name] ??= []).push(c);
       }
     }
-    if (hop.body === null || responseType === 'none') this.body = null;
+    const body = hop.body;
+    if (body === null || responseType === 'none') this.body = null;
+    else if (typeof body === 'string')
+      this.body = body; // 'text', decoded by the engine
     else if (responseType === 'binary') {
-      this.body = hop.body.buffer.slice(
-        hop.body.byteOffset,
-        hop.body.byteOffset + hop.body.byteLength,
-      ) as ArrayBuffer;
-    } else
-      this.body = Buffer.from(hop.body.buffer, hop.body.byteOffset, hop.body.byteLength).toString('utf8');
-    this.timings = hop.timings;
+      this.body = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+    } else this.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+    this.timings = timingsOf(hop.timings);
     this.tls_version = hop.tlsVersion;
     this.tls_cipher_suite = '';
     this.ocsp = {
@@ -127,17 +167,17 @@ export class Response {
     };
     this.error = hop.error;
     this.error_code = hop.errorCode;
-    const reqHeaders: Record<string, string[]> = {};
-    // k6 shows the request header map with sorted keys.
-    const sent = [...hop.requestHeaders].sort(([a], [b]) =>
-      canonicalHeaderKey(a) < canonicalHeaderKey(b) ? -1 : 1,
-    );
-    for (const [k, v] of sent) (reqHeaders[canonicalHeaderKey(k)] ??= []).push(v);
-    this.request = { method: hop.method, url: hop.url, headers: reqHeaders, body: requestBody, cookies: {} };
-    this.clickLink = () => unsupported('clickLink');
-    this.html = () => unsupported('html');
+    this.request = {
+      method: hop.method,
+      url: hop.url,
+      headers: requestHeaderMap(hop.requestHeaders),
+      body: requestBody,
+      cookies: {},
+    };
+    this.clickLink = clickLink;
+    this.html = html;
     this.json = (selector?: string) => this.#json(selector);
-    this.submitForm = () => unsupported('submitForm');
+    this.submitForm = submitForm;
   }
 
   #json(selector?: string): unknown {

@@ -31,11 +31,20 @@ export interface VuRuntime {
   readonly testOptions: Record<string, unknown> | undefined;
   /** Current group path: '' at the root, '::A::B' nested. */
   groupPath: string;
-  /** Tags every sample carries now: run tags, scenario tags, `scenario`, `group`, user vu tags. */
+  /** Tags every sample carries now: run tags, scenario tags, `scenario`, `group`, user vu tags (a new object each call). */
   currentTags(): Record<string, string>;
   /** User tags set through exec.vu.tags / exec.vu.metrics.tags (read/write). */
   readonly vuTags: Record<string, string>;
   emit(sample: Sample): void;
+  /** emit() without a Sample object: the hot path (http_req_*) calls it 10+ times per request. */
+  record(
+    metric: string,
+    type: Sample['type'],
+    contains: Sample['contains'],
+    value: number,
+    tags: Record<string, string>,
+    time: number,
+  ): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: WireRequest[]): WireResponse[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */

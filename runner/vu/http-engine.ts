@@ -7,7 +7,13 @@ import { performance } from 'node:perf_hooks';
 import net, { type Socket } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
 import { Agent, type buildConnector, type Dispatcher } from 'undici';
-import type { HopTimings, WireHop, WireRequest, WireResponse } from './protocol.js';
+import {
+  ZERO_TIMINGS,
+  type HopTimings,
+  type WireHop,
+  type WireRequest,
+  type WireResponse,
+} from './protocol.js';
 import { CookieJar } from './cookie-jar.js';
 
 interface SocketInfo {
@@ -35,6 +41,28 @@ diagnosticsChannel.subscribe('undici:client:sendHeaders', (msg) => {
 
 const STATUS_TEXT_FALLBACK = 'Unknown';
 
+/**
+ * VUs request the same few URLs over and over: each is parsed once (the URL objects are only read,
+ * by undici's origin/path and the cookie jar). null marks a URL that is invalid or not http(s).
+ */
+const parsedUrls = new Map<string, URL | null>();
+const PARSED_URLS_MAX = 1000;
+
+function parseHttpUrl(url: string): URL | undefined {
+  let parsed = parsedUrls.get(url);
+  if (parsed === undefined) {
+    try {
+      parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') parsed = null;
+    } catch {
+      parsed = null;
+    }
+    if (parsedUrls.size >= PARSED_URLS_MAX) parsedUrls.clear();
+    parsedUrls.set(url, parsed);
+  }
+  return parsed ?? undefined;
+}
+
 class HopHandler implements Dispatcher.DispatchHandler {
   t0 = performance.now();
   tConn = 0;
@@ -43,7 +71,8 @@ class HopHandler implements Dispatcher.DispatchHandler {
   tDone = 0;
   status = 0;
   statusText = '';
-  headers: [string, string][] = [];
+  /** Raw header names and values, alternating (one flat array clones cheaper than pairs). */
+  headers: string[] = [];
   chunks: Buffer[] = [];
   socket: Socket | undefined;
   connectMs = 0;
@@ -78,7 +107,7 @@ class HopHandler implements Dispatcher.DispatchHandler {
     this.status = status;
     this.statusText = statusText;
     for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-      this.headers.push([String(rawHeaders[i]), String(rawHeaders[i + 1])]);
+      this.headers.push(String(rawHeaders[i]), String(rawHeaders[i + 1]));
     }
     return true;
   }
@@ -95,9 +124,7 @@ class HopHandler implements Dispatcher.DispatchHandler {
     this.done(err);
   }
   timings(): HopTimings {
-    if (!this.tFirstByte) {
-      return zeroTimings();
-    }
+    if (!this.tFirstByte) return ZERO_TIMINGS;
     // k6: blocked = waiting for a connection (incl. dialing), sending = headers+body written,
     // waiting = time to first byte, receiving = the rest of the body.
     const gotConn = this.tConn;
@@ -105,30 +132,18 @@ class HopHandler implements Dispatcher.DispatchHandler {
     const sending = Math.max(0, this.tSent - gotConn);
     const waiting = Math.max(0, this.tFirstByte - this.tSent);
     const receiving = Math.max(0, this.tDone - this.tFirstByte);
-    return {
-      duration: sending + waiting + receiving,
+    // In HOP_TIMING_KEYS order.
+    return [
+      sending + waiting + receiving,
       blocked,
-      looking_up: 0,
-      connecting: this.connectMs,
-      tls_handshaking: this.tlsMs,
+      0,
+      this.connectMs,
+      this.tlsMs,
       sending,
       waiting,
       receiving,
-    };
+    ];
   }
-}
-
-function zeroTimings(): HopTimings {
-  return {
-    duration: 0,
-    blocked: 0,
-    looking_up: 0,
-    connecting: 0,
-    tls_handshaking: 0,
-    sending: 0,
-    waiting: 0,
-    receiving: 0,
-  };
 }
 
 export interface HttpEngineOptions {
@@ -253,7 +268,7 @@ export class HttpEngine {
     for (let redirects = 0; ; redirects++) {
       const hop = await this.roundTrip(method, url, req, body, redirects === 0);
       hops.push(hop);
-      const location = hop.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
+      const location = headerValue(hop.headers, 'location');
       const isRedirect = [301, 302, 303, 307, 308].includes(hop.status) && location !== undefined;
       if (!isRedirect || redirects >= req.maxRedirects) break;
       hop.body = null;
@@ -278,12 +293,8 @@ export class HttpEngine {
     first: boolean,
   ): Promise<WireHop> {
     const time = Date.now();
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-        throw new Error('unsupported protocol');
-    } catch {
+    const parsed = parseHttpUrl(url);
+    if (parsed === undefined) {
       return Promise.resolve(
         this.failedHop(method, url, [], time, {
           error: `invalid URL: "${url}"`,
@@ -291,30 +302,29 @@ export class HttpEngine {
         }),
       );
     }
-    const headers: [string, string][] = [];
+    // Names and values alternating: what undici takes, and what Response.request shows.
+    const headers: string[] = [];
     const names = new Set<string>();
     for (const [k, v] of req.headers) {
       if (!first && k.toLowerCase() === 'authorization') continue;
-      headers.push([k, v]);
+      headers.push(k, v);
       names.add(k.toLowerCase());
     }
-    if (!names.has('user-agent')) headers.push(['User-Agent', this.opts.userAgent ?? 'Grafana k6/1.3.0']);
+    if (!names.has('user-agent')) headers.push('User-Agent', this.opts.userAgent ?? 'Grafana k6/1.3.0');
     const cookieParts = this.jar.cookieHeader(parsed);
     for (const [k, v] of req.cookies) cookieParts.set(k, v);
     if (cookieParts.size > 0 && !names.has('cookie')) {
-      headers.push(['Cookie', [...cookieParts].map(([k, v]) => `${k}=${v}`).join('; ')]);
+      headers.push('Cookie', [...cookieParts].map(([k, v]) => `${k}=${v}`).join('; '));
     }
     if (parsed.username) {
       const cred = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
       if (!names.has('authorization'))
-        headers.push(['Authorization', `Basic ${Buffer.from(cred).toString('base64')}`]);
+        headers.push('Authorization', `Basic ${Buffer.from(cred).toString('base64')}`);
     }
-    const flat: string[] = [];
-    for (const [k, v] of headers) flat.push(k, v);
     return new Promise<WireHop>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
-      const handler: HopHandler = new HopHandler(req.discardBody, (err) => {
+      const handler: HopHandler = new HopHandler(req.responseType === 'none', (err) => {
         if (timer) clearTimeout(timer);
         this.inflight.delete(handler);
         if (handler.socket) this.account(handler.socket);
@@ -323,10 +333,10 @@ export class HttpEngine {
           resolve(this.failedHop(method, url, headers, time, classifyError(e)));
           return;
         }
-        for (const [k, v] of handler.headers) {
-          if (k.toLowerCase() === 'set-cookie') this.jar.setFromHeader(v, parsed);
+        const got = handler.headers;
+        for (let i = 0; i < got.length; i += 2) {
+          if (got[i]!.toLowerCase() === 'set-cookie') this.jar.setFromHeader(got[i + 1]!, parsed);
         }
-        const bodyBuf = handler.chunks.length > 0 ? Buffer.concat(handler.chunks) : Buffer.alloc(0);
         const remote = handler.socket;
         const status = handler.status;
         resolve({
@@ -336,9 +346,12 @@ export class HttpEngine {
           statusText: handler.statusText || STATUS_TEXT_FALLBACK,
           proto: 'HTTP/1.1',
           headers: handler.headers,
-          body: req.discardBody
-            ? null
-            : new Uint8Array(bodyBuf.buffer, bodyBuf.byteOffset, bodyBuf.byteLength),
+          body:
+            req.responseType === 'none'
+              ? null
+              : req.responseType === 'text'
+                ? textOf(handler.chunks)
+                : ownBytes(handler.chunks),
           timings: handler.timings(),
           error: '',
           errorCode: status >= 400 ? 1000 + status : 0,
@@ -362,7 +375,7 @@ export class HttpEngine {
             origin: parsed.origin,
             path: parsed.pathname + parsed.search,
             method,
-            headers: flat,
+            headers,
             body: body === null ? null : typeof body === 'string' ? body : Buffer.from(body),
             headersTimeout: 0,
             bodyTimeout: 0,
@@ -378,7 +391,7 @@ export class HttpEngine {
   private failedHop(
     method: string,
     url: string,
-    headers: [string, string][],
+    headers: string[],
     time: number,
     e: { error: string; code: number },
   ): WireHop {
@@ -390,7 +403,7 @@ export class HttpEngine {
       proto: '',
       headers: [],
       body: null,
-      timings: zeroTimings(),
+      timings: ZERO_TIMINGS,
       error: e.error,
       errorCode: e.code,
       remoteIp: '',
@@ -416,4 +429,32 @@ function tlsVersionOf(socket: Socket | undefined): string {
   if (!tls || typeof tls.getProtocol !== 'function') return '';
   const p = tls.getProtocol();
   return p ? p.replace('TLSv', 'tls') : '';
+}
+
+/** The first value of a header (name in lower case) in a flat name/value list. */
+function headerValue(headers: string[], name: string): string | undefined {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === name) return headers[i + 1];
+  return undefined;
+}
+
+/** A text body, decoded as k6 does (UTF-8); one chunk (the usual small body) needs no concat. */
+function textOf(chunks: Buffer[]): string {
+  if (chunks.length === 0) return '';
+  return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+}
+
+/**
+ * The body in a buffer of its own size. Node's small Buffers are views into a shared 8 KB pool, and
+ * posting a view copies its whole ArrayBuffer: a 2-byte body used to cost an 8 KB copy and allocation.
+ */
+function ownBytes(chunks: Buffer[]): Uint8Array {
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }

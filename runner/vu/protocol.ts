@@ -1,6 +1,6 @@
 // Messages between a VU worker (the script's thread) and the main thread that owns the VU.
 // HTTP goes over its own port so the worker can block on it with Atomics.wait + receiveMessageOnPort.
-import type { Sample } from '../types.js';
+import type { SampleBatch } from './sample-batch.js';
 
 /** Slots of the Int32Array over the VU's SharedArrayBuffer. */
 export const SIGNAL = 0; // bumped by the main thread when an HTTP answer is on the port
@@ -59,19 +59,25 @@ export interface WireRequest {
   maxRedirects: number;
   /** Cookies from params.cookies, sent on this request only (jar cookies are added by the engine). */
   cookies: [string, string][];
-  discardBody: boolean;
+  /** How the body comes back: k6's responseType. 'text' is decoded on the main thread, 'none' dropped. */
+  responseType: 'text' | 'binary' | 'none';
 }
 
-export interface HopTimings {
-  duration: number;
-  blocked: number;
-  looking_up: number;
-  connecting: number;
-  tls_handshaking: number;
-  sending: number;
-  waiting: number;
-  receiving: number;
-}
+/** Response.timings keys, in k6's order; a hop carries the values as a plain array in this order. */
+export const HOP_TIMING_KEYS = [
+  'duration',
+  'blocked',
+  'looking_up',
+  'connecting',
+  'tls_handshaking',
+  'sending',
+  'waiting',
+  'receiving',
+] as const;
+
+/** Values in HOP_TIMING_KEYS order: one array of numbers clones cheaper than an object of 8 keys. */
+export type HopTimings = number[];
+export const ZERO_TIMINGS: HopTimings = [0, 0, 0, 0, 0, 0, 0, 0];
 
 /** One HTTP round trip (each redirect hop is one). */
 export interface WireHop {
@@ -80,18 +86,21 @@ export interface WireHop {
   status: number;
   statusText: string;
   proto: string;
-  /** Raw header pairs as received. */
-  headers: [string, string][];
-  /** Body of the last hop only (null when discarded or on error). */
-  body: Uint8Array | null;
+  /** Raw header names and values as received, alternating. */
+  headers: string[];
+  /**
+   * Body of the last hop only (null when discarded or on error): a string for responseType 'text'
+   * (decoded here: a string clones cheaper than bytes, and the worker needs no Buffer), else bytes.
+   */
+  body: string | Uint8Array | null;
   timings: HopTimings;
   error: string;
   errorCode: number;
   remoteIp: string;
   remotePort: number;
   tlsVersion: string;
-  /** Request headers actually sent, for Response.request. */
-  requestHeaders: [string, string][];
+  /** Request headers actually sent (names and values alternating), for Response.request. */
+  requestHeaders: string[];
   time: number;
 }
 
@@ -120,9 +129,9 @@ export type WorkerCommand =
   | { cmd: 'summary'; seq: number; data: unknown };
 
 export type WorkerEvent =
-  | { t: 'reply'; seq: number; ok: true; value: unknown; samples: Sample[] }
+  | { t: 'reply'; seq: number; ok: true; value: unknown; samples: SampleBatch }
   | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' }
-  | { t: 'samples'; samples: Sample[] }
+  | { t: 'samples'; samples: SampleBatch }
   /** A looped iteration that has something to report (error, abort, test.fail). */
   | {
       t: 'iteration';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { format } from 'node:util';
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { MetricType, Sample, ValueType } from '../types.js';
+import type { MetricType, ValueType } from '../types.js';
 import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
@@ -32,6 +32,7 @@ import {
   type WorkerEvent,
 } from './protocol.js';
 import { runLoop } from './worker-loop.js';
+import { SampleBatcher } from './sample-batch.js';
 import type { ScriptBundle } from './load-script.js';
 
 export interface WorkerInit {
@@ -91,8 +92,8 @@ function fixSources(map: { sources: string[] }): never {
 let jarResetPending = false;
 
 /** Posts to the main thread and blocks this thread until its answer is on the port. */
-function bridge(call: { reqs: WireRequest[] } | { jar: JarOp }): unknown {
-  const message: BridgeCall = { ...call, resetJar: jarResetPending };
+function bridge(message: BridgeCall): unknown {
+  message.resetJar = jarResetPending;
   jarResetPending = false;
   Atomics.store(signals, SIGNAL, 0);
   init.httpPort.postMessage(message);
@@ -103,13 +104,19 @@ function bridge(call: { reqs: WireRequest[] } | { jar: JarOp }): unknown {
   }
 }
 
-let buffer: Sample[] = [];
+const buffer = new SampleBatcher();
 let lastFlush = performance.now();
 function flush(): void {
   lastFlush = performance.now();
   if (buffer.length === 0) return;
-  post({ t: 'samples', samples: buffer });
-  buffer = [];
+  post({ t: 'samples', samples: buffer.take() });
+}
+
+/** Drops the system tags options.systemTags leaves out (mutates: the tag set is this request's own). */
+function filterSystemTags(tags: Record<string, string>, enabled: Set<string>): void {
+  for (const k of Object.keys(tags)) {
+    if (SYSTEM_TAGS.has(k) && !enabled.has(k)) delete tags[k];
+  }
 }
 function post(ev: WorkerEvent): void {
   port.postMessage(ev);
@@ -145,18 +152,17 @@ const rt: VuRuntime = {
     return tags;
   },
   emit(sample) {
-    if (enabledSystemTags) {
-      for (const k of Object.keys(sample.tags)) {
-        if (SYSTEM_TAGS.has(k) && !enabledSystemTags.has(k)) delete sample.tags[k];
-      }
-    }
-    buffer.push(sample);
+    this.record(sample.metric, sample.type, sample.contains, sample.value, sample.tags, sample.time);
+  },
+  record(metric, type, contains, value, tags, time) {
+    if (enabledSystemTags) filterSystemTags(tags, enabledSystemTags);
+    buffer.add(metric, type, contains, value, tags, time);
     if (buffer.length >= 512) flush();
   },
   httpSync(reqs: WireRequest[]): WireResponse[] {
     // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
     // iteration instead of one per request keeps the main thread free for the network.
-    const answers = bridge({ reqs }) as WireResponse[];
+    const answers = bridge({ reqs, resetJar: false }) as WireResponse[];
     for (const a of answers) {
       sentBytes += a.sent;
       receivedBytes += a.received;
@@ -164,7 +170,7 @@ const rt: VuRuntime = {
     return answers;
   },
   jarSync(op: JarOp): JarAnswer {
-    return bridge({ jar: op }) as JarAnswer;
+    return bridge({ jar: op, resetJar: false }) as JarAnswer;
   },
   sleepMs(ms) {
     flush();
@@ -309,18 +315,10 @@ async function runLifecycle(
   }
 }
 
-function emitDataSamples(): void {
-  const tags = rt.currentTags();
-  const time = nowMs();
-  rt.emit({ metric: 'data_sent', type: 'counter', contains: 'data', value: sentBytes, tags, time });
-  rt.emit({
-    metric: 'data_received',
-    type: 'counter',
-    contains: 'data',
-    value: receivedBytes,
-    tags: { ...tags },
-    time,
-  });
+/** data_sent/data_received; the tag set is shared by these samples (and the caller may reuse it). */
+function emitDataSamples(tags = rt.currentTags(), time = nowMs()): void {
+  rt.record('data_sent', 'counter', 'data', sentBytes, tags, time);
+  rt.record('data_received', 'counter', 'data', receivedBytes, tags, time);
   sentBytes = 0;
   receivedBytes = 0;
 }
@@ -361,19 +359,13 @@ async function runIteration(fnName: string, data: unknown, ctx: IterationView) {
   }
   const duration = performance.now() - start;
   rt.groupPath = '';
-  emitDataSamples();
+  // One tag set for the iteration's closing samples, as an http request's samples share theirs.
+  const tags = rt.currentTags();
+  const time = nowMs();
+  emitDataSamples(tags, time);
   if (completed) {
-    const tags = rt.currentTags();
-    const time = nowMs();
-    rt.emit({ metric: 'iteration_duration', type: 'trend', contains: 'time', value: duration, tags, time });
-    rt.emit({
-      metric: 'iterations',
-      type: 'counter',
-      contains: 'default',
-      value: 1,
-      tags: { ...tags },
-      time,
-    });
+    rt.record('iteration_duration', 'trend', 'time', duration, tags, time);
+    rt.record('iterations', 'counter', 'default', 1, tags, time);
     counters.iterationsCompleted++;
   } else {
     counters.iterationsInterrupted++;
@@ -460,9 +452,7 @@ async function handle(msg: WorkerCommand): Promise<void> {
         break;
     }
     // The samples ride on the reply: one message per iteration in the common case.
-    const samples = buffer;
-    buffer = [];
-    post({ t: 'reply', seq: msg.seq, ok: true, value, samples });
+    post({ t: 'reply', seq: msg.seq, ok: true, value, samples: buffer.take() });
   } catch (err) {
     flush();
     const message =
