@@ -134,6 +134,26 @@ describe('runner/core/executors with real VUs', function () {
     assert.ok(Date.now() - started < 5000, 'waited for the sleeps instead of interrupting');
   });
 
+  it('ramping-vus ends at once on stopNow() instead of waiting out its stages (Ctrl-C)', async () => {
+    const { vus } = await pool(`import { sleep } from 'k6'; export default function () { sleep(0.05); }`, 2);
+    const r = run(
+      scenario({
+        executor: 'ramping-vus',
+        startVUs: 0,
+        stages: [
+          { durationMs: 500, target: 2 },
+          { durationMs: 20_000, target: 2 },
+        ],
+      }),
+      vus,
+    );
+    setTimeout(() => r.stopNow(), 1000);
+    const started = Date.now();
+    await r.run();
+    assert.ok(Date.now() - started < 5000, 'the 20 s stages were waited out after the stop');
+    assert.ok(r.completed > 0, 'iterations ran before the stop');
+  });
+
   it('stopNow() stops the looping VUs at once and reports test.abort()', async () => {
     const { vus } = await pool(
       `import exec from 'k6/execution'; import { sleep } from 'k6';

@@ -260,7 +260,8 @@ export class ScenarioRun {
         }
       }),
     );
-    await sleep(end - Date.now());
+    // The loops end early only on a stop (Ctrl-C, abort): then the stages must not be waited out.
+    await Promise.race([loops, sleep(end - Date.now())]);
     timers.forEach(clearTimeout);
     await this.gracefulEnd(loops);
   }
