@@ -5,7 +5,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'results/**', '.tmp/**', '**/*.html'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'results/**',
+      '.tmp/**',
+      '**/*.html',
+      'fixtures/k6-reference/k6-*/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

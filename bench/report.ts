@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { generateReports } from '../report/generate.js';
 import type { RunInput } from '../report/model.js';
+import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const RUNS = [
@@ -103,7 +104,7 @@ async function readAll(paths: string[], parse: boolean): Promise<number> {
 
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-report-'));
 try {
-  const summary = readFileSync('/work/shared/reference/k6-samples/summary-pass.json', 'utf8');
+  const summary = readFileSync(`${K6_SAMPLES}/summary-pass.json`, 'utf8');
   const inputs: RunInput[] = [];
   let lines = 0;
   let bytes = 0;

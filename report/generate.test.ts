@@ -11,8 +11,9 @@ import { duration } from './render/format.js';
 import { renderMarkdown } from './render/markdown.js';
 import { ReportInputError } from './errors.js';
 import { percentileOfSorted } from './stats.js';
+import { K6_GOLDEN, K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
 
-const SAMPLES = '/work/shared/reference/k6-samples';
+const SAMPLES = K6_SAMPLES;
 const SUMMARY = join(SAMPLES, 'summary-pass.json');
 const POINTS = join(SAMPLES, 'points-head.ndjson');
 
@@ -222,7 +223,7 @@ describe('report generator on real k6 outputs', () => {
       (e: Error) => e instanceof ReportInputError && /not JSON/.test(e.message),
     );
     const exported = join(dir, 'export.json');
-    await writeFile(exported, await readFile('/work/shared/reference/k6-golden/export.json'));
+    await writeFile(exported, await readFile(`${K6_GOLDEN}/export.json`));
     await assert.rejects(buildScenarioReport({ scenario: 'x', summaryPath: exported }), /summary-export/);
     await assert.rejects(
       buildScenarioReport({ scenario: 'x', summaryPath: join(dir, 'missing.json') }),

@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
 import type { MetricType, Sample, ValueType } from '../runner/types.js';
+import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
 
-export const SAMPLES_DIR = '/work/shared/reference/k6-samples';
+export const SAMPLES_DIR = K6_SAMPLES;
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'test-artifacts');
 
 /** points-head.ndjson as the runner would hand it to an output, shifted so the first sample is at `startMs`. */

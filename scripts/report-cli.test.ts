@@ -5,9 +5,10 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SAMPLES = '/work/shared/reference/k6-samples';
+const SAMPLES = K6_SAMPLES;
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -5,8 +5,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadlab } from '../e2e/harness.js';
+import { K6_GOLDEN } from '../../fixtures/k6-reference/paths.js';
 
-const GOLDEN = '/work/shared/reference/k6-golden';
+const GOLDEN = K6_GOLDEN;
 
 interface Point {
   metric: string;

@@ -4,9 +4,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-export const SAMPLES = '/work/shared/reference/k6-samples';
+export const SAMPLES = K6_SAMPLES;
 
 export interface RunResult {
   code: number | null;

@@ -10,8 +10,9 @@ import {
 } from './index.js';
 import { humanizeBytes, humanizeDuration } from './humanize.js';
 import { TrendSink } from './sinks.js';
+import { K6_REFERENCE } from '../../fixtures/k6-reference/paths.js';
 
-const REF = '/work/shared/reference';
+const REF = K6_REFERENCE;
 const pass = JSON.parse(readFileSync(`${REF}/k6-samples/summary-pass.json`, 'utf8'));
 
 const sample = (

@@ -5,8 +5,9 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { ctx, makeVu, type Harness } from './test-support.js';
+import { K6_GOLDEN } from '../../fixtures/k6-reference/paths.js';
 
-const GOLDEN = '/work/shared/reference/k6-golden';
+const GOLDEN = K6_GOLDEN;
 
 /** The routes of k6-golden/server.js that probe.js uses. */
 function probeServer(): http.Server {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ScriptError, ScriptLoadError, loadScript } from './index.js';
 import { ctx, makeVu, startTarget, writeScript, type Harness, type Target } from './test-support.js';
+import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
 
-const REF = '/work/shared/reference/k6-samples/points-head.ndjson';
+const REF = `${K6_SAMPLES}/points-head.ndjson`;
 
 /** Tag keys per metric in real k6's NDJSON (minus the user/scenario tags of that script). */
 function referenceTagKeys(): Map<string, string[]> {
