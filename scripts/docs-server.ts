@@ -121,7 +121,7 @@ async function main(argv: string[]): Promise<void> {
     console.log(`slides: wrote ${out}`);
     return;
   }
-  if (command !== 'slides' && command !== 'docs') {
+  if ((command !== 'slides' && command !== 'docs') || rest.some((arg) => arg !== '--open')) {
     console.error('usage: docs-server.ts slides|docs [--open] | pdf [FILE]');
     process.exit(2);
   }

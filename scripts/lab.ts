@@ -2,6 +2,7 @@
 // seven-scenario smoke report (test:report builds the suite first), stop the services. Exits with the report's code,
 // so a crossed threshold makes the whole command fail, as a CI gate should.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../services/shared/dotenv.js';
 import { describeAdded, ensureEnvFile } from './ensure-env.js';
 import { waitForHealthy } from './wait-healthy.js';
@@ -52,8 +53,19 @@ function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
+const USAGE = 'usage: npm run lab [-- --quick]';
+
 async function main(): Promise<number> {
-  const quick = process.argv.includes('--quick');
+  let quick: boolean;
+  try {
+    // A typo such as --quik must not silently start the 4-minute run.
+    ({
+      values: { quick = false },
+    } = parseArgs({ args: process.argv.slice(2), options: { quick: { type: 'boolean' } } }));
+  } catch (e) {
+    console.error(`lab: ${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
   const env = ensureEnvFile('.env', process.env);
   for (const line of describeAdded(env)) console.log(`lab: ${line}`);
   loadDotEnv();

@@ -17,6 +17,8 @@ shift
 
 # A git-ignored .env supplies credentials; variables already set win. LT_ENV_FILE names another file.
 env_file=${LT_ENV_FILE:-.env}
+# The default .env is optional; a file named on purpose that is not there is a mistake worth a line.
+[[ -z ${LT_ENV_FILE:-} || -f $env_file ]] || die "LT_ENV_FILE=$env_file: no such file"
 if [[ -f $env_file ]]; then
   while IFS= read -r line || [[ -n $line ]]; do
     [[ $line =~ ^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue

@@ -122,6 +122,9 @@ describe('scripts/run-k6.sh', () => {
     const r = run([SCRIPT], { LT_ENV_FILE: envFile, BASE_URL: 'http://set:2' }, bin);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /email=file@x\.test password=from-file base=http:\/\/set:2 admin=admin\/it''s/);
+    const missing = run([SCRIPT], { LT_ENV_FILE: join(dir, 'nope.env') }, bin);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.err.trim(), `run-k6: LT_ENV_FILE=${join(dir, 'nope.env')}: no such file`);
   });
 
   it('is shellcheck clean', () => {

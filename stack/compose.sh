@@ -35,14 +35,14 @@ command=${1:-}
 case "$command" in
   up) compose --profile services up -d --build --wait ;;
   down) compose --profile services --profile monitoring --profile k6 down ;;
-  smoke) k6_run smoke "$SMOKE" ;;
+  smoke) k6_run smoke "$SMOKE" "${@:2}" ;;
   smoke-host)
     # The sandbox on the host (npm run start:sandbox), reached through the host gateway.
     compose --profile k6 run --rm --no-deps -e LT_PROFILE=smoke -e BASE_URL=http://host.docker.internal:5050 \
-      k6 run "$SMOKE"
+      k6 run "${@:2}" "$SMOKE"
     ;;
-  load) k6_run load "$MIXED" ;;
-  stress) k6_run stress "$STRESS" ;;
+  load) k6_run load "$MIXED" "${@:2}" ;;
+  stress) k6_run stress "$STRESS" "${@:2}" ;;
   grafana-up)
     compose --profile monitoring up -d --build --wait
     echo "stack: Grafana http://localhost:3000 (dashboards in folder loadlab), Prometheus http://localhost:9090"
@@ -55,7 +55,7 @@ case "$command" in
     testid="$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$scenario")"
     compose --profile monitoring up -d --build --wait
     echo "stack: streaming to InfluxDB (service influxdb) with testid=$testid; Grafana http://localhost:3000"
-    k6_run "$profile" "suite/$scenario.js" --tag "testid=$testid" -o xk6-influxdb=http://influxdb:8086
+    k6_run "$profile" "suite/$scenario.js" --tag "testid=$testid" -o xk6-influxdb=http://influxdb:8086 "${@:4}"
     ;;
   *)
     echo "usage: stack/compose.sh up|down|smoke|smoke-host|load|stress|grafana-up|grafana-down|build|stream" >&2

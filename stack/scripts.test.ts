@@ -1,7 +1,9 @@
 // The command wrappers behind the npm docker:*, grafana:* and streaming scripts: they refuse with
 // one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +79,47 @@ describe('stack command wrappers', () => {
     const result = run('stack/stream-native.sh', ['cloud', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /missing K6_INFLUXDB_BUCKET, K6_INFLUXDB_TOKEN \(/);
+  });
+
+  it('stream-native.sh local passes k6 flags after the profile on to the engine', async () => {
+    // An InfluxDB that answers /ping, and a k6 >= 1.0 on PATH that prints its arguments.
+    const influx = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((r) => influx.listen(0, '127.0.0.1', r));
+    const bin = mkdtempSync(join(tmpdir(), 'loadlab-fake-k6-'));
+    writeFileSync(
+      join(bin, 'k6'),
+      '#!/bin/bash\nif [[ $1 == version ]]; then echo "k6 v1.3.0 (go1.24, linux/amd64)"; exit 0; fi\necho "k6-args: $*"\n',
+    );
+    chmodSync(join(bin, 'k6'), 0o755);
+    try {
+      const port = (influx.address() as AddressInfo).port;
+      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(
+          join(ROOT, 'stack/stream-native.sh'),
+          ['local', 'scenarios/smoke/api-health', 'smoke', '--vus', '2', '--duration', '5s'],
+          {
+            cwd: ROOT,
+            env: {
+              ...process.env,
+              PATH: `${bin}:${process.env.PATH}`,
+              LOADLAB_INFLUXDB_V1_URL: `http://127.0.0.1:${port}/k6`,
+            },
+          },
+        );
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      assert.equal(result.code, 0, result.out);
+      assert.match(
+        result.out,
+        /k6-args: run .*-o influxdb=http:\/\/127\.0\.0\.1:\d+\/k6 --vus 2 --duration 5s/,
+      );
+    } finally {
+      influx.close();
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('stream-native.sh local refuses when no InfluxDB answers', () => {
@@ -174,6 +217,17 @@ describe('compose.sh with a container engine (fake docker client recording its c
       /^--tag testid=\d{8}T\d{6}Z-mixed-traffic -o xk6-influxdb=http:\/\/influxdb:8086 suite\/scenarios\/load\/mixed-traffic\.js$/,
     );
     assert.deepEqual(rest, []);
+  });
+
+  it('passes k6 flags after the command on to k6 (npm run docker:smoke -- --vus 2)', () => {
+    assert.deepEqual(recorded(['smoke', '--vus', '2', '--duration', '5s']), [
+      `${compose()} --profile k6 run --rm -e LT_PROFILE=smoke k6 run --vus 2 --duration 5s suite/scenarios/smoke/api-health.js`,
+    ]);
+    const [, stream] = recorded(['stream', 'scenarios/smoke/api-health', 'smoke', '--vus', '2']);
+    assert.match(
+      stream!,
+      / -o xk6-influxdb=http:\/\/influxdb:8086 --vus 2 suite\/scenarios\/smoke\/api-health\.js$/,
+    );
   });
 
   it('runs the k6 service as the invoking user, so results/ stays writable', () => {

@@ -3,7 +3,7 @@
 # the Node runner):
 #   local: InfluxDB 1.x v1 API on loopback (npm run stack:native starts one), database k6
 #   cloud: InfluxDB 2.x / Cloud v2 API with K6_INFLUXDB_ADDR, _ORGANIZATION, _BUCKET, _TOKEN
-#   stack/stream-native.sh local|cloud <scenario, e.g. scenarios/smoke/api-health> [profile]
+#   stack/stream-native.sh local|cloud <scenario, e.g. scenarios/smoke/api-health> [profile] [k6 flags...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,4 +45,4 @@ esac
 testid="$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$scenario")"
 echo "stack: streaming $scenario ($profile) with testid=$testid to $output"
 npm run --silent build:k6
-LT_PROFILE=$profile exec scripts/run-k6.sh "dist/k6/$scenario.js" --tag "testid=$testid" -o "$output"
+LT_PROFILE=$profile exec scripts/run-k6.sh "dist/k6/$scenario.js" --tag "testid=$testid" -o "$output" "${@:4}"

@@ -1,7 +1,7 @@
 // Builds a scenario's k6 options from the selected profile: one ramping-vus scenario tagged with
 // test_type and suite, the profile's thresholds plus the scenario's own, and the trend stats the
 // text summary and the reports read (p(99) is a load threshold, so it must be computed).
-import { profileByName, selectProfileName, type ProfileName } from './profiles.js';
+import { profileByName, selectProfileName, unknownProfileWarning, type ProfileName } from './profiles.js';
 import { thresholdsFor, type ThresholdSet } from './thresholds.js';
 
 export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
@@ -26,6 +26,10 @@ export function profileOf(plan: ScenarioPlan, env: Record<string, string | undef
 
 export function rampingOptions(plan: ScenarioPlan, env: Record<string, string | undefined>) {
   const profileName = profileOf(plan, env);
+  // Said once, by the init that reads the options (VU 0), not by every VU: a typo such as
+  // LT_PROFILE=lod must not silently turn a 7-minute load test into a 35 s smoke run.
+  const warning = unknownProfileWarning(env);
+  if (warning && typeof __VU !== 'undefined' && __VU === 0) console.warn(warning);
   const profile = profileByName(profileName, env);
   return {
     scenarios: {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PROFILE_NAMES, profileByName, selectProfileName } from './profiles.js';
+import { PROFILE_NAMES, profileByName, selectProfileName, unknownProfileWarning } from './profiles.js';
 
 const seconds = (d: string) => Number(d.slice(0, -1)) * (d.endsWith('m') ? 60 : 1);
 const total = (name: (typeof PROFILE_NAMES)[number], env = {}) =>
@@ -52,5 +52,13 @@ describe('k6 profiles', () => {
 
   it('refuses a nonsense soak duration in one line', () => {
     assert.throws(() => profileByName('soak', { LT_SOAK_MINUTES: 'forever' }), /LT_SOAK_MINUTES/);
+  });
+  it('has one line to say when LT_PROFILE names no profile, and none otherwise', () => {
+    assert.equal(
+      unknownProfileWarning({ LT_PROFILE: 'lod' }),
+      'LT_PROFILE=lod is not a profile (smoke, load, ci, stress, spike, soak, breakpoint); running smoke',
+    );
+    for (const env of [{}, { LT_PROFILE: '' }, ...PROFILE_NAMES.map((p) => ({ LT_PROFILE: p }))])
+      assert.equal(unknownProfileWarning(env), undefined);
   });
 });

@@ -75,3 +75,10 @@ export function selectProfileName(
   const known: ProfileName = isProfileName(requested) ? requested : 'smoke';
   return known === 'smoke' && env.CI === 'true' ? 'ci' : known;
 }
+
+/** The one line to print when LT_PROFILE names no profile (the spec's rule then runs smoke). */
+export function unknownProfileWarning(env: Record<string, string | undefined>): string | undefined {
+  const requested = env.LT_PROFILE;
+  if (!requested || isProfileName(requested)) return undefined;
+  return `LT_PROFILE=${requested} is not a profile (${PROFILE_NAMES.join(', ')}); running smoke`;
+}

@@ -41,6 +41,19 @@ function formatBytes(bytes: number): string {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
+/**
+ * k6 reports a metric without samples as zeros (an empty trend has p(95)=0 and passes `p(95)<500`);
+ * saying "no samples" keeps a reader from taking that for a measurement. No request takes 0 ms, so a
+ * time trend whose avg, min and max are all 0 is empty; a rate is empty with no passes and no fails.
+ */
+export function hasNoSamples(metric: SummaryMetric): boolean {
+  const v = metric.values;
+  if (metric.type === 'rate') return v.passes === 0 && v.fails === 0;
+  if (metric.type === 'trend' && metric.contains === 'time' && v.count === undefined)
+    return v.avg === 0 && v.min === 0 && v.max === 0;
+  return false;
+}
+
 /** Every threshold of the run, in metric order, with its verdict. */
 export function thresholdRows(
   data: SummaryData,
@@ -52,7 +65,7 @@ export function thresholdRows(
       rows.push({
         metric: name,
         expression,
-        observed: formatValue(metric, thresholdStatistic(expression)),
+        observed: hasNoSamples(metric) ? 'no samples' : formatValue(metric, thresholdStatistic(expression)),
         ok: state.ok,
       });
     }

@@ -3,10 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { SummaryData } from './summary-data.js';
 import { fileTimestamp, normalizePath, scenarioLabel, summaryFiles } from './summary.js';
 import { formatDuration, renderSummaryText, thresholdRows, thresholdStatistic } from './summary-text.js';
+import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
 
-const real = JSON.parse(
-  readFileSync('/work/shared/reference/k6-samples/summary-pass.json', 'utf8'),
-) as SummaryData;
+const real = JSON.parse(readFileSync(`${K6_SAMPLES}/summary-pass.json`, 'utf8')) as SummaryData;
 
 describe('k6 summary handler', () => {
   it('names files results/summary-<scenario>-<profile>-<timestamp>.json and latest', () => {
@@ -108,6 +107,26 @@ describe('k6 summary text', () => {
     );
   });
 
+  it('says "no samples" for a threshold on a metric k6 reports as empty zeros', () => {
+    const empty: SummaryData = structuredClone(real);
+    empty.metrics['http_req_duration{endpoint:never}'] = {
+      type: 'trend',
+      contains: 'time',
+      values: { avg: 0, min: 0, med: 0, max: 0, 'p(90)': 0, 'p(95)': 0 },
+      thresholds: { 'p(95)<500': { ok: true } },
+    };
+    empty.metrics.browser_http_req_failed = {
+      type: 'rate',
+      contains: 'default',
+      values: { rate: 0, passes: 0, fails: 0 },
+      thresholds: { 'rate<0.01': { ok: true } },
+    };
+    const rows = thresholdRows(empty);
+    assert.equal(rows.find((r) => r.metric === 'http_req_duration{endpoint:never}')?.observed, 'no samples');
+    assert.equal(rows.find((r) => r.metric === 'browser_http_req_failed')?.observed, 'no samples');
+    assert.notEqual(rows.find((r) => r.metric === 'http_req_duration')?.observed, 'no samples');
+  });
+
   it('shows PASS, FAIL, checks by group and key metrics', () => {
     const text = renderSummaryText(real, { scenario: 'smoke', profile: 'smoke' });
     assert.match(text, /loadlab smoke \(profile smoke\) ran 5\.0s: PASS/);
@@ -120,9 +139,7 @@ describe('k6 summary text', () => {
   });
 
   it('shows the browser metrics and web vitals of a real k6 browser run, and none for an API run', () => {
-    const browserRun = JSON.parse(
-      readFileSync('/work/shared/reference/k6-samples/summary-browser.json', 'utf8'),
-    ) as SummaryData;
+    const browserRun = JSON.parse(readFileSync(`${K6_SAMPLES}/summary-browser.json`, 'utf8')) as SummaryData;
     const text = renderSummaryText(browserRun, { scenario: 'browser-login', profile: 'smoke' });
     const lcp = browserRun.metrics.browser_web_vital_lcp!;
     assert.match(text, new RegExp(`browser_web_vital_lcp\\s+avg=${formatDuration(lcp.values.avg!)}`));

@@ -89,7 +89,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
           flags.iterations = positiveInteger(value, arg);
           break;
         case 'stage':
-          flags.stages.push(value);
+          // k6 reads --stage as a string slice: `-s 5s:10,1m:20` is two stages, like two flags.
+          flags.stages.push(...value.split(','));
           break;
         case 'env': {
           const [k, v] = keyValue(value, arg);

@@ -80,6 +80,8 @@ describe('runner options', () => {
       { durationMs: 1000, target: 2 },
       { durationMs: 1000, target: 0 },
     ]);
+    const commaStages = consolidate(script, {}, flags('--stage', '1s:2,1s:0')).scenarios[0]!;
+    assert.deepEqual(commaStages.stages, stages.stages, 'the comma form k6 accepts');
   });
 
   it('validates scenarios with k6 messages (exit 104)', () => {
