@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Sample } from '../types.js';
-import { ctx, makeVu, startTarget, type Harness, type Target } from '../vu/test-support.js';
+import { ctx, makeVu, type Harness, vuSuite } from '../vu/test-support.js';
 
 describe('runner/modules k6/http', function () {
-  let target: Target;
-  const open: Harness[] = [];
-  before(async () => {
-    target = await startTarget();
-  });
-  after(async () => {
-    await target.close();
-  });
-  afterEach(async () => {
-    for (const h of open.splice(0)) await h.vu.close();
-  });
+  const suite = vuSuite();
 
   /** Runs `body` as one iteration; the script reports values with out(x) (JSON lines in the log). */
   async function run(
@@ -24,9 +14,9 @@ describe('runner/modules k6/http', function () {
       `import http from 'k6/http'; import { check } from 'k6';
        const out = (x) => console.log(JSON.stringify(x));
        export default function () { const B = __ENV.BASE; ${body} }`,
-      { env: { BASE: target.base } },
+      { env: { BASE: suite.target.base } },
     );
-    open.push(h);
+    suite.open.push(h);
     await h.vu.init();
     const c = ctx();
     c.testOptions = testOptions;
@@ -55,7 +45,7 @@ describe('runner/modules k6/http', function () {
       true,
       '',
       0,
-      `${target.base}/json`,
+      `${suite.target.base}/json`,
       [
         'duration',
         'blocked',
@@ -79,7 +69,9 @@ describe('runner/modules k6/http', function () {
       http.put(B + '/echo', new Uint8Array([104, 105]).buffer);
       http.patch(B + '/echo', 'p'); http.del(B + '/echo'); http.head(B + '/echo'); http.options(B + '/echo');
       http.request('GET', B + '/echo', null, { headers: { 'X-Custom': 'v' } });`);
-    const got = target.requests.slice(-8).map((r) => [r.method, r.body, r.headers['content-type'] ?? '']);
+    const got = suite.target.requests
+      .slice(-8)
+      .map((r) => [r.method, r.body, r.headers['content-type'] ?? '']);
     assert.deepEqual(got, [
       ['POST', 'raw text', 'text/plain'],
       ['POST', 'a=1&b=x&b=y', 'application/x-www-form-urlencoded'],
@@ -90,7 +82,7 @@ describe('runner/modules k6/http', function () {
       ['OPTIONS', '', ''],
       ['GET', '', ''],
     ]);
-    assert.equal(target.requests.at(-1)!.headers['x-custom'], 'v');
+    assert.equal(suite.target.requests.at(-1)!.headers['x-custom'], 'v');
   });
 
   it('4xx/5xx: error_code 1000+status, no error, expected_response false and http_req_failed 1', async () => {
@@ -109,13 +101,13 @@ describe('runner/modules k6/http', function () {
     const { out, h } =
       await run(`const r = http.get(B + '/redirect'); const r0 = http.get(B + '/redirect', { redirects: 0 });
       out([r.status, r.url, r0.status]);`);
-    assert.deepEqual(out[0], [200, `${target.base}/json`, 302]);
+    assert.deepEqual(out[0], [200, `${suite.target.base}/json`, 302]);
     assert.deepEqual(
       reqs(h.samples).map((s) => [s.tags.url, s.tags.status]),
       [
-        [`${target.base}/redirect`, '302'],
-        [`${target.base}/json`, '200'],
-        [`${target.base}/redirect`, '302'],
+        [`${suite.target.base}/redirect`, '302'],
+        [`${suite.target.base}/json`, '200'],
+        [`${suite.target.base}/redirect`, '302'],
       ],
     );
   });
@@ -173,7 +165,7 @@ describe('runner/modules k6/http', function () {
       await run(`const r = http.get(B + '/cookie'); http.get(B + '/echo', { cookies: { extra: 'e1' } });
       out(r.cookies.sid[0].value);`);
     assert.equal(out[0], 'abc');
-    assert.equal(target.requests.at(-1)!.headers.cookie, 'sid=abc; extra=e1');
+    assert.equal(suite.target.requests.at(-1)!.headers.cookie, 'sid=abc; extra=e1');
   });
 
   it('http.cookieJar(): set, cookiesForURL, delete, clear; jar cookies are sent', async () => {
@@ -184,7 +176,7 @@ describe('runner/modules k6/http', function () {
       jar.delete(B, 'a'); const afterDelete = jar.cookiesForURL(B);
       jar.clear(B); out([before, afterDelete, jar.cookiesForURL(B)]);`);
     assert.deepEqual(out[0], [{ a: ['1'], b: ['2'] }, { b: ['2'] }, {}]);
-    assert.equal(target.requests.at(-1)!.headers.cookie, 'a=1; b=2');
+    assert.equal(suite.target.requests.at(-1)!.headers.cookie, 'a=1; b=2');
   });
 
   it('responseType binary and none; discardResponseBodies option', async () => {
@@ -206,10 +198,10 @@ describe('runner/modules k6/http', function () {
   });
 
   it('basic auth from URL credentials; the url tag masks them', async () => {
-    const u = target.base.replace('http://', 'http://user:pa55@');
+    const u = suite.target.base.replace('http://', 'http://user:pa55@');
     const { h } = await run(`http.get('${u}/echo');`);
     assert.equal(
-      target.requests.at(-1)!.headers.authorization,
+      suite.target.requests.at(-1)!.headers.authorization,
       `Basic ${Buffer.from('user:pa55').toString('base64')}`,
     );
     assert.equal(reqs(h.samples)[0]!.tags.url, `${u.replace('user:pa55', '****:****')}/echo`);
@@ -219,7 +211,7 @@ describe('runner/modules k6/http', function () {
     const h = await makeVu(
       `import http from 'k6/http'; http.get('http://127.0.0.1:1/'); export default function () {}`,
     );
-    open.push(h);
+    suite.open.push(h);
     await assert.rejects(h.vu.init(), /Making http requests in the init context is not supported/);
   });
 });

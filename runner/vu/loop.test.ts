@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED, SCENARIO_SLOTS, type LoopSpec } from './index.js';
-import { makeVu, settle, startTarget, type Harness, type Target } from './test-support.js';
+import { makeVu, settle, type Harness, vuSuite } from './test-support.js';
 
 function spec(over: Partial<LoopSpec> = {}): LoopSpec {
   return {
@@ -28,20 +28,10 @@ function spec(over: Partial<LoopSpec> = {}): LoopSpec {
 
 describe('runner/vu: a VU looping by itself (looping executors)', function () {
   this.timeout(20_000);
-  let target: Target;
-  const open: Harness[] = [];
-  before(async () => {
-    target = await startTarget();
-  });
-  after(async () => {
-    await target.close();
-  });
-  afterEach(async () => {
-    for (const h of open.splice(0)) await h.vu.close();
-  });
+  const suite = vuSuite();
   async function vuFor(code: string, vuId = 1): Promise<Harness> {
-    const h = await makeVu(code, { env: { BASE: target.base }, vuId });
-    open.push(h);
+    const h = await makeVu(code, { env: { BASE: suite.target.base }, vuId });
+    suite.open.push(h);
     await h.vu.init();
     return h;
   }

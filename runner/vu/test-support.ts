@@ -128,3 +128,28 @@ export function ctx(over: Partial<IterationContext['scenario']> = {}, iteration 
 export function settle(): Promise<void> {
   return new Promise((r) => setImmediate(r));
 }
+
+/**
+ * The mocha hooks every VU suite needs: one loopback target for the suite, and every VU pushed to
+ * `open` closed after each test (a VU is a worker thread; a leaked one keeps mocha alive).
+ */
+export function vuSuite(): { readonly target: Target; open: Harness[] } {
+  let target: Target | undefined;
+  const open: Harness[] = [];
+  before(async () => {
+    target = await startTarget();
+  });
+  after(async () => {
+    await target?.close();
+  });
+  afterEach(async () => {
+    for (const h of open.splice(0)) await h.vu.close();
+  });
+  return {
+    get target() {
+      if (!target) throw new Error('the target starts in before()');
+      return target;
+    },
+    open,
+  };
+}

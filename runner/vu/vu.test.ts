@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ScriptError, ScriptLoadError, loadScript } from './index.js';
-import { ctx, makeVu, startTarget, writeScript, type Harness, type Target } from './test-support.js';
+import { ctx, makeVu, writeScript, type Harness, vuSuite } from './test-support.js';
 import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
 
 const REF = `${K6_SAMPLES}/points-head.ndjson`;
@@ -20,20 +20,10 @@ function referenceTagKeys(): Map<string, string[]> {
 }
 
 describe('runner/vu: a VU in a worker thread', function () {
-  let target: Target;
-  const open: Harness[] = [];
-  before(async () => {
-    target = await startTarget();
-  });
-  after(async () => {
-    await target.close();
-  });
-  afterEach(async () => {
-    for (const h of open.splice(0)) await h.vu.close();
-  });
+  const suite = vuSuite();
   async function vuFor(code: string, opts: Parameters<typeof makeVu>[1] = {}): Promise<Harness> {
-    const h = await makeVu(code, { env: { BASE: target.base, ...opts.env }, ...opts });
-    open.push(h);
+    const h = await makeVu(code, { env: { BASE: suite.target.base, ...opts.env }, ...opts });
+    suite.open.push(h);
     return h;
   }
 
@@ -86,8 +76,8 @@ describe('runner/vu: a VU in a worker thread', function () {
       scenario: 'api',
       group: '::01_health',
       method: 'GET',
-      name: `${target.base}/json`,
-      url: `${target.base}/json`,
+      name: `${suite.target.base}/json`,
+      url: `${suite.target.base}/json`,
       status: '200',
       proto: 'HTTP/1.1',
       expected_response: 'true',
