@@ -11,14 +11,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import {
-  createVu,
-  loadScript,
-  SCENARIO_SLOTS,
-  type IterationContext,
-  type LoopSpec,
-  type Vu,
-} from '../runner/vu/index.js';
+import { createVu, loadScript, type Vu } from '../runner/vu/index.js';
+import { ctx, loopSpec } from '../runner/vu/test-support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const VUS = Number(process.env.BENCH_VUS ?? 50);
@@ -46,47 +40,6 @@ async function startTarget(dir: string): Promise<{ url: string; child: ChildProc
 async function runAutocannon(url: string): Promise<number> {
   const result = await autocannon({ url, connections: VUS, duration: SECONDS, pipelining: 1 });
   return result.requests.total / SECONDS;
-}
-
-function ctxFor(i: number): IterationContext {
-  return {
-    scenario: {
-      name: 'default',
-      executor: 'constant-vus',
-      startTime: Date.now(),
-      iterationInTest: i,
-      progress: 0,
-      env: {},
-      tags: {},
-      exec: 'default',
-    },
-    iterationInScenario: i,
-    iterationInInstance: i,
-    testOptions: {},
-  };
-}
-
-function loopSpec(endAt: number): LoopSpec {
-  return {
-    fnName: 'default',
-    data: undefined,
-    scenario: {
-      name: 'default',
-      executor: 'constant-vus',
-      startTime: Date.now(),
-      env: {},
-      tags: {},
-      exec: 'default',
-    },
-    testOptions: {},
-    iterationInScenario: 0,
-    endAt,
-    maxIterations: Infinity,
-    sharedBudget: false,
-    progress: { durationMs: SECONDS * 1000 },
-    scenarioCounters: new SharedArrayBuffer(4 * SCENARIO_SLOTS),
-    instanceCounter: new SharedArrayBuffer(4),
-  };
 }
 
 /**
@@ -141,12 +94,13 @@ async function runVus(
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
   if (mode === 'loop') {
-    const spec = loopSpec(Date.now() + SECONDS * 1000);
+    const spec = loopSpec({ endAt: Date.now() + SECONDS * 1000, progress: { durationMs: SECONDS * 1000 } });
     await Promise.all(vus.map((vu) => vu.loop(spec, () => {})));
   } else {
     await Promise.all(
       vus.map(async (vu) => {
-        for (let i = 0; performance.now() < deadline; i++) await vu.iterate('default', undefined, ctxFor(i));
+        for (let i = 0; performance.now() < deadline; i++)
+          await vu.iterate('default', undefined, ctx({ executor: 'constant-vus' }, i));
       }),
     );
   }
@@ -183,10 +137,11 @@ try {
   const refAfter = withRef ? await runAutocannon(url) : NaN;
   if (withRef) console.log(`autocannon (reference, after):  ${refAfter.toFixed(0)} req/s`);
   const ref = (refBefore + refAfter) / 2;
-  console.log(
-    `ratio runner/autocannon: ${(ours.rps / ref).toFixed(2)} looping` +
-      (perCommand ? `, ${(perCommand.rps / ref).toFixed(2)} command/iteration` : ''),
-  );
+  if (withRef)
+    console.log(
+      `ratio runner/autocannon: ${(ours.rps / ref).toFixed(2)} looping` +
+        (perCommand ? `, ${(perCommand.rps / ref).toFixed(2)} command/iteration` : ''),
+    );
   console.log(`memory per VU after init: ${ours.mbPerVu.toFixed(1)} MB RSS`);
 } finally {
   child.send('stop');

@@ -1,30 +1,6 @@
 import assert from 'node:assert/strict';
-import { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED, SCENARIO_SLOTS, type LoopSpec } from './index.js';
-import { makeVu, settle, type Harness, vuSuite } from './test-support.js';
-
-function spec(over: Partial<LoopSpec> = {}): LoopSpec {
-  return {
-    fnName: 'default',
-    data: undefined,
-    scenario: {
-      name: 'looped',
-      executor: 'constant-vus',
-      startTime: Date.now(),
-      env: {},
-      tags: {},
-      exec: 'default',
-    },
-    testOptions: {},
-    iterationInScenario: 0,
-    endAt: Date.now() + 10_000,
-    maxIterations: Infinity,
-    sharedBudget: false,
-    progress: { durationMs: 10_000 },
-    scenarioCounters: new SharedArrayBuffer(4 * SCENARIO_SLOTS),
-    instanceCounter: new SharedArrayBuffer(4),
-    ...over,
-  };
-}
+import { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED } from './index.js';
+import { loopSpec, makeVu, settle, type Harness, vuSuite } from './test-support.js';
 
 describe('runner/vu: a VU looping by itself (looping executors)', function () {
   this.timeout(20_000);
@@ -40,7 +16,7 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
     const code = `import exec from 'k6/execution';
       export default function () { console.log(exec.scenario.iterationInTest + ' ' + exec.vu.iterationInScenario); }`;
     const [a, b] = [await vuFor(code, 1), await vuFor(code, 2)];
-    const s = spec({ sharedBudget: true, progress: { totalIterations: 7 } });
+    const s = loopSpec({ sharedBudget: true, progress: { totalIterations: 7 } });
     const counters = new Int32Array(s.scenarioCounters);
     Atomics.store(counters, SC_LEFT, 7);
     const [ra, rb] = await Promise.all([a.vu.loop(s, () => {}), b.vu.loop(s, () => {})]);
@@ -60,13 +36,13 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
 
   it('stops at maxIterations (per-vu-iterations) and at endAt', async () => {
     const h = await vuFor(`export default function () {}`);
-    assert.deepEqual(await h.vu.loop(spec({ maxIterations: 3 }), () => {}), { ran: 3 });
-    assert.deepEqual(await h.vu.loop(spec({ endAt: Date.now() - 1 }), () => {}), { ran: 0 });
+    assert.deepEqual(await h.vu.loop(loopSpec({ maxIterations: 3 }), () => {}), { ran: 3 });
+    assert.deepEqual(await h.vu.loop(loopSpec({ endAt: Date.now() - 1 }), () => {}), { ran: 0 });
   });
 
   it('stopLoop() ends the loop after the running iteration, which still counts', async () => {
     const h = await vuFor(`import { sleep } from 'k6'; export default function () { sleep(0.05); }`);
-    const s = spec();
+    const s = loopSpec();
     const p = h.vu.loop(s, () => {});
     setTimeout(() => h.vu.stopLoop(), 200);
     const { ran } = await p;
@@ -78,7 +54,7 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
 
   it('an interrupt ends the loop; the cut iteration is not counted', async () => {
     const h = await vuFor(`import { sleep } from 'k6'; export default function () { sleep(30); }`);
-    const s = spec();
+    const s = loopSpec();
     const p = h.vu.loop(s, () => {});
     setTimeout(() => {
       h.vu.stopLoop();
@@ -95,7 +71,7 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
     const h = await vuFor(`import exec from 'k6/execution';
       export default function () { if (exec.vu.iterationInScenario === 2) exec.test.abort('enough'); throw new Error('boom'); }`);
     const results: { error?: string; abort?: { reason: string } }[] = [];
-    const { ran } = await h.vu.loop(spec(), (r) => results.push(r));
+    const { ran } = await h.vu.loop(loopSpec(), (r) => results.push(r));
     assert.equal(ran, 3);
     assert.equal(results.length, 3);
     assert.match(results[0]!.error!, /^Error: boom/);
@@ -109,7 +85,7 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
         console.log(String(before));
         http.get(__ENV.BASE + '/cookie');
       }`);
-    await h.vu.loop(spec({ maxIterations: 3 }), () => {});
+    await h.vu.loop(loopSpec({ maxIterations: 3 }), () => {});
     await settle();
     assert.deepEqual(
       h.logs.map((l) => l.message),

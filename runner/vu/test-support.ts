@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Sample } from '../types.js';
-import { createVu, loadScript, type IterationContext, type Vu } from './index.js';
+import {
+  createVu,
+  loadScript,
+  SCENARIO_SLOTS,
+  type IterationContext,
+  type LoopSpec,
+  type Vu,
+} from './index.js';
 
 export interface Target {
   base: string;
@@ -121,6 +128,31 @@ export function ctx(over: Partial<IterationContext['scenario']> = {}, iteration 
     iterationInScenario: iteration,
     iterationInInstance: iteration,
     testOptions: {},
+  };
+}
+
+/** A loop command for one VU of a constant-vus scenario, with its own fresh shared counters. */
+export function loopSpec(over: Partial<LoopSpec> = {}): LoopSpec {
+  return {
+    fnName: 'default',
+    data: undefined,
+    scenario: {
+      name: 'default',
+      executor: 'constant-vus',
+      startTime: Date.now(),
+      env: {},
+      tags: {},
+      exec: 'default',
+    },
+    testOptions: {},
+    iterationInScenario: 0,
+    endAt: Date.now() + 10_000,
+    maxIterations: Infinity,
+    sharedBudget: false,
+    progress: { durationMs: 10_000 },
+    scenarioCounters: new SharedArrayBuffer(4 * SCENARIO_SLOTS),
+    instanceCounter: new SharedArrayBuffer(4),
+    ...over,
   };
 }
 
