@@ -154,6 +154,26 @@ describe('runner/core/executors with real VUs', function () {
     assert.ok(r.completed > 0, 'iterations ran before the stop');
   });
 
+  it('constant-arrival-rate ends at once on stopNow() instead of waiting out its duration (Ctrl-C)', async () => {
+    const { vus } = await pool(`export default function () {}`, 1);
+    const r = run(
+      scenario({
+        executor: 'constant-arrival-rate',
+        rate: 10,
+        timeUnitMs: 1000,
+        durationMs: 20_000,
+        preAllocatedVUs: 1,
+        maxVUs: 1,
+      }),
+      vus,
+    );
+    setTimeout(() => r.stopNow(), 1000);
+    const started = Date.now();
+    await r.run();
+    assert.ok(Date.now() - started < 5000, 'the 20 s duration was waited out after the stop');
+    assert.ok(r.completed > 0, 'iterations ran before the stop');
+  });
+
   it('stopNow() stops the looping VUs at once and reports test.abort()', async () => {
     const { vus } = await pool(
       `import exec from 'k6/execution'; import { sleep } from 'k6';

@@ -55,6 +55,8 @@ export class ScenarioRun {
   private readonly counters = new Int32Array(new SharedArrayBuffer(4 * SCENARIO_SLOTS));
   private readonly running = new Set<Promise<void>>();
   private wake: (() => void)[] = [];
+  /** Waiters for the end of the regular duration, released early by a stop. */
+  private onStop: (() => void)[] = [];
 
   constructor(
     readonly config: ScenarioConfig,
@@ -97,6 +99,23 @@ export class ScenarioRun {
     this.stopping = true;
     for (const p of this.deps.vus) p.vu.stopLoop();
     this.notify();
+    this.onStop.splice(0).forEach((release) => release());
+  }
+
+  /**
+   * Resolves at `end`, or at once when the scenario is stopped (Ctrl-C, SIGTERM, test.abort()):
+   * every executor waits for its regular duration through this, so none waits it out after a stop.
+   */
+  private untilEndOrStop(end: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(release, Math.max(0, end - Date.now()));
+      this.onStop.push(release);
+    });
   }
 
   private notify(): void {
@@ -204,7 +223,7 @@ export class ScenarioRun {
     this.startedAt = Date.now();
     const c = this.config;
     const end = this.startedAt + scenarioDurationMs(c);
-    const regular = (loops: Promise<unknown>) => Promise.race([loops, sleep(end - Date.now())]);
+    const regular = (loops: Promise<unknown>) => Promise.race([loops, this.untilEndOrStop(end)]);
     switch (c.executor) {
       case 'constant-vus': {
         this.target = c.vus;
@@ -260,8 +279,7 @@ export class ScenarioRun {
         }
       }),
     );
-    // The loops end early only on a stop (Ctrl-C, abort): then the stages must not be waited out.
-    await Promise.race([loops, sleep(end - Date.now())]);
+    await this.untilEndOrStop(end);
     timers.forEach(clearTimeout);
     await this.gracefulEnd(loops);
   }
@@ -331,7 +349,7 @@ export class ScenarioRun {
     };
     const ticker = setInterval(tick, 2);
     tick();
-    await sleep(end - Date.now());
+    await this.untilEndOrStop(end);
     tick();
     clearInterval(ticker);
     await this.gracefulEnd(Promise.all([...this.running]));
