@@ -141,6 +141,8 @@ export async function runTest(
         thresholds: parseThresholds(config.thresholds),
         summaryTrendStats: config.summaryTrendStats,
         noThresholds: config.noThresholds,
+        // Per-group and per-scenario aggregates cost a second copy of trend values: only for `full`.
+        sectionAggregates: config.summaryMode === 'full',
       });
       if (declaredMetrics) engine.validateAgainst(declaredMetrics);
       for (const s of config.scenarios) {
@@ -396,17 +398,12 @@ async function writeSummary(
   }
   if (!result) {
     const mode = config.summaryMode === 'disabled' ? 'compact' : config.summaryMode;
-    // Said rather than hidden: the Node runner lays out compact and full (without GROUP/SCENARIO sections).
-    if (mode === 'legacy')
-      log(
-        'warn',
-        'the legacy summary layout is not implemented by the Node runner; printing the compact one',
-      );
     const text = renderTextSummary(data, {
       mode,
       color: io.isTTY && !flags.noColor,
       observations: engine.thresholdObservations(),
       orderedChecks: engine.tree.orderedChecks(),
+      sections: mode === 'full' ? engine.summarySections(data.state.testRunDurationMs) : undefined,
     });
     result = { stdout: `\n${text}\n\n` };
   }

@@ -4,7 +4,8 @@
 import type { MetricInfo, MetricType, Sample, ThresholdStates, ValueType } from '../types.js';
 import { BUILTIN_METRICS } from './builtin.js';
 import { GroupTree } from './group-tree.js';
-import { createSink, statistic, type AnySink } from './sinks.js';
+import { SectionAggregator, type SummarySections } from './sections.js';
+import { createSink, statistic, summaryValues, type AnySink } from './sinks.js';
 import {
   compare,
   parseMetricKey,
@@ -50,11 +51,23 @@ export class MetricsEngine {
   private readonly thresholds: ThresholdState[];
   private readonly trendStats: string[];
   readonly tree = new GroupTree();
+  /** Per-group and per-scenario aggregates for the full text summary; undefined when not wanted. */
+  private readonly sections: SectionAggregator | undefined;
   /** First threshold that does not apply to its metric's type, found when the metric appears. */
   fatal: ThresholdSyntaxError | undefined;
 
-  constructor(opts: { thresholds: ThresholdDef[]; summaryTrendStats?: string[]; noThresholds?: boolean }) {
+  constructor(opts: {
+    thresholds: ThresholdDef[];
+    summaryTrendStats?: string[];
+    noThresholds?: boolean;
+    /**
+     * Keep per-group and per-scenario aggregates (the `full` summary's sections). Off by default:
+     * they hold a second copy of every trend value of a named scenario or group.
+     */
+    sectionAggregates?: boolean;
+  }) {
     this.trendStats = opts.summaryTrendStats ?? DEFAULT_TREND_STATS;
+    this.sections = opts.sectionAggregates ? new SectionAggregator() : undefined;
     const defs = opts.noThresholds ? [] : opts.thresholds;
     this.thresholds = defs.map((def) => ({ def, metricName: parseMetricKey(def.metricKey).name, ok: true }));
     const subKeys = new Set(defs.map((d) => d.metricKey).filter((k) => k.includes('{')));
@@ -117,7 +130,13 @@ export class MetricsEngine {
       } else if (s.metric === 'group_duration' && s.tags.group) {
         this.tree.group(s.tags.group);
       }
+      this.sections?.add(s);
     }
+  }
+
+  /** The GROUP and SCENARIO sections of k6's full summary; empty when aggregates are off. */
+  summarySections(testRunDurationMs: number): SummarySections {
+    return this.sections?.sections(testRunDurationMs, this.trendStats) ?? { groups: [], scenarios: [] };
   }
 
   metricInfos(): MetricInfo[] {
@@ -180,20 +199,6 @@ export class MetricsEngine {
     return out;
   }
 
-  private values(type: MetricType, sink: AnySink, elapsedSeconds: number): Record<string, number> {
-    const names =
-      type === 'counter'
-        ? ['count', 'rate']
-        : type === 'gauge'
-          ? ['value', 'min', 'max']
-          : type === 'rate'
-            ? ['rate', 'passes', 'fails']
-            : this.trendStats;
-    const values: Record<string, number> = {};
-    for (const name of names) values[name] = statistic(sink, name, elapsedSeconds) ?? 0;
-    return values;
-  }
-
   summaryData(input: {
     options?: Record<string, unknown>;
     testRunDurationMs: number;
@@ -212,7 +217,7 @@ export class MetricsEngine {
       const metric: SummaryMetric = {
         type: entry.type,
         contains: entry.contains,
-        values: this.values(entry.type, sink, seconds),
+        values: summaryValues(entry.type, sink, seconds, this.trendStats),
       };
       if (states[key]) metric.thresholds = states[key];
       metrics[key] = metric;

@@ -6,4 +6,5 @@ export { summaryExportText, toSummaryExport } from './export.js';
 export { humanizeValue, humanizeDuration, humanizeBytes } from './humanize.js';
 export type { SummaryData, SummaryMetric } from './summary-types.js';
 export { renderTextSummary, type TextSummaryOptions } from './text-summary.js';
+export type { SummarySection, SummarySections, CheckCount } from './sections.js';
 export { parseThresholds, parseMetricKey, ThresholdSyntaxError, type ThresholdDef } from './thresholds.js';

@@ -138,3 +138,23 @@ export function statistic(sink: AnySink, name: string, elapsedSeconds: number): 
   const p = /^p\(([\d.]+)\)$/.exec(name);
   return p ? sink.percentile(Number(p[1]) / 100) : undefined;
 }
+
+/** The `values` of a metric in summary data: k6's per-type statistics, trends per summaryTrendStats. */
+export function summaryValues(
+  type: MetricType,
+  sink: AnySink,
+  elapsedSeconds: number,
+  trendStats: readonly string[],
+): Record<string, number> {
+  const names =
+    type === 'counter'
+      ? ['count', 'rate']
+      : type === 'gauge'
+        ? ['value', 'min', 'max']
+        : type === 'rate'
+          ? ['rate', 'passes', 'fails']
+          : trendStats;
+  const values: Record<string, number> = {};
+  for (const name of names) values[name] = statistic(sink, name, elapsedSeconds) ?? 0;
+  return values;
+}
