@@ -218,21 +218,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       }
       Object.assign(tags, userTags);
       if (p.nameTag !== undefined) tags.url = p.nameTag;
-      const time = nowMs();
-      rt.record('http_reqs', 'counter', 'default', 1, tags, time);
-      // One record() per metric, in HTTP_TIMING_METRICS order, values by HOP_TIMING_KEYS index: no
-      // Sample object and no key lookup per metric on this per-request path.
-      const t = hop.timings;
-      rt.record('http_req_duration', 'trend', 'time', t[0]!, tags, time);
-      rt.record('http_req_blocked', 'trend', 'time', t[1]!, tags, time);
-      rt.record('http_req_connecting', 'trend', 'time', t[3]!, tags, time);
-      rt.record('http_req_tls_handshaking', 'trend', 'time', t[4]!, tags, time);
-      rt.record('http_req_sending', 'trend', 'time', t[5]!, tags, time);
-      rt.record('http_req_waiting', 'trend', 'time', t[6]!, tags, time);
-      rt.record('http_req_receiving', 'trend', 'time', t[7]!, tags, time);
-      if (expected !== undefined) {
-        rt.record('http_req_failed', 'rate', 'default', expected ? 0 : 1, tags, time);
-      }
+      rt.recordHttp(hop.timings, expected, tags, nowMs());
       if (i === answer.hops.length - 1) last = new Response(hop, p.responseType, p.requestBody);
     }
     const res = last!;

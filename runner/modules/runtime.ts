@@ -45,6 +45,16 @@ export interface VuRuntime {
     tags: Record<string, string>,
     time: number,
   ): void;
+  /**
+   * One HTTP hop's samples (http_reqs, http_req_* from `timings` in HOP_TIMING_KEYS order, and
+   * http_req_failed unless `expected` is undefined), all with `tags` and `time`, as one record.
+   */
+  recordHttp(
+    timings: number[],
+    expected: boolean | undefined,
+    tags: Record<string, string>,
+    time: number,
+  ): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: WireRequest[]): WireResponse[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */

@@ -245,6 +245,21 @@ describe('runner/vu: a VU in a worker thread', function () {
     ]);
   });
 
+  it('builds __ENV once per scenario, as k6 does on VU activation: writes last for the scenario', async () => {
+    const h = await vuFor(
+      `export default function () { console.log(__ENV.FOO, __ENV.ONLY, __ENV.N); __ENV.N = String(Number(__ENV.N ?? 0) + 1); }`,
+      { env: { FOO: 'bar' } },
+    );
+    await h.vu.init();
+    await h.vu.iterate('default', undefined, ctx({ name: 'one', env: { ONLY: 'one' } }, 0));
+    await h.vu.iterate('default', undefined, ctx({ name: 'one', env: { ONLY: 'one' } }, 1));
+    await h.vu.iterate('default', undefined, ctx({ name: 'two', env: { FOO: 'two' } }, 0));
+    assert.deepEqual(
+      h.logs.map((l) => l.message),
+      ['bar one undefined', 'bar one 1', 'two undefined undefined'],
+    );
+  });
+
   it('runs TypeScript scripts with local imports, and async default functions', async () => {
     writeScript(`export function twice(n: number): number { return n * 2; }`, 'ts', 'lib.ts');
     const h = await vuFor(

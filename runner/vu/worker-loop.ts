@@ -22,7 +22,12 @@ export interface LoopIterationResult {
 }
 
 export interface LoopDeps {
-  runIteration(fnName: string, data: unknown, ctx: IterationView): Promise<LoopIterationResult>;
+  /** A promise only for an async default function (see worker.ts). */
+  runIteration(
+    fnName: string,
+    data: unknown,
+    ctx: IterationView,
+  ): LoopIterationResult | Promise<LoopIterationResult>;
   /** Hands an iteration's error, abort or test.fail to the main thread (they are logged there). */
   report(result: LoopIterationResult): void;
   /** Sends the buffered samples when the last batch left at least ms ago. */
@@ -55,7 +60,8 @@ export async function runLoop(spec: LoopSpec, signals: Int32Array, deps: LoopDep
       testOptions: spec.testOptions,
     };
     ran += 1;
-    const result = await deps.runIteration(spec.fnName, spec.data, ctx);
+    const pending = deps.runIteration(spec.fnName, spec.data, ctx);
+    const result = pending instanceof Promise ? await pending : pending;
     Atomics.add(counters, result.completed ? SC_COMPLETED : SC_INTERRUPTED, 1);
     if (result.error !== undefined || result.abort || result.markFailed !== undefined) deps.report(result);
     if (result.abort) break;

@@ -31,7 +31,7 @@ import {
   type WorkerCommand,
   type WorkerEvent,
 } from './protocol.js';
-import { runLoop } from './worker-loop.js';
+import { runLoop, type LoopIterationResult } from './worker-loop.js';
 import { SampleBatcher } from './sample-batch.js';
 import type { ScriptBundle } from './load-script.js';
 
@@ -113,6 +113,14 @@ function flush(): void {
 }
 
 /** Drops the system tags options.systemTags leaves out (mutates: the tag set is this request's own). */
+/** The tag set without the system tags the script disabled (options.systemTags); changed in place. */
+function withSystemTagsFiltered(tags: Record<string, string>): Record<string, string> {
+  if (enabledSystemTags) filterSystemTags(tags, enabledSystemTags);
+  return tags;
+}
+function flushIfFull(): void {
+  if (buffer.length >= 512) flush();
+}
 function filterSystemTags(tags: Record<string, string>, enabled: Set<string>): void {
   for (const k of Object.keys(tags)) {
     if (SYSTEM_TAGS.has(k) && !enabled.has(k)) delete tags[k];
@@ -155,9 +163,12 @@ const rt: VuRuntime = {
     this.record(sample.metric, sample.type, sample.contains, sample.value, sample.tags, sample.time);
   },
   record(metric, type, contains, value, tags, time) {
-    if (enabledSystemTags) filterSystemTags(tags, enabledSystemTags);
-    buffer.add(metric, type, contains, value, tags, time);
-    if (buffer.length >= 512) flush();
+    buffer.add(metric, type, contains, value, withSystemTagsFiltered(tags), time);
+    flushIfFull();
+  },
+  recordHttp(timings, expected, tags, time) {
+    buffer.addHttp(timings, expected, withSystemTagsFiltered(tags), time);
+    flushIfFull();
   },
   httpSync(reqs: WireRequest[]): WireResponse[] {
     // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
@@ -310,27 +321,71 @@ async function runLifecycle(
     if (value && typeof (value as Promise<unknown>).then === 'function') value = await value;
     return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
   } finally {
-    emitDataSamples();
+    emitClosingSamples();
     flush();
   }
 }
 
-/** data_sent/data_received; the tag set is shared by these samples (and the caller may reuse it). */
-function emitDataSamples(tags = rt.currentTags(), time = nowMs()): void {
-  rt.record('data_sent', 'counter', 'data', sentBytes, tags, time);
-  rt.record('data_received', 'counter', 'data', receivedBytes, tags, time);
+/**
+ * data_sent/data_received and, for a counted iteration (`duration` set), iteration_duration and
+ * iterations: one compound row the main thread expands (sample-batch.ts).
+ */
+function emitClosingSamples(duration?: number): void {
+  buffer.addIteration(sentBytes, receivedBytes, duration, withSystemTagsFiltered(rt.currentTags()), nowMs());
+  flushIfFull();
   sentBytes = 0;
   receivedBytes = 0;
 }
 
-async function runIteration(fnName: string, data: unknown, ctx: IterationView) {
+/** The scenario __ENV was last built for. */
+let envScenario: string | undefined;
+
+type IterationResult = LoopIterationResult;
+
+/** What an iteration that threw nothing passes to endIteration. */
+const RETURNED = Symbol('returned');
+
+/**
+ * Runs one iteration. A plain (synchronous) default function's iteration ends without a promise:
+ * an await per iteration was a promise pair and a microtask turn in every VU's loop. Async default
+ * functions (k6/browser) are awaited.
+ */
+function runIteration(
+  fnName: string,
+  data: unknown,
+  ctx: IterationView,
+): IterationResult | Promise<IterationResult> {
+  beginIteration(ctx);
+  const start = performance.now();
+  let value: unknown;
+  try {
+    rt.checkInterrupted();
+    value = fn(fnName)(data);
+  } catch (err) {
+    return endIteration(start, err);
+  }
+  if (value && typeof (value as Promise<unknown>).then === 'function') {
+    return Promise.resolve(value).then(
+      () => endIteration(start, RETURNED),
+      (err: unknown) => endIteration(start, err),
+    );
+  }
+  return endIteration(start, RETURNED);
+}
+
+function beginIteration(ctx: IterationView): void {
   setPhase('iteration');
   (rt as { iteration: unknown }).iteration = ctx;
   (rt as { testOptions: unknown }).testOptions = ctx.testOptions;
   scenarioName = ctx.scenario.name;
   scenarioTags = ctx.scenario.tags ?? {};
-  // Scenario env entries are visible through __ENV for this scenario's iterations.
-  (globalThis as Record<string, unknown>).__ENV = { ...init.env, ...(ctx.scenario.env ?? {}) };
+  // Scenario env entries are visible through __ENV for this scenario's iterations. k6 builds
+  // __ENV when a VU is activated for a scenario, not per iteration (a script's writes to it last
+  // for the scenario), and copying the whole process env every iteration showed in profiles.
+  if (envScenario !== ctx.scenario.name) {
+    envScenario = ctx.scenario.name;
+    (globalThis as Record<string, unknown>).__ENV = { ...init.env, ...(ctx.scenario.env ?? {}) };
+  }
   rt.groupPath = '';
   abortReason = undefined;
   failReason = undefined;
@@ -338,19 +393,18 @@ async function runIteration(fnName: string, data: unknown, ctx: IterationView) {
   jarResetPending = true;
   sentBytes = 0;
   receivedBytes = 0;
-  const start = performance.now();
+}
+
+/** Closes an iteration that returned (`thrown` is RETURNED) or threw: its samples, counters and result. */
+function endIteration(start: number, thrown: unknown): IterationResult {
   let completed = true;
   let error: string | undefined;
-  try {
-    rt.checkInterrupted();
-    const r = fn(fnName)(data);
-    if (r && typeof (r as Promise<unknown>).then === 'function') await r;
-  } catch (err) {
-    if (err instanceof InterruptSignal) completed = false;
-    else if (err instanceof AbortSignal) {
-      abortReason = `test aborted: ${err.reason}${abortLocation(err)}`;
+  if (thrown !== RETURNED) {
+    if (thrown instanceof InterruptSignal) completed = false;
+    else if (thrown instanceof AbortSignal) {
+      abortReason = `test aborted: ${thrown.reason}${abortLocation(thrown)}`;
     } else {
-      error = formatScriptException(err, bundleName, sourceMap);
+      error = formatScriptException(thrown, bundleName, sourceMap);
     }
   }
   if (Atomics.load(signals, INTERRUPT) !== 0 && error === undefined && abortReason === undefined) {
@@ -359,22 +413,12 @@ async function runIteration(fnName: string, data: unknown, ctx: IterationView) {
   }
   const duration = performance.now() - start;
   rt.groupPath = '';
-  // One tag set for the iteration's closing samples, as an http request's samples share theirs.
-  const tags = rt.currentTags();
-  const time = nowMs();
-  emitDataSamples(tags, time);
-  if (completed) {
-    rt.record('iteration_duration', 'trend', 'time', duration, tags, time);
-    rt.record('iterations', 'counter', 'default', 1, tags, time);
-    counters.iterationsCompleted++;
-  } else {
-    counters.iterationsInterrupted++;
-  }
+  emitClosingSamples(completed ? duration : undefined);
+  if (completed) counters.iterationsCompleted++;
+  else counters.iterationsInterrupted++;
   iterInInstance++;
   (rt as { iteration: unknown }).iteration = undefined;
-  const result: { completed: boolean; error?: string; abort?: { reason: string }; markFailed?: string } = {
-    completed,
-  };
+  const result: IterationResult = { completed };
   if (error !== undefined) result.error = error;
   if (abortReason !== undefined) result.abort = { reason: abortReason };
   if (failReason !== undefined) result.markFailed = failReason;
