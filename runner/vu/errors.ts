@@ -41,7 +41,7 @@ export function formatScriptException(err: unknown, bundleName: string, map: Sou
         col = (entry.originalColumn ?? 0) + 1;
       }
     }
-    const loc = `${file.startsWith('file://') ? file : `file://${file}`}:${ln}:${col}`;
+    const loc = `${/^[a-z]+:\/\//.test(file) ? file : `file://${file}`}:${ln}:${col}`;
     // esbuild names a bundled `export default function` <file>_default; k6 calls it `default`.
     const name =
       fn && !fn.startsWith('Object.') && fn !== 'eval' ? fn.replace(/^[\w$]+_default$/, 'default') : '';

@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ScriptLoadError } from './errors.js';
+import { remoteModules, REMOTE_PLUGIN } from './remote-modules.js';
 
 export interface ScriptBundle {
   code: string;
@@ -45,11 +46,9 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
               k6Imports.add(args.path);
               return { path: args.path, external: true };
             });
-            b.onResolve({ filter: /^https?:\/\// }, (args) => ({
-              errors: [{ text: `remote module imports are not supported by this runner: ${args.path}` }],
-            }));
           },
         },
+        remoteModules(),
       ],
     });
     const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
@@ -64,9 +63,15 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
   } catch (err) {
     if (err instanceof ScriptLoadError) throw err;
     const e = err as {
-      errors?: { text: string; location?: { file: string; line: number; column: number } }[];
+      errors?: {
+        text: string;
+        pluginName?: string;
+        location?: { file: string; line: number; column: number };
+      }[];
     };
     const first = e.errors?.[0];
+    // A module that could not be fetched is not a syntax error: k6's loader message as is.
+    if (first?.pluginName === REMOTE_PLUGIN) throw new ScriptLoadError(first.text);
     if (first) {
       const loc = first.location
         ? ` (${first.location.file}:${first.location.line}:${first.location.column})`

@@ -33,6 +33,7 @@ import {
 } from './protocol.js';
 import { runLoop, type LoopIterationResult } from './worker-loop.js';
 import { SampleBatcher } from './sample-batch.js';
+import { REMOTE_NAMESPACE } from './remote-modules.js';
 import type { ScriptBundle } from './load-script.js';
 
 export interface WorkerInit {
@@ -77,14 +78,20 @@ const init = workerData as WorkerInit;
 const port = parentPort!;
 const signals = new Int32Array(init.signals);
 const bundleName = path.join(init.bundle.scriptDir, '__loadlab_bundle.js');
+/** How esbuild names a fetched module in the source map: namespace, colon, URL. */
+const REMOTE_SOURCE = `${REMOTE_NAMESPACE}:`;
 const sourceMap = init.bundle.sourceMap
   ? new SourceMap(fixSources(JSON.parse(init.bundle.sourceMap)))
   : undefined;
 const enabledSystemTags = init.systemTags ? new Set(init.systemTags) : undefined;
 
-/** esbuild writes sources relative to the bundle; k6 prints absolute file:// paths. */
+/** esbuild writes sources relative to the bundle; k6 prints absolute file:// paths (and remote modules' URLs). */
 function fixSources(map: { sources: string[] }): never {
-  map.sources = map.sources.map((s) => `file://${path.resolve(init.bundle.scriptDir, s)}`);
+  map.sources = map.sources.map((s) =>
+    s.startsWith(REMOTE_SOURCE)
+      ? s.slice(REMOTE_SOURCE.length)
+      : `file://${path.resolve(init.bundle.scriptDir, s)}`,
+  );
   return map as never;
 }
 
