@@ -1,0 +1,82 @@
+// `npm run start:services` as a real process on loopback ports: one "listening" line per service,
+// one line and the services' exit codes when it cannot start.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-services.ts'], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return { child, output: () => out };
+}
+
+describe('start:services', function () {
+  this.timeout(30_000);
+  const demo = { DEMO_EMAIL: 'demo@loadlab.local', DEMO_PASSWORD: 'start-services-test' };
+
+  it('logs each service listening once, then one ready line, and drains on SIGTERM', async () => {
+    const ports = {
+      PORT: await freePort(),
+      CLINIC_PORT: await freePort(),
+      CLINIC_SECURE_PORT: await freePort(),
+    };
+    const run = start({
+      ...demo,
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    });
+    const deadline = Date.now() + 20_000;
+    while (!run.output().includes('all services ready') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    run.child.kill('SIGTERM');
+    const [code] = await once(run.child, 'exit');
+    const lines = run.output().split('\n');
+    for (const port of Object.values(ports)) {
+      assert.equal(lines.filter((l) => l.includes(`127.0.0.1:${port}`)).length, 1, run.output());
+    }
+    assert.equal(lines.filter((l) => l.includes('all services ready')).length, 1, run.output());
+    assert.equal(code, 0);
+  });
+
+  it('says in one line that a port is taken and exits 1, as start:sandbox does', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const run = start({ ...demo, PORT: String(port), CLINIC_PORT: '0', CLINIC_SECURE_PORT: '0' });
+      const [code] = await once(run.child, 'exit');
+      assert.equal(code, 1, run.output());
+      assert.equal(run.output().trim().split('\n').length, 1, run.output());
+      assert.match(
+        run.output(),
+        /^start:services: listen EADDRINUSE: address already in use 127\.0\.0\.1:\d+$/m,
+      );
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  });
+
+  it('exits 2 on a configuration error (no demo password), as start:sandbox does', async () => {
+    const run = start({ DEMO_EMAIL: 'demo@loadlab.local', DEMO_PASSWORD: '', PORT: '0' });
+    const [code] = await once(run.child, 'exit');
+    assert.equal(code, 2, run.output());
+    assert.match(run.output(), /^start:services: DEMO_EMAIL and DEMO_PASSWORD must be set/);
+  });
+});
