@@ -89,7 +89,6 @@ export function banner(
     `     scenarios: (100.00%) ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, ${maxVus} max VUs, ${formatDuration(maxMs)} max duration (incl. graceful stop):`,
     ...scenarios.map((s) => `              * ${describeScenario(s)}`),
     '',
-    '',
   ];
   return lines.join('\n') + '\n';
 }

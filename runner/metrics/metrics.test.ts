@@ -201,7 +201,7 @@ describe('runner metrics', () => {
         color: false,
         observations: engine.thresholdObservations(),
       });
-      assert.match(text, /^ {2}█ THRESHOLDS \n\n {4}checks\n {4}✓ 'rate>0\.99' rate=100\.00%\n/);
+      assert.match(text, /^\n {2}█ THRESHOLDS \n\n {4}checks\n {4}✓ 'rate>0\.99' rate=100\.00%\n/);
       assert.match(text, /\n {6}\{endpoint:health\}\n|\n {4}http_req_duration\{endpoint:health\}\n/);
       assert.match(text, / {2}█ TOTAL RESULTS \n\n {4}checks_total\.+: 4 +4\/s\n/);
       assert.match(text, /\n {4}HTTP\n {4}http_req_duration\.+: avg=2ms/);

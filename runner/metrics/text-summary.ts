@@ -113,5 +113,6 @@ export function renderTextSummary(data: SummaryData, opts: TextSummaryOptions): 
   });
   if (sections) list.push(...groupAndScenarioSections(sections, { p, format, seconds }));
   const pieces = list.flatMap((s) => [`  █ ${p.bold(s.title)} \n`, ...s.content, '\n']);
-  return joinPieces(pieces).slice(1);
+  // Starts with a newline, as k6's does: with -q (no banner) two blank lines precede the first title.
+  return joinPieces(pieces);
 }
