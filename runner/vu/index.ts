@@ -15,6 +15,7 @@ import {
   VU_SLOTS,
   ZERO_TIMINGS,
   type BridgeCall,
+  type IterationCounts,
   type JarAnswer,
   type JarOp,
   type LoopSpec,
@@ -112,12 +113,26 @@ function wakeAll(): void {
   }
 }
 
+/** Same scenario run, by value for its scalars and by identity for its env and tags objects. */
+function sameScenario(a: IterationContext['scenario'], b: IterationContext['scenario']): boolean {
+  return (
+    a.name === b.name &&
+    a.executor === b.executor &&
+    a.startTime === b.startTime &&
+    a.exec === b.exec &&
+    a.env === b.env &&
+    a.tags === b.tags
+  );
+}
+
 class WorkerVu implements Vu {
   readonly id: number;
   private readonly worker: Worker;
   private readonly engine: HttpEngine;
   private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
   private onLoopResult: ((result: IterationResult) => void) | undefined;
+  /** What the last 'iterate' command sent in full (see iterate()). */
+  private lastIterate: { fnName: string; data: unknown; ctx: IterationContext } | undefined;
   private seq = 0;
   private pending: { seq: number; resolve: (v: unknown) => void; reject: (e: Error) => void } | undefined;
   private exited: Error | undefined;
@@ -280,6 +295,27 @@ class WorkerVu implements Vu {
   }
   iterate(fnName: string, data: unknown, ctx: IterationContext) {
     Atomics.store(this.signals, INTERRUPT, 0);
+    // An arrival-rate executor sends every iteration the same function, setup data, options and
+    // scenario: after the first, only the iteration's numbers are cloned to the worker. The worker
+    // then also keeps its copy of the setup data, as a k6 VU unmarshals it only once.
+    const s = ctx.scenario;
+    const last = this.lastIterate;
+    if (
+      last &&
+      last.fnName === fnName &&
+      last.data === data &&
+      last.ctx.testOptions === ctx.testOptions &&
+      sameScenario(last.ctx.scenario, s)
+    ) {
+      const counts: IterationCounts = [
+        s.iterationInTest,
+        s.progress,
+        ctx.iterationInScenario,
+        ctx.iterationInInstance,
+      ];
+      return this.send<IterationResult>({ cmd: 'iterate-next', counts });
+    }
+    this.lastIterate = { fnName, data, ctx };
     return this.send<IterationResult>({ cmd: 'iterate', fnName, data, ctx });
   }
   async loop(spec: LoopSpec, onResult: (result: IterationResult) => void) {

@@ -47,6 +47,9 @@ export interface LoopSpec {
   instanceCounter: SharedArrayBuffer;
 }
 
+/** iterationInTest, progress, iterationInScenario, iterationInInstance of one iteration. */
+export type IterationCounts = [number, number, number, number];
+
 /** Sent on the HTTP port by a blocked VU; resetJar: first call of a new iteration (k6 empties the jar then). */
 export type BridgeCall = { resetJar: boolean } & ({ reqs: WireRequest[] } | { jar: JarOp });
 
@@ -124,6 +127,11 @@ export type WorkerCommand =
   | { cmd: 'init'; seq: number }
   | { cmd: 'setup'; seq: number; testOptions: Record<string, unknown> }
   | { cmd: 'iterate'; seq: number; fnName: string; data: unknown; ctx: unknown }
+  /**
+   * The next iteration of the same function, data, options and scenario as the last 'iterate':
+   * only its numbers cross (IterationCounts), not the test options and setup data again.
+   */
+  | { cmd: 'iterate-next'; seq: number; counts: IterationCounts }
   | { cmd: 'loop'; seq: number; spec: LoopSpec }
   | { cmd: 'teardown'; seq: number; data: unknown; testOptions: Record<string, unknown> }
   | { cmd: 'summary'; seq: number; data: unknown };

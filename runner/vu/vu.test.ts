@@ -245,6 +245,41 @@ describe('runner/vu: a VU in a worker thread', function () {
     ]);
   });
 
+  it('repeated iterate commands: each iteration its own numbers, setup data kept per VU as k6 unmarshals it once', async () => {
+    const h = await vuFor(
+      `import exec from 'k6/execution';
+      export default function (data) { data.seen = (data.seen ?? 0) + 1;
+        console.log([exec.scenario.name, exec.scenario.iterationInTest, exec.vu.iterationInScenario, exec.vu.iterationInInstance, data.seen, data.label].join(' ')); }`,
+    );
+    await h.vu.init();
+    const data = { label: 'a' };
+    const first = ctx({ name: 'arrivals', executor: 'constant-arrival-rate' }, 0);
+    const scenario = first.scenario;
+    const next = (i: number) => ({
+      ...first,
+      scenario: { ...scenario, iterationInTest: i },
+      iterationInScenario: i,
+      iterationInInstance: i,
+    });
+    await h.vu.iterate('default', data, first);
+    await h.vu.iterate('default', data, next(1));
+    await h.vu.iterate('default', data, next(2));
+    // New setup data (another test run's) and another scenario are sent in full again.
+    await h.vu.iterate('default', { label: 'b' }, next(3));
+    await h.vu.iterate('default', { label: 'b' }, ctx({ name: 'other' }, 4));
+    assert.deepEqual(
+      h.logs.map((l) => l.message),
+      [
+        'arrivals 0 0 0 1 a',
+        'arrivals 1 1 1 2 a',
+        'arrivals 2 2 2 3 a',
+        'arrivals 3 3 3 1 b',
+        'other 4 4 4 1 b',
+      ],
+    );
+    assert.equal(data.label, 'a', "the caller's object is never the VU's copy");
+  });
+
   it('builds __ENV once per scenario, as k6 does on VU activation: writes last for the scenario', async () => {
     const h = await vuFor(
       `export default function () { console.log(__ENV.FOO, __ENV.ONLY, __ENV.N); __ENV.N = String(Number(__ENV.N ?? 0) + 1); }`,

@@ -464,6 +464,9 @@ process.on('unhandledRejection', (reason) => {
   rt.log('error', `Uncaught (in promise) ${formatScriptException(reason, bundleName, sourceMap)}`.trimEnd());
 });
 
+/** The last full 'iterate' command: what 'iterate-next' reuses. */
+let lastIterate: { fnName: string; data: unknown; ctx: IterationView } | undefined;
+
 // Commands run one at a time: the main thread never sends a new one before the reply.
 port.on('message', (msg: WorkerCommand) => {
   void handle(msg);
@@ -483,8 +486,22 @@ async function handle(msg: WorkerCommand): Promise<void> {
             : undefined;
         break;
       case 'iterate':
-        value = await runIteration(msg.fnName, msg.data, msg.ctx as IterationView);
+        lastIterate = { fnName: msg.fnName, data: msg.data, ctx: msg.ctx as IterationView };
+        value = await runIteration(msg.fnName, msg.data, lastIterate.ctx);
         break;
+      case 'iterate-next': {
+        if (!lastIterate) throw new Error('iterate-next before any iterate');
+        const [iterationInTest, progress, iterationInScenario, iterationInInstance] = msg.counts;
+        const base = lastIterate.ctx;
+        const ctx: IterationView = {
+          scenario: { ...base.scenario, iterationInTest, progress },
+          iterationInScenario,
+          iterationInInstance,
+          testOptions: base.testOptions,
+        };
+        value = await runIteration(lastIterate.fnName, lastIterate.data, ctx);
+        break;
+      }
       case 'loop':
         value = await runLoop(msg.spec, signals, {
           runIteration,
