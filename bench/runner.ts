@@ -109,10 +109,15 @@ async function runVus(url: string, dir: string, mode: 'loop' | 'command', phases
       const spec = loopSpec({ endAt: Date.now() + SECONDS * 1000, progress: { durationMs: SECONDS * 1000 } });
       await Promise.all(vus.map((vu) => vu.loop(spec, () => {})));
     } else {
+      // As an arrival-rate executor does: the same scenario, env, tags and options objects every
+      // iteration, new numbers.
+      const base = ctx({ executor: 'constant-arrival-rate' });
       await Promise.all(
         vus.map(async (vu) => {
-          for (let i = 0; performance.now() < deadline; i++)
-            await vu.iterate('default', undefined, ctx({ executor: 'constant-vus' }, i));
+          for (let i = 0; performance.now() < deadline; i++) {
+            const scenario = { ...base.scenario, iterationInTest: i };
+            await vu.iterate('default', undefined, { ...base, scenario, iterationInScenario: i });
+          }
         }),
       );
     }
