@@ -29,7 +29,13 @@ function start(env: Record<string, string>) {
 
 describe('start:services', function () {
   this.timeout(30_000);
-  const demo = { DEMO_EMAIL: 'demo@loadlab.local', DEMO_PASSWORD: 'start-services-test' };
+  // Everything the services need, so a developer's .env (which never overrides) changes nothing.
+  const demo = {
+    DEMO_EMAIL: 'demo@loadlab.local',
+    DEMO_PASSWORD: 'start-services-test',
+    ADMIN_USER: 'admin',
+    ADMIN_PASSWORD: 'start-services-admin',
+  };
 
   it('logs each service listening once, then one ready line, and drains on SIGTERM', async () => {
     const ports = {
@@ -41,12 +47,16 @@ describe('start:services', function () {
       ...demo,
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     });
+    const exited = once(run.child, 'exit');
+    let gone = false;
+    void exited.then(() => (gone = true));
     const deadline = Date.now() + 20_000;
-    while (!run.output().includes('all services ready') && Date.now() < deadline) {
+    while (!run.output().includes('all services ready') && !gone && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
+    assert.ok(!gone, `start:services ended before it was ready:\n${run.output()}`);
     run.child.kill('SIGTERM');
-    const [code] = await once(run.child, 'exit');
+    const [code] = await exited;
     const lines = run.output().split('\n');
     for (const port of Object.values(ports)) {
       assert.equal(lines.filter((l) => l.includes(`127.0.0.1:${port}`)).length, 1, run.output());
