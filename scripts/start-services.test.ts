@@ -3,24 +3,24 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../stack/local/processes.js';
 
-const REPO = fileURLToPath(new URL('../', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./start-services.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
+/** Runs start-services.ts in an empty folder, so a developer's .env is not read. */
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-services.ts'], {
-    cwd: REPO,
+  const cwd = mkdtempSync(join(tmpdir(), 'start-services-'));
+  const child = spawn(process.execPath, ['--import', TSX, SCRIPT], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
   });
+  child.once('exit', () => rmSync(cwd, { recursive: true, force: true }));
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -29,7 +29,7 @@ function start(env: Record<string, string>) {
 
 describe('start:services', function () {
   this.timeout(30_000);
-  // Everything the services need, so a developer's .env (which never overrides) changes nothing.
+  // Everything the services need (no .env is read in the empty folder).
   const demo = {
     DEMO_EMAIL: 'demo@loadlab.local',
     DEMO_PASSWORD: 'start-services-test',

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../stack/local/processes.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -18,15 +18,6 @@ interface Running {
   lines: Record<string, unknown>[];
   stderr: () => string;
   url: string;
-}
-
-/** A port that was free a moment ago, so the test knows the address without reading logs. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
 }
 
 /** Starts main.ts in an empty folder (so no .env is read) and waits until /health answers. */
