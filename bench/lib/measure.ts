@@ -3,8 +3,8 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { statCpuUs } from './thread-cpu.js';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -87,15 +87,10 @@ export function table(rows: string[][]): string {
     .join('\n');
 }
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
 /** User + system CPU seconds a process has used so far (Linux /proc), or NaN elsewhere. */
 export function cpuSeconds(pid: number): number {
   try {
-    // Fields after the ")" of the command name: utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    return statCpuUs(`/proc/${pid}/stat`) / 1e6;
   } catch {
     return Number.NaN;
   }

@@ -4,6 +4,15 @@
 // (optimising compilers and GC helpers, shared by every isolate); knowing which grew tells where to look.
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** User + system CPU µs in a /proc `stat` file (a process's or a thread's); throws when it is gone. */
+export function statCpuUs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
+  // Fields after the ")" of the command name: utime and stime are the 12th and 13th (14 and 15 of
+  // stat(5)), in clock ticks of USER_HZ, 100 on Linux.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /** CPU µs (user + system) of each live thread, by thread id. */
 export function threadCpuUs(): Map<number, number> {
   const out = new Map<number, number>();
@@ -15,10 +24,7 @@ export function threadCpuUs(): Map<number, number> {
   }
   for (const tid of tids) {
     try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10_000);
+      out.set(Number(tid), statCpuUs(`/proc/self/task/${tid}/stat`));
     } catch {
       // The thread ended between the listing and the read.
     }

@@ -119,19 +119,20 @@ function flush(): void {
   post({ t: 'samples', samples: buffer.take() });
 }
 
-/** Drops the system tags options.systemTags leaves out (mutates: the tag set is this request's own). */
-/** The tag set without the system tags the script disabled (options.systemTags); changed in place. */
+/**
+ * The tag set without the system tags options.systemTags leaves out. Changed in place: every tag
+ * set passed here is a fresh one of this request or iteration.
+ */
 function withSystemTagsFiltered(tags: Record<string, string>): Record<string, string> {
-  if (enabledSystemTags) filterSystemTags(tags, enabledSystemTags);
+  if (enabledSystemTags) {
+    for (const k of Object.keys(tags)) {
+      if (SYSTEM_TAGS.has(k) && !enabledSystemTags.has(k)) delete tags[k];
+    }
+  }
   return tags;
 }
 function flushIfFull(): void {
   if (buffer.length >= 512) flush();
-}
-function filterSystemTags(tags: Record<string, string>, enabled: Set<string>): void {
-  for (const k of Object.keys(tags)) {
-    if (SYSTEM_TAGS.has(k) && !enabled.has(k)) delete tags[k];
-  }
 }
 function post(ev: WorkerEvent): void {
   port.postMessage(ev);
@@ -347,8 +348,6 @@ function emitClosingSamples(duration?: number): void {
 /** The scenario __ENV was last built for. */
 let envScenario: string | undefined;
 
-type IterationResult = LoopIterationResult;
-
 /** What an iteration that threw nothing passes to endIteration. */
 const RETURNED = Symbol('returned');
 
@@ -361,7 +360,7 @@ function runIteration(
   fnName: string,
   data: unknown,
   ctx: IterationView,
-): IterationResult | Promise<IterationResult> {
+): LoopIterationResult | Promise<LoopIterationResult> {
   beginIteration(ctx);
   const start = performance.now();
   let value: unknown;
@@ -403,7 +402,7 @@ function beginIteration(ctx: IterationView): void {
 }
 
 /** Closes an iteration that returned (`thrown` is RETURNED) or threw: its samples, counters and result. */
-function endIteration(start: number, thrown: unknown): IterationResult {
+function endIteration(start: number, thrown: unknown): LoopIterationResult {
   let completed = true;
   let error: string | undefined;
   if (thrown !== RETURNED) {
@@ -425,7 +424,7 @@ function endIteration(start: number, thrown: unknown): IterationResult {
   else counters.iterationsInterrupted++;
   iterInInstance++;
   (rt as { iteration: unknown }).iteration = undefined;
-  const result: IterationResult = { completed };
+  const result: LoopIterationResult = { completed };
   if (error !== undefined) result.error = error;
   if (abortReason !== undefined) result.abort = { reason: abortReason };
   if (failReason !== undefined) result.markFailed = failReason;
