@@ -17,7 +17,7 @@ import autocannon from 'autocannon';
 import { createVu, loadScript, type Vu } from '../runner/vu/index.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
 import { runBareBridge } from './lib/bare-bridge.js';
-import { newThreads, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';
+import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const VUS = Number(process.env.BENCH_VUS ?? 50);
@@ -127,15 +127,10 @@ async function runVus(url: string, dir: string, mode: 'loop' | 'command', phases
     // CPU of every thread of this process per request: steadier than req/s on a shared machine.
     const cpu = process.cpuUsage(cpuBefore);
     const split = splitCpu(threadsAtStart, threadCpuUs(), workerTids);
-    const perRequest = (us: number) => us / Math.max(1, done);
     results.push({
       rps: done / elapsed,
-      cpuUsPerReq: perRequest(cpu.user + cpu.system),
-      split: {
-        main: perRequest(split.main),
-        workers: perRequest(split.workers),
-        background: perRequest(split.background),
-      },
+      cpuUsPerReq: (cpu.user + cpu.system) / Math.max(1, done),
+      split: perRequest(split, done),
       perSecond,
     });
   }

@@ -6,7 +6,7 @@
 // bench:runner prints the runner's req/s as a ratio to this, measured in the same command.
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
-import { newThreads, splitCpu, threadCpuUs, type CpuSplit } from './thread-cpu.js';
+import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './thread-cpu.js';
 
 // Plain JavaScript (eval: true) so the workers need no TypeScript loader, like a k6 VU needs none.
 const WORKER_CODE = `
@@ -93,15 +93,10 @@ export async function runBareBridge(url: string, vus: number, seconds: number): 
   Atomics.notify(flags, vus);
   await Promise.all(exited);
   await Promise.all(agents.map((a) => a.close()));
-  const perRequest = (us: number) => us / Math.max(1, requests);
   return {
     requests,
     seconds: elapsed,
-    cpuUsPerReq: perRequest(cpu.user + cpu.system),
-    split: {
-      main: perRequest(split.main),
-      workers: perRequest(split.workers),
-      background: perRequest(split.background),
-    },
+    cpuUsPerReq: (cpu.user + cpu.system) / Math.max(1, requests),
+    split: perRequest(split, requests),
   };
 }

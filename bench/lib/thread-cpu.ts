@@ -58,6 +58,12 @@ export function splitCpu(
   return split;
 }
 
+/** A split divided by a request count: µs per request by thread kind. */
+export function perRequest(split: CpuSplit, requests: number): CpuSplit {
+  const n = Math.max(1, requests);
+  return { main: split.main / n, workers: split.workers / n, background: split.background / n };
+}
+
 /** Thread ids present now and not in `known`: the threads started since `known` was taken. */
 export function newThreads(known: Map<number, number>): Set<number> {
   return new Set([...threadCpuUs().keys()].filter((tid) => !known.has(tid)));
