@@ -315,7 +315,8 @@ class WorkerVu implements Vu {
       ];
       return this.send<IterationResult>({ cmd: 'iterate-next', counts });
     }
-    this.lastIterate = { fnName, data, ctx };
+    // A busy VU refuses the command, so the worker never sees it: remember only what it receives.
+    if (!this.pending) this.lastIterate = { fnName, data, ctx };
     return this.send<IterationResult>({ cmd: 'iterate', fnName, data, ctx });
   }
   async loop(spec: LoopSpec, onResult: (result: IterationResult) => void) {

@@ -278,6 +278,15 @@ describe('runner/vu: a VU in a worker thread', function () {
       ],
     );
     assert.equal(data.label, 'a', "the caller's object is never the VU's copy");
+    // An iterate refused while the VU is busy must not become what later ones are compared with.
+    const c = { label: 'c' };
+    const third = ctx({ name: 'third' }, 6);
+    const running = h.vu.iterate('default', { label: 'b' }, ctx({ name: 'other' }, 5));
+    await assert.rejects(h.vu.iterate('default', c, third), /busy/);
+    await running;
+    const again = { ...third, scenario: { ...third.scenario, iterationInTest: 7 }, iterationInScenario: 7 };
+    await h.vu.iterate('default', c, { ...again, iterationInInstance: 7 });
+    assert.equal(h.logs.at(-1)!.message, 'third 7 7 7 1 c');
   });
 
   it('builds __ENV once per scenario, as k6 does on VU activation: writes last for the scenario', async () => {
