@@ -31,7 +31,7 @@ import {
   type WorkerCommand,
   type WorkerEvent,
 } from './protocol.js';
-import { runLoop, type LoopIterationResult } from './worker-loop.js';
+import { iterationView, runLoop, type LoopIterationResult } from './worker-loop.js';
 import { SampleBatcher } from './sample-batch.js';
 import { REMOTE_NAMESPACE } from './remote-modules.js';
 import type { ScriptBundle } from './load-script.js';
@@ -490,14 +490,8 @@ async function handle(msg: WorkerCommand): Promise<void> {
         break;
       case 'iterate-next': {
         if (!lastIterate) throw new Error('iterate-next before any iterate');
-        const [iterationInTest, progress, iterationInScenario, iterationInInstance] = msg.counts;
         const base = lastIterate.ctx;
-        const ctx: IterationView = {
-          scenario: { ...base.scenario, iterationInTest, progress },
-          iterationInScenario,
-          iterationInInstance,
-          testOptions: base.testOptions,
-        };
+        const ctx = iterationView(base.scenario, msg.counts, base.testOptions);
         value = await runIteration(lastIterate.fnName, lastIterate.data, ctx);
         break;
       }
