@@ -89,4 +89,19 @@ describe('start:services', function () {
     assert.equal(code, 2, run.output());
     assert.match(run.output(), /^start:services: DEMO_EMAIL and DEMO_PASSWORD must be set/);
   });
+
+  it('exits 2 on a port that is not a port, as on any other configuration error', async () => {
+    const run = start({
+      DEMO_EMAIL: 'demo@loadlab.local',
+      DEMO_PASSWORD: 'pw',
+      PORT: '0',
+      CLINIC_PORT: 'http',
+    });
+    const [code] = await once(run.child, 'exit');
+    assert.equal(code, 2, run.output());
+    assert.match(
+      run.output(),
+      /^start:services: CLINIC_PORT must be an integer from 0 to 65535, got "http"$/m,
+    );
+  });
 });

@@ -1,9 +1,8 @@
 // Starts the sandbox (5050) and both clinic instances (9966 open, 9967 secured) in one process,
 // the way `npm run lab` and the native stack need them, and drains all of them on Ctrl-C.
-import { ConfigError as ClinicConfigError } from '../services/clinic/config.js';
 import { startClinic } from '../services/clinic/main.js';
-import { ConfigError as SandboxConfigError } from '../services/sandbox/config.js';
 import { startSandbox } from '../services/sandbox/main.js';
+import { ConfigError } from '../services/shared/config-error.js';
 import { loadDotEnv } from '../services/shared/dotenv.js';
 import { createLogger } from '../services/shared/logger.js';
 import { drainOnSignals, type StartedServer } from '../services/shared/server.js';
@@ -34,8 +33,7 @@ async function main(): Promise<void> {
     // Config problems (a missing password, a port in use) deserve one line, not a stack, and the
     // exit codes of start:sandbox and start:clinic: 2 for a configuration error, 1 otherwise.
     console.error(`start:services: ${error instanceof Error ? error.message : String(error)}`);
-    const config = error instanceof SandboxConfigError || error instanceof ClinicConfigError;
-    process.exit(config ? 2 : 1);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   }
 }
 

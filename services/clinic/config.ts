@@ -6,7 +6,9 @@ export interface ClinicConfig {
   adminPassword?: string;
 }
 
-export class ConfigError extends Error {}
+import { ConfigError } from '../shared/config-error.js';
+
+export { ConfigError };
 
 export function clinicConfigFromEnv(env: NodeJS.ProcessEnv): ClinicConfig {
   // An empty value counts as unset; TRUE/False are accepted as Spring's relaxed binding does.

@@ -18,7 +18,9 @@ export interface SandboxConfig {
   faults: FaultDefaults;
 }
 
-export class ConfigError extends Error {}
+import { ConfigError } from '../shared/config-error.js';
+
+export { ConfigError };
 
 export const MAX_FAULT_LATENCY_MS = 10_000;
 

@@ -2,6 +2,7 @@
 // requests, close idle keep-alive sockets, exit 0.
 import { STATUS_CODES, createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ConfigError } from './config-error.js';
 import type { Logger } from './logger.js';
 
 export interface StartedServer {
@@ -95,12 +96,12 @@ export function drainOnSignals(servers: Server[], logger: Logger): void {
   process.once('SIGINT', () => stop('SIGINT'));
 }
 
-/** Reads a TCP port from the environment, or exits with one clear line. */
+/** Reads a TCP port from the environment; a bad value is a ConfigError (one line, exit 2). */
 export function portFromEnv(value: string | undefined, fallback: number, name = 'PORT'): number {
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`${name} must be an integer from 0 to 65535, got "${value}"`);
+    throw new ConfigError(`${name} must be an integer from 0 to 65535, got "${value}"`);
   }
   return port;
 }

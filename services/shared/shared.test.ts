@@ -6,6 +6,7 @@ import request from 'supertest';
 import { HttpProblem, notFoundHandler, problemErrorHandler } from './problem.js';
 import { createHttpMetrics, type HttpObservation } from './metrics.js';
 import { isEntryPoint } from './entry.js';
+import { ConfigError } from './config-error.js';
 import { listen, portFromEnv } from './server.js';
 import { rawExchange } from './test-raw-http.js';
 
@@ -152,6 +153,9 @@ describe('services/shared', () => {
   it('reads ports from the environment and rejects nonsense', () => {
     assert.equal(portFromEnv(undefined, 5050), 5050);
     assert.equal(portFromEnv('6000', 5050), 6000);
-    assert.throws(() => portFromEnv('http', 5050), /PORT must be an integer/);
+    assert.throws(
+      () => portFromEnv('http', 5050),
+      (e: Error) => e instanceof ConfigError && /PORT must be an integer/.test(e.message),
+    );
   });
 });
