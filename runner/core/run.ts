@@ -11,7 +11,7 @@ import {
   ThresholdSyntaxError,
   type SummaryData,
 } from '../metrics/index.js';
-import { createOutputs, dashboardOutput, OutputConfigError } from '../outputs/index.js';
+import { createOutputs, dashboardOutput } from '../outputs/index.js';
 import type { Output, Sample, ThresholdAwareOutput } from '../types.js';
 import {
   createVu,
@@ -179,8 +179,10 @@ export async function runTest(
       if (dashboard) engineRef.outputs.push(dashboard);
       for (const o of engineRef.outputs) await o.start();
     } catch (error) {
+      // An unknown output type and an output that cannot start (a file that cannot be written)
+      // both stop the run before it begins, as a configuration error.
       log('error', (error as Error).message);
-      return error instanceof OutputConfigError ? EXIT.invalidConfig : EXIT.invalidConfig;
+      return EXIT.invalidConfig;
     }
     const dashboardUrl = (engineRef.outputs.find((o) => 'url' in o) as { url?: string } | undefined)?.url;
     if (!flags.quiet) {
