@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  for (const line of flags.deprecations) process.stderr.write(`${line}\n`);
   const controller = new RunController();
   let signals = 0;
   const onSignal = () => {

@@ -18,6 +18,8 @@ export interface RunFlags {
   quiet: boolean;
   noColor: boolean;
   noThresholds: boolean;
+  /** What k6's flag parser prints for deprecated flags, one line each, before anything else. */
+  deprecations: string[];
 }
 
 const VALUE_FLAGS: Record<string, string> = {
@@ -63,6 +65,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
     quiet: false,
     noColor: false,
     noThresholds: false,
+    deprecations: [],
   };
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i]!;
@@ -74,8 +77,10 @@ export function parseRunArgs(argv: string[]): RunFlags {
     if (arg === '-q' || arg === '--quiet') flags.quiet = true;
     else if (arg === '--no-color') flags.noColor = true;
     else if (arg === '--no-thresholds') flags.noThresholds = true;
-    else if (arg === '--no-summary') flags.summaryMode = 'disabled';
-    else if (VALUE_FLAGS[arg]) {
+    else if (arg === '--no-summary') {
+      flags.summaryMode = 'disabled';
+      flags.deprecations.push('Flag --no-summary has been deprecated, use --summary-mode=disabled instead');
+    } else if (VALUE_FLAGS[arg]) {
       const value = inline ?? argv[++i];
       if (value === undefined) throw new UsageError(`flag needs an argument: ${arg}`);
       switch (VALUE_FLAGS[arg]) {

@@ -39,6 +39,10 @@ describe('runner options', () => {
       ],
     );
     assert.equal(flags('--no-summary').summaryMode, 'disabled');
+    assert.deepEqual(flags('--no-summary').deprecations, [
+      'Flag --no-summary has been deprecated, use --summary-mode=disabled instead',
+    ]);
+    assert.deepEqual(flags('--summary-mode=disabled').deprecations, []);
   });
 
   it('refuses bad flags in one line', () => {

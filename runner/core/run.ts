@@ -162,6 +162,13 @@ export async function runTest(
       throw error;
     }
     engineRef.engine = engine;
+    if (config.summaryMode === 'legacy') {
+      log(
+        'warn',
+        'The "legacy" summary mode has been deprecated, and will be removed by k6 v2.0. ' +
+          'Please, migrate to either "compact" or "full" as soon as possible.',
+      );
+    }
     const testOptions = config.options;
     if (Array.isArray(testOptions.systemTags)) httpOptions.systemTags = testOptions.systemTags.map(String);
     if (typeof testOptions.userAgent === 'string') httpOptions.userAgent = testOptions.userAgent;

@@ -140,6 +140,9 @@ describe('runner conformance with real k6 outputs', function () {
       });
       assert.equal(result.code, code, result.stderr);
       assert.match(result.stderr, message);
+      // k6's flag parser says first that --no-summary is deprecated (output-err-iter.txt, line 1).
+      const k6FirstLine = readFileSync(`${SAMPLES}/output-err-iter.txt`, 'utf8').split('\n')[0];
+      assert.equal(result.stderr.split('\n')[0], k6FirstLine);
     });
   }
 });

@@ -61,6 +61,9 @@ describe('runner text summary against k6-golden (s1.js, s2.js through the CLI)',
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** The run's stderr, for the warnings that go with a mode. */
+  let lastStderr = '';
+
   async function summaryOf(script: string, mode: string): Promise<string> {
     const result = await runLoadlab([join(dir, script), '-q', `--summary-mode=${mode}`], {
       timeoutMs: 60_000,
@@ -68,6 +71,7 @@ describe('runner text summary against k6-golden (s1.js, s2.js through the CLI)',
     // s1's thresholds on checks and http_req_failed fail by design (exit 99), as in k6.
     assert.equal(result.code, script === 's1.js' ? 99 : 0, result.stderr);
     assert.doesNotMatch(result.stderr, /not implemented/);
+    lastStderr = result.stderr;
     return result.stdout;
   }
 
@@ -101,6 +105,12 @@ describe('runner text summary against k6-golden (s1.js, s2.js through the CLI)',
     const golden = readFileSync(`${K6_GOLDEN}/out_legacy.txt`, 'utf8');
     assertSameLayout(stdout, golden);
     assert.equal(JSON.stringify(lead(stdout)), JSON.stringify(lead(golden)));
+    // k6 v1.3's warning (internal/cmd/run.go), logged once before the run starts.
+    const warning =
+      'msg="The \\"legacy\\" summary mode has been deprecated, and will be removed by k6 v2.0. ' +
+      'Please, migrate to either \\"compact\\" or \\"full\\" as soon as possible."';
+    assert.equal(lastStderr.split(warning).length - 1, 1, lastStderr);
+    assert.match(lastStderr, /^time="[^"]+" level=warning msg="The \\"legacy\\" summary mode/);
   });
 
   it('compact mode on s1.js keeps its layout (out_compact.txt)', async () => {
