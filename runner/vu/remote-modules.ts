@@ -1,9 +1,10 @@
-// Remote module imports, as k6's loader does them (loader/loader.go): `import x from 'https://…'`
-// is fetched once per run when the script is bundled, imports inside it resolve against its URL,
-// `file://` URLs are local files, and any other scheme is refused. Scripts commonly import
-// jslib.k6.io helpers (k6-summary's textSummary, k6-utils) and k6-reporter this way.
+// Remote module imports, as k6 v1.3's loader does them (internal/loader/loader.go): `import x from
+// 'https://…'` is fetched once per run when the script is bundled, imports inside it resolve against
+// its URL, `file://` URLs are local files, and other schemes and k6's old github.com/cdnjs.com
+// shorthands are refused. Scripts commonly import jslib.k6.io helpers (k6-summary's textSummary,
+// k6-utils) and k6-reporter this way.
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'esbuild';
+import type { OnResolveResult, Plugin } from 'esbuild';
 
 /** esbuild namespace of fetched modules; their paths are absolute https URLs. */
 export const REMOTE_NAMESPACE = 'https-module';
@@ -13,6 +14,34 @@ export const REMOTE_PLUGIN = 'k6-remote-modules';
 const FETCH_TIMEOUT_MS = 60_000;
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+/**
+ * k6 up to v0.52 turned `github.com/…` and `cdnjs.com/…` into raw.githubusercontent.com and cdnjs URLs;
+ * since v0.53 (so in v1.3) its Resolve refuses any specifier with those prefixes, with these words.
+ */
+const SHORTHAND = /^(?:cdnjs|github)\.com/;
+const CDNJS_REFUSAL =
+  "cdnjs.com 'special' urls are no longer supported - please use real ones. " +
+  'You can get yours by going to cdnjs and copy-pasting the full url to the actual JavaScript file';
+const GITHUB_REFUSAL =
+  "github.com 'special' urls are no longer supported - please use real ones. " +
+  'You can get yours by going to github and copy-pasting the full url to the actual raw JavaScript file';
+
+/** Carried from onResolve to onLoad: k6's fetch error names the import as it was written. */
+interface RemoteModuleData {
+  specifier: string;
+}
+
+function remoteModule(url: string, specifier: string): OnResolveResult {
+  const pluginData: RemoteModuleData = { specifier };
+  return { path: url, namespace: REMOTE_NAMESPACE, pluginData };
+}
+
+/** The specifier of the import that made esbuild load `url` (esbuild types pluginData as any). */
+function specifierOf(pluginData: unknown, url: string): string {
+  const data = pluginData as Partial<RemoteModuleData> | undefined;
+  return typeof data?.specifier === 'string' ? data.specifier : url;
+}
 
 /**
  * The plugin, with one cache for the run (k6 keeps each fetched module for the run too). `fetchText`
@@ -26,7 +55,7 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
     setup(build) {
       build.onResolve({ filter: SCHEME }, (args) => {
         const scheme = SCHEME.exec(args.path)![1]!.toLowerCase();
-        if (scheme === 'https') return { path: new URL(args.path).href, namespace: REMOTE_NAMESPACE };
+        if (scheme === 'https') return remoteModule(new URL(args.path).href, args.path);
         if (scheme === 'file') {
           if (args.namespace === REMOTE_NAMESPACE) {
             return {
@@ -41,11 +70,15 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
           ],
         };
       });
+      // k6 checks for `://` first: such a specifier is a URL (or a refused scheme), not a shorthand.
+      build.onResolve({ filter: SHORTHAND }, (args) => {
+        if (args.path.includes('://')) return undefined;
+        return { errors: [{ text: args.path.startsWith('cdnjs') ? CDNJS_REFUSAL : GITHUB_REFUSAL }] };
+      });
       // Relative and root-relative imports inside a remote module are remote too.
-      build.onResolve({ filter: /^\.{0,2}\//, namespace: REMOTE_NAMESPACE }, (args) => ({
-        path: new URL(args.path, args.importer).href,
-        namespace: REMOTE_NAMESPACE,
-      }));
+      build.onResolve({ filter: /^\.{0,2}\//, namespace: REMOTE_NAMESPACE }, (args) =>
+        remoteModule(new URL(args.path, args.importer).href, args.path),
+      );
       build.onLoad({ filter: /.*/, namespace: REMOTE_NAMESPACE }, async (args) => {
         let text = cache.get(args.path);
         if (!text) cache.set(args.path, (text = fetchText(args.path)));
@@ -53,8 +86,9 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
           return { contents: await text, loader: 'js' };
         } catch (err) {
           cache.delete(args.path);
+          const specifier = specifierOf(args.pluginData, args.path);
           throw new Error(
-            `The moduleSpecifier "${args.path}" couldn't be retrieved from the resolved url "${args.path}". ` +
+            `The moduleSpecifier "${specifier}" couldn't be retrieved from the resolved url "${args.path}". ` +
               `Error : "${(err as Error).message}"`,
             { cause: err },
           );
@@ -66,8 +100,9 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
 
 /** GET with k6's `_k6=1` marker, then once without it (some servers dislike unknown parameters). */
 async function fetchModule(url: string): Promise<string> {
+  // Appended to the raw query as k6 does; searchParams would re-encode it (%20 -> +).
   const marked = new URL(url);
-  marked.searchParams.append('_k6', '1');
+  marked.search = marked.search ? `${marked.search}&_k6=1` : '?_k6=1';
   try {
     return await get(marked.href);
   } catch {
