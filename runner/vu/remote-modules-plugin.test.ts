@@ -171,6 +171,22 @@ describe('remote modules plugin (k6 v1.3 loader rules, fake fetch)', () => {
     );
   });
 
+  it("refuses a bare name (no node_modules in k6) with k6 v1.3's message, in the script and in a remote module", async () => {
+    for (const name of ['lodash', 'node:fs', 'k6-utils']) {
+      const r = await bundle(`import x from '${name}'; x();`, fakeServer({}).fetchText);
+      assert.equal(
+        onlyPluginError(r),
+        `The moduleSpecifier "${name}" couldn't be recognised as something k6 supports.`,
+      );
+    }
+    const server = fakeServer({ 'https://mods.test/lib/a.js': `import _ from 'lodash'; export default _;` });
+    const inRemote = await bundle(`import a from 'https://mods.test/lib/a.js'; a();`, server.fetchText);
+    assert.equal(
+      onlyPluginError(inRemote),
+      'The moduleSpecifier "lodash" couldn\'t be recognised as something k6 supports.',
+    );
+  });
+
   it('leaves k6 modules and local relative imports alone', async () => {
     const server = fakeServer({});
     const r = await bundle(

@@ -3,6 +3,7 @@
 // its URL, `file://` URLs are local files, and other schemes and k6's old github.com/cdnjs.com
 // shorthands are refused. Scripts commonly import jslib.k6.io helpers (k6-summary's textSummary,
 // k6-utils) and k6-reporter this way.
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OnResolveResult, Plugin } from 'esbuild';
 
@@ -14,6 +15,9 @@ export const REMOTE_PLUGIN = 'k6-remote-modules';
 const FETCH_TIMEOUT_MS = 60_000;
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+/** k6's built-in modules (`k6`, `k6/http`, …): served by runner/modules, never resolved here. */
+const K6_MODULE = /^k6(\/.*)?$/;
 
 /**
  * k6 up to v0.52 turned `github.com/…` and `cdnjs.com/…` into raw.githubusercontent.com and cdnjs URLs;
@@ -74,6 +78,17 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
       build.onResolve({ filter: SHORTHAND }, (args) => {
         if (args.path.includes('://')) return undefined;
         return { errors: [{ text: args.path.startsWith('cdnjs') ? CDNJS_REFUSAL : GITHUB_REFUSAL }] };
+      });
+      // Any other name that is neither a path nor a URL: k6 has no node_modules (`lodash`, `node:fs`).
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind === 'entry-point' || K6_MODULE.test(args.path) || path.isAbsolute(args.path)) {
+          return undefined;
+        }
+        return {
+          errors: [
+            { text: `The moduleSpecifier "${args.path}" couldn't be recognised as something k6 supports.` },
+          ],
+        };
       });
       // Relative and root-relative imports inside a remote module are remote too.
       build.onResolve({ filter: /^\.{0,2}\//, namespace: REMOTE_NAMESPACE }, (args) =>
