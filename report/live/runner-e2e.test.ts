@@ -17,7 +17,14 @@ import { chartPixels, collectErrors } from '../browser.test.js';
 import { buildScenarioReport } from '../model.js';
 import { artifactPath, launchChromium } from '../test-helpers.js';
 
-declare const window: { __loadlab: { snapshots: number } };
+declare const window: {
+  __loadlab: {
+    snapshots: number;
+    renders: number;
+    updates: number;
+    charts: { plot: { data: unknown[][]; __id?: number } }[];
+  };
+};
 declare const document: {
   querySelectorAll(s: string): ArrayLike<unknown>;
   getElementById(id: string): { textContent: string | null } | null;
@@ -104,6 +111,29 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     const errors = collectErrors(page);
     await page.goto(`${url}/`);
     await page.waitForFunction(() => window.__loadlab.snapshots >= 3, undefined, { timeout: 60_000 });
+    // Once the charts are drawn, later snapshots of the run extend them in place: same uPlot instances,
+    // more points, no full render.
+    await page.waitForFunction(() => window.__loadlab.charts.length === 3, undefined, { timeout: 60_000 });
+    const drawn = await page.evaluate(() => {
+      const s = window.__loadlab;
+      s.charts.forEach((c, i) => (c.plot.__id = i + 1));
+      return { renders: s.renders, snapshots: s.snapshots, points: s.charts[0]?.plot.data[0]?.length ?? 0 };
+    });
+    await page.waitForFunction(
+      (d) =>
+        window.__loadlab.snapshots >= d.snapshots + 2 &&
+        (window.__loadlab.charts[0]?.plot.data[0]?.length ?? 0) > d.points,
+      drawn,
+      { timeout: 60_000 },
+    );
+    const extended = await page.evaluate(() => ({
+      renders: window.__loadlab.renders,
+      updates: window.__loadlab.updates,
+      ids: window.__loadlab.charts.map((c) => c.plot.__id),
+    }));
+    assert.deepEqual(extended.ids, [1, 2, 3], 'the same uPlot instances');
+    assert.equal(extended.renders, drawn.renders, 'no full render once the charts are drawn');
+    assert.ok(extended.updates >= 2, `snapshots applied in place (${extended.updates})`);
     // The runner evaluates thresholds every 2 s and hands the verdicts to the dashboard.
     await page.waitForFunction(
       () => document.querySelectorAll('table.thresholds .badge.pass').length === 7,
@@ -124,6 +154,11 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     clearTimeout(killer);
     assert.equal(code, 0, stderr);
     await page.waitForFunction(() => document.getElementById('live-status')?.textContent === 'run finished');
+    assert.deepEqual(
+      await page.evaluate(() => [window.__loadlab.renders, window.__loadlab.charts.map((c) => c.plot.__id)]),
+      [drawn.renders, [1, 2, 3]],
+      'the whole run after the first chart drawn: in place',
+    );
     assert.deepEqual(errors, []);
     assert.match(
       await readFile(join(dir, 'export', 'report.html'), 'utf8'),

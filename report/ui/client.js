@@ -5,7 +5,8 @@
 (function () {
   'use strict';
 
-  const state = { charts: [], renders: 0, snapshots: 0, finished: false };
+  // renders: full renders (page rebuilt, charts recreated); updates: live snapshots applied in place.
+  const state = { charts: [], renders: 0, updates: 0, snapshots: 0, finished: false };
   window.__loadlab = state;
 
   // ---- formatting (twin of report/render/format.ts) ----
@@ -120,18 +121,33 @@
     return Math.max(320, Math.min(1100, (container.clientWidth || 900) - 8));
   }
 
+  // The data of a scenario's charts, in the order drawCharts draws them: load, latency, errors.
+  function chartData(s) {
+    const series = s.series;
+    const limits = s.latencyLimits || [];
+    return [
+      [series.t, series.vus, series.rps],
+      [series.t, series.p50, series.p95, series.p99].concat(limits.map((l) => series.t.map(() => l.value))),
+      [series.t, series.errors],
+    ];
+  }
+
+  // Draws a scenario's charts into its container and returns their state.charts entries (none when there
+  // is nothing to draw).
   function drawCharts(container, s) {
     const series = s.series;
+    const drawn = [];
     if (!series || series.t.length === 0) {
       container.append(
         el('p', { class: 'empty' }, 'No time series for this run (no NDJSON given or no samples yet).'),
       );
-      return;
+      return drawn;
     }
     if (typeof uPlot === 'undefined') {
       container.append(el('p', { class: 'empty' }, 'Chart library missing.'));
-      return;
+      return drawn;
     }
+    const [loadData, latencyData, errorData] = chartData(s);
     const width = chartWidth(container);
     const t0 = series.t[0];
     // Whole seconds only (the data has 1 s resolution); labels are elapsed time, the legend adds the clock.
@@ -172,8 +188,9 @@
         data,
         box,
       );
-      state.charts.push({ scenario: s.scenario, title, plot: u, points: data[0].length });
-      return u;
+      const entry = { scenario: s.scenario, title, plot: u, points: data[0].length };
+      state.charts.push(entry);
+      drawn.push(entry);
     };
     mk(
       'VUs and requests per second',
@@ -193,7 +210,7 @@
           { scale: 'rps', side: 1, label: 'req/s', size: 64, labelSize: 24, grid: { show: false } },
         ],
       },
-      [series.t, series.vus, series.rps],
+      loadData,
     );
     const limits = s.latencyLimits || [];
     // Each threshold its own dash pattern, no point markers: they are limits, not measurements.
@@ -227,7 +244,7 @@
           blankRight('y'),
         ],
       },
-      [series.t, series.p50, series.p95, series.p99].concat(limits.map((l) => series.t.map(() => l.value))),
+      latencyData,
     );
     mk(
       'Errors per second (http_req_failed)',
@@ -239,8 +256,22 @@
         ],
         axes: [xAxis, left('failed req/s'), blankRight('y')],
       },
-      [series.t, series.errors],
+      errorData,
     );
+    return drawn;
+  }
+
+  // A live snapshot of the same shape: the same uPlot instances take the new points (resized only when
+  // their container's width changed, e.g. once a scrollbar appears).
+  function updateCharts(container, drawn, s) {
+    if (drawn.length === 0) return;
+    const width = chartWidth(container);
+    chartData(s).forEach((data, i) => {
+      const entry = drawn[i];
+      if (entry.plot.width !== width) entry.plot.setSize({ width, height: entry.plot.height });
+      entry.plot.setData(data);
+      entry.points = data[0].length;
+    });
   }
 
   // 0.1 ms, 1 ms, 10 ms, 100 ms, 1 s, 10 s: decade labels without trailing zeros.
@@ -373,12 +404,9 @@
     return { section, charts };
   }
 
-  function render(root, report, live) {
-    // A live snapshot rebuilds the page: keep the reader where they were scrolled to.
-    const scrollY = window.scrollY;
-    for (const c of state.charts) c.plot.destroy();
-    state.charts = [];
-    root.replaceChildren();
+  // The page's nodes for a report: header, overview and one section per scenario, with the scenarios' chart
+  // containers still empty (charts size themselves to a container that is in the document).
+  function build(report, live) {
     const header = el('header', {}, [
       el('h1', {}, [report.title + ' ', badge(report.passed)]),
       el('p', { class: 'meta' }, [
@@ -411,17 +439,95 @@
       }),
       2,
     );
-    root.append(header, overview);
-    const pending = [];
-    report.scenarios.forEach((s, i) => {
-      const { section, charts } = scenarioSection(s, i);
-      root.append(section);
-      pending.push([charts, s]);
-    });
+    const sections = report.scenarios.map((s, i) => scenarioSection(s, i));
+    return { nodes: [header, overview].concat(sections.map((x) => x.section)), sections };
+  }
+
+  // What a live snapshot must share with the page shown to be applied in place: the same scenarios in the
+  // same order and, per scenario, the same charts (none without points), the same series (one per latency
+  // threshold) and the same first second (the time axis counts from it).
+  function shape(report) {
+    return JSON.stringify(
+      report.scenarios.map((s) => [
+        s.scenario,
+        s.series && s.series.t.length > 0 ? s.series.t[0] : null,
+        (s.latencyLimits || []).map((l) => l.label),
+      ]),
+    );
+  }
+
+  // The shape of the page shown and, per scenario, its chart container and the charts drawn in it.
+  let shown = { shape: null, sections: [] };
+
+  function render(root, report, live) {
+    // A full render rebuilds the page: keep the reader where they were scrolled to.
+    const scrollY = window.scrollY;
+    for (const c of state.charts) c.plot.destroy();
+    state.charts = [];
+    const page = build(report, live);
+    root.replaceChildren(...page.nodes);
     // Charts last: they size themselves to their container, which must be in the document first.
-    for (const [charts, s] of pending) drawCharts(charts, s);
+    shown = {
+      shape: shape(report),
+      sections: page.sections.map(({ charts }, i) => ({
+        charts,
+        drawn: drawCharts(charts, report.scenarios[i]),
+      })),
+    };
     if (scrollY > 0) window.scrollTo(0, scrollY);
     state.renders++;
+  }
+
+  // ---- live snapshots in place ----
+  // A chart container is never patched: its uPlot instances take the new points through setData.
+  const isCharts = (n) => n.nodeType === 1 && n.classList.contains('charts');
+
+  // Makes `old` equal to `next` by changing only what differs: untouched nodes keep a reader's text
+  // selection, focus and hover. A node of another kind is replaced whole.
+  function patch(old, next) {
+    if (isCharts(old) || old.isEqualNode(next)) return;
+    if (old.nodeName !== next.nodeName) {
+      old.replaceWith(next);
+      return;
+    }
+    if (old.nodeType !== 1) {
+      old.nodeValue = next.nodeValue;
+      return;
+    }
+    for (const a of [...old.attributes]) if (!next.hasAttribute(a.name)) old.removeAttribute(a.name);
+    for (const a of [...next.attributes])
+      if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+    patchChildren(old, [...next.childNodes]);
+  }
+
+  // Children are matched by position, except that a chart container anchors both lists: what comes
+  // before it and what comes after it are patched separately (a list of problems may come and go above it).
+  function patchChildren(parent, next) {
+    const old = [...parent.childNodes];
+    const o = old.findIndex(isCharts);
+    const n = next.findIndex(isCharts);
+    if (o >= 0 && n >= 0) {
+      patchList(parent, old.slice(0, o), next.slice(0, n), old[o]);
+      patchList(parent, old.slice(o + 1), next.slice(n + 1), null);
+    } else {
+      patchList(parent, old, next, null);
+    }
+  }
+
+  function patchList(parent, old, next, before) {
+    next.forEach((node, i) => (i < old.length ? patch(old[i], node) : parent.insertBefore(node, before)));
+    for (const node of old.slice(next.length)) node.remove();
+  }
+
+  // A snapshot of the same shape updates the page in place; any other shape rebuilds it.
+  function update(root, report) {
+    if (shape(report) !== shown.shape) {
+      render(root, report, true);
+      return;
+    }
+    patchChildren(root, build(report, true).nodes);
+    report.scenarios.forEach((s, i) => updateCharts(shown.sections[i].charts, shown.sections[i].drawn, s));
+    state.updates++;
   }
 
   const root = document.getElementById('app');
@@ -433,7 +539,7 @@
     const source = new EventSource(config.eventsPath || 'events');
     source.addEventListener('snapshot', (e) => {
       state.snapshots++;
-      render(root, JSON.parse(e.data), true);
+      update(root, JSON.parse(e.data));
     });
     source.addEventListener('stop', () => {
       state.finished = true;
