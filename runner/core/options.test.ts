@@ -45,6 +45,37 @@ describe('runner options', () => {
     assert.deepEqual(flags('--summary-mode=disabled').deprecations, []);
   });
 
+  it("refuses summary trend stats and a summary mode that k6 refuses, with k6's words", () => {
+    const script = { vus: 1, iterations: 1 };
+    const stats =
+      (...s: string[]) =>
+      () =>
+        consolidate(script, {}, flags('--summary-trend-stats', s.join(',')));
+    assert.throws(stats('avg', 'p(abc)'), {
+      name: 'Error',
+      message: "invalid percentile trend stat value 'p(abc)', provide a number between 0 and 100",
+    });
+    assert.throws(stats('p(101)'), /invalid percentile trend stat value 'p\(101\)'/);
+    assert.throws(stats('mean'), { message: "invalid trend stat 'mean', unknown format" });
+    assert.throws(
+      () => consolidate({ ...script, summaryTrendStats: ['p95'] }, {}, flags()),
+      (e: Error) => e instanceof OptionsError && e.message === "invalid trend stat 'p95', unknown format",
+    );
+    assert.deepEqual(
+      consolidate(script, {}, flags('--summary-trend-stats', 'avg,min,med,max,count,p(0),p(99.9),p(100)'))
+        .summaryTrendStats,
+      ['avg', 'min', 'med', 'max', 'count', 'p(0)', 'p(99.9)', 'p(100)'],
+    );
+    assert.throws(() => consolidate(script, { K6_SUMMARY_MODE: 'verbose' }, flags()), {
+      message: 'invalid summary mode',
+    });
+    // The flag wins and the environment is not read, as in k6.
+    assert.equal(
+      consolidate(script, { K6_SUMMARY_MODE: 'verbose' }, flags('--summary-mode', 'full')).summaryMode,
+      'full',
+    );
+  });
+
   it('refuses bad flags in one line', () => {
     assert.throws(() => parseRunArgs([]), UsageError);
     assert.throws(() => flags('--vus', 'many'), /invalid argument "many"/);

@@ -187,6 +187,24 @@ function shortcutScenario(o: {
   return { executor: 'per-vu-iterations', vus: 1, iterations: 1 };
 }
 
+const SUMMARY_MODES: readonly TestConfig['summaryMode'][] = ['compact', 'full', 'legacy', 'disabled'];
+const STATIC_TREND_STATS = new Set(['avg', 'min', 'med', 'max', 'count']);
+
+/** A summary trend column as k6 accepts it (metrics.GetResolversForTrendColumns), or k6's error. */
+function validateTrendStat(stat: string): void {
+  if (STATIC_TREND_STATS.has(stat)) return;
+  if (!stat.startsWith('p(') || !stat.endsWith(')')) {
+    throw new OptionsError(`invalid trend stat '${stat}', unknown format`);
+  }
+  const inner = stat.slice(2, -1);
+  const percentile = Number(inner);
+  if (inner.trim() === '' || !Number.isFinite(percentile) || percentile < 0 || percentile > 100) {
+    throw new OptionsError(
+      `invalid percentile trend stat value '${stat}', provide a number between 0 and 100`,
+    );
+  }
+}
+
 export function consolidate(
   script: Record<string, unknown>,
   env: Record<string, string | undefined>,
@@ -252,11 +270,15 @@ export function consolidate(
     flags.summaryTrendStats ??
     (env.K6_SUMMARY_TREND_STATS ? env.K6_SUMMARY_TREND_STATS.split(',') : undefined) ??
     (script.summaryTrendStats as string[] | undefined);
+  if (trendStats) for (const stat of trendStats) validateTrendStat(String(stat));
+  // As in k6, the environment is read (and checked) only when the flag is not given.
+  const envMode = flags.summaryMode === undefined ? env.K6_SUMMARY_MODE : undefined;
+  if (envMode !== undefined && !SUMMARY_MODES.includes(envMode as TestConfig['summaryMode'])) {
+    throw new OptionsError('invalid summary mode'); // k6's words (internal/lib/summary)
+  }
   const mode =
     flags.summaryMode ??
-    (env.K6_NO_SUMMARY === 'true'
-      ? 'disabled'
-      : (env.K6_SUMMARY_MODE as TestConfig['summaryMode'] | undefined)) ??
+    (env.K6_NO_SUMMARY === 'true' ? 'disabled' : (envMode as TestConfig['summaryMode'] | undefined)) ??
     'compact';
   const runTags = { ...((script.tags as Record<string, string>) ?? {}), ...flags.tags };
   const options: Record<string, unknown> = { ...script, scenarios: scenariosRaw };
