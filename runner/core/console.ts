@@ -10,15 +10,19 @@ export interface ConsoleIO {
   isTTY: boolean;
 }
 
-const quote = (v: string) => (/^[\w./:-]+$/.test(v) ? v : JSON.stringify(v));
+/**
+ * A logfmt value as logrus's TextFormatter (k6's default) writes it: bare when every character is
+ * a letter, a digit or one of - . _ / @ ^ +, else quoted. It applies to msg as well as the fields.
+ */
+const logfmtValue = (v: string) => (/^[A-Za-z0-9\-._/@^+]*$/.test(v) ? v : JSON.stringify(v));
 
 /** `time="…" level=error msg="…" key=value` as k6 logs. */
 export function logLine(level: string, msg: string, fields: Record<string, string> = {}): string {
   const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const extra = Object.entries(fields).map(([k, v]) => ` ${k}=${quote(v)}`);
+  const extra = Object.entries(fields).map(([k, v]) => ` ${k}=${logfmtValue(v)}`);
   // k6's logger (logrus) spells the warning level out in full.
   const name = level === 'warn' ? 'warning' : level;
-  return `time="${time}" level=${name} msg=${JSON.stringify(msg)}${extra.join('')}\n`;
+  return `time="${time}" level=${name} msg=${logfmtValue(msg)}${extra.join('')}\n`;
 }
 
 const LOGO = [

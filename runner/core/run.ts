@@ -107,8 +107,9 @@ export async function runTest(
       engineRef.engine?.add(samples);
       for (const o of engineRef.outputs) o.addSamples(samples);
     },
-    onLog(level, message) {
-      log(level, message, { source: 'console' });
+    onLog(level, message, fields) {
+      // Lines without fields of their own (k6 module warnings) keep the console's source tag.
+      log(level, message, fields ?? { source: 'console' });
     },
   };
   // HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them).

@@ -99,6 +99,24 @@ describe('runner conformance with real k6 outputs', function () {
     assert.deepEqual(metricLine.data.thresholds, refLine.data.thresholds);
   });
 
+  it('logs a failed request with its error as a field of its own and console lines with source=console, as k6', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-logs-'));
+    const script = join(dir, 'refused.js');
+    writeFileSync(
+      script,
+      "import http from 'k6/http';\nexport const options = { iterations: 1 };\nexport default function () { http.get('http://127.0.0.1:1/x'); console.log('after'); }\n",
+    );
+    const result = await runLoadlab([script, '-q', '--summary-mode=disabled']);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stderr.trim().split('\n');
+    // The shape of k6-golden/probe_output.txt's Request Failed line, with the time k6 adds.
+    assert.match(
+      lines[0]!,
+      /^time="[^"]+" level=warning msg="Request Failed" error="Get \\"http:\/\/127\.0\.0\.1:1\/x\\": dial tcp 127\.0\.0\.1:1: connect: connection refused"$/,
+    );
+    assert.match(lines[1]!, /^time="[^"]+" level=info msg=after source=console$/);
+  });
+
   it('stops gracefully on Ctrl-C, still prints the summary, and exits 105', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-sigint-'));
     const script = join(dir, 'long.js');

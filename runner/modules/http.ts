@@ -227,10 +227,9 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       if (shouldThrow) throw new Error(res.error);
       // Go's error text for the warning, e.g. Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused
       const verb = p.wire.method[0] + p.wire.method.slice(1).toLowerCase();
-      rt.log(
-        'warn',
-        `Request Failed error="${verb} \\"${p.wire.url}\\": ${goErrorText(res.error_code, res.error, p.wire.url)}"`,
-      );
+      rt.log('warn', 'Request Failed', {
+        error: `${verb} "${p.wire.url}": ${goErrorText(res.error_code, res.error, p.wire.url)}`,
+      });
     }
     return res;
   }

@@ -63,7 +63,11 @@ export interface VuRuntime {
   sleepMs(ms: number): void;
   /** Throws the interruption marker when the iteration must stop. */
   checkInterrupted(): void;
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /**
+   * A log line of the VU. `fields` are logrus fields as k6 prints them after the message: console.*
+   * lines carry `source=console`, k6's own warnings their own (Request Failed: `error=...`).
+   */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void;
   /** Registers a custom metric (k6 fixes a metric's type by its first declaration). */
   declareMetric(name: string, type: Sample['type'], contains: Sample['contains']): void;
   /** exec.test.abort / exec.test.fail. */

@@ -45,7 +45,7 @@ export interface VuConfig {
 
 export interface VuHooks {
   onSamples(samples: Sample[]): void;
-  onLog(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  onLog(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void;
 }
 
 /** What an iteration sees of its scenario and test (k6/execution): the worker's IterationView. */
@@ -245,7 +245,7 @@ class WorkerVu implements Vu {
         this.hooks.onSamples(decodeSamples(ev.samples));
         return;
       case 'log':
-        this.hooks.onLog(ev.level, ev.message);
+        this.hooks.onLog(ev.level, ev.message, ev.fields);
         return;
       case 'iteration':
         this.onLoopResult?.(ev.result);

@@ -145,4 +145,9 @@ export type WorkerEvent =
       t: 'iteration';
       result: { completed: boolean; error?: string; abort?: { reason: string }; markFailed?: string };
     }
-  | { t: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+  | {
+      t: 'log';
+      level: 'debug' | 'info' | 'warn' | 'error';
+      message: string;
+      fields?: Record<string, string>;
+    };

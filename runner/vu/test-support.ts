@@ -79,7 +79,7 @@ export function writeScript(code: string, ext = 'js', name?: string): string {
 export interface Harness {
   vu: Vu;
   samples: Sample[];
-  logs: { level: string; message: string }[];
+  logs: { level: string; message: string; fields?: Record<string, string> }[];
 }
 
 export async function makeVu(
@@ -107,7 +107,10 @@ export async function makeVu(
       ...(opts.systemTags ? { systemTags: opts.systemTags } : {}),
       ...(opts.insecureSkipTLSVerify ? { insecureSkipTLSVerify: true } : {}),
     },
-    { onSamples: (s) => samples.push(...s), onLog: (level, message) => logs.push({ level, message }) },
+    {
+      onSamples: (s) => samples.push(...s),
+      onLog: (level, message, fields) => logs.push({ level, message, fields }),
+    },
   );
   return { vu, samples, logs };
 }

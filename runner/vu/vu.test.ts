@@ -19,6 +19,8 @@ function referenceTagKeys(): Map<string, string[]> {
   return out;
 }
 
+/** The field k6's console logger adds to every console.* line. */
+const CONSOLE = { source: 'console' };
 describe('runner/vu: a VU in a worker thread', function () {
   const suite = vuSuite();
   async function vuFor(code: string, opts: Parameters<typeof makeVu>[1] = {}): Promise<Harness> {
@@ -130,7 +132,7 @@ describe('runner/vu: a VU in a worker thread', function () {
     assert.deepEqual(data, { token: 't-1', n: 2 });
     assert.deepEqual(await h.vu.iterate('default', data, ctx()), { completed: true });
     await h.vu.runTeardown(data, {});
-    assert.deepEqual(h.logs, [{ level: 'info', message: 'teardown 2' }]);
+    assert.deepEqual(h.logs, [{ level: 'info', message: 'teardown 2', fields: CONSOLE }]);
     const setupReq = h.samples.find((s) => s.metric === 'http_reqs')!;
     assert.equal(setupReq.tags.group, '::setup');
     assert.equal(setupReq.tags.scenario, undefined);
@@ -237,11 +239,11 @@ describe('runner/vu: a VU in a worker thread', function () {
     await h.vu.iterate('default', undefined, ctx());
     await h.vu.iterate('default', undefined, ctx());
     assert.deepEqual(h.logs.slice(0, 5), [
-      { level: 'info', message: 'bar 3 0 2 11' },
-      { level: 'warn', message: '{"a":1}' },
-      { level: 'error', message: 'e' },
-      { level: 'debug', message: 'd' },
-      { level: 'info', message: 'bar 3 1 2 11' },
+      { level: 'info', message: 'bar 3 0 2 11', fields: CONSOLE },
+      { level: 'warn', message: '{"a":1}', fields: CONSOLE },
+      { level: 'error', message: 'e', fields: CONSOLE },
+      { level: 'debug', message: 'd', fields: CONSOLE },
+      { level: 'info', message: 'bar 3 1 2 11', fields: CONSOLE },
     ]);
   });
 

@@ -201,8 +201,8 @@ const rt: VuRuntime = {
   checkInterrupted() {
     if (Atomics.load(signals, INTERRUPT) !== 0) throw new InterruptSignal();
   },
-  log(level, message) {
-    post({ t: 'log', level, message });
+  log(level, message, fields) {
+    post(fields ? { t: 'log', level, message, fields } : { t: 'log', level, message });
   },
   declareMetric(name, type, contains) {
     const builtin = BUILTIN_METRICS[name];
@@ -270,12 +270,14 @@ function formatLog(args: unknown[]): string {
     })
     .join(' ');
 }
+/** console.* lines, as k6's console logger tags them. */
+const CONSOLE = { source: 'console' };
 const scriptConsole = {
-  log: (...a: unknown[]) => rt.log('info', formatLog(a)),
-  info: (...a: unknown[]) => rt.log('info', formatLog(a)),
-  warn: (...a: unknown[]) => rt.log('warn', formatLog(a)),
-  error: (...a: unknown[]) => rt.log('error', formatLog(a)),
-  debug: (...a: unknown[]) => rt.log('debug', formatLog(a)),
+  log: (...a: unknown[]) => rt.log('info', formatLog(a), CONSOLE),
+  info: (...a: unknown[]) => rt.log('info', formatLog(a), CONSOLE),
+  warn: (...a: unknown[]) => rt.log('warn', formatLog(a), CONSOLE),
+  error: (...a: unknown[]) => rt.log('error', formatLog(a), CONSOLE),
+  debug: (...a: unknown[]) => rt.log('debug', formatLog(a), CONSOLE),
 };
 Object.defineProperty(globalThis, 'console', { value: scriptConsole, writable: true, configurable: true });
 

@@ -1,0 +1,25 @@
+// Log lines as k6's logger (logrus TextFormatter) writes them on a non-TTY stderr.
+import assert from 'node:assert/strict';
+import { logLine } from './console.js';
+
+/** The line without its time="…", which changes every second. */
+const untimed = (line: string) => line.replace(/^time="[^"]+" /, '');
+
+describe('runner/core/console logLine', () => {
+  it('writes a value bare when logrus would, else quoted, for msg and fields alike', () => {
+    assert.equal(
+      untimed(logLine('info', 'after', { source: 'console' })),
+      'level=info msg=after source=console\n',
+    );
+    assert.equal(
+      untimed(logLine('warn', 'Request Failed', { error: 'Get "http://127.0.0.1:1/x": refused' })),
+      'level=warning msg="Request Failed" error="Get \\"http://127.0.0.1:1/x\\": refused"\n',
+    );
+    // logrus's bare set: letters, digits and - . _ / @ ^ + (a colon or a space needs quotes).
+    assert.equal(
+      untimed(logLine('info', 'a-b.c_d/e@f^g+h', { k: 'x:y' })),
+      'level=info msg=a-b.c_d/e@f^g+h k="x:y"\n',
+    );
+    assert.match(logLine('error', 'x'), /^time="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" level=error msg=x\n$/);
+  });
+});
