@@ -281,10 +281,11 @@ export async function runTest(
     );
     controller.track(runs);
 
-    const maxVus = [...pools.values()].reduce((n, p) => n + p.length, 0);
+    // Initialised VUs: arrival-rate executors add VUs during the run, up to maxVUs.
+    const allocatedVus = () => [...pools.values()].reduce((n, p) => n + p.length, 0);
     const gauges = setInterval(() => {
       const active = runs.reduce((n, r) => n + r.activeVus, 0);
-      const allocated = [...pools.values()].reduce((n, p) => n + p.length, 0);
+      const allocated = allocatedVus();
       const t = Date.now();
       hooks.onSamples([
         {
@@ -321,7 +322,7 @@ export async function runTest(
     }, 2000);
     const stopProgress = flags.quiet
       ? () => {}
-      : startProgress(io, () => progressText(runs, Date.now() - testStart, maxVus));
+      : startProgress(io, () => progressText(runs, Date.now() - testStart, allocatedVus()));
 
     await Promise.all(
       runs.map(async (run) => {
