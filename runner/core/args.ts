@@ -2,6 +2,9 @@
 
 export class UsageError extends Error {}
 
+/** k6 v1's summary modes (flag and K6_SUMMARY_MODE). */
+export const SUMMARY_MODES = ['compact', 'full', 'legacy', 'disabled'] as const;
+
 export interface RunFlags {
   script: string;
   vus?: number;
@@ -13,7 +16,7 @@ export interface RunFlags {
   outs: string[];
   summaryExport?: string;
   summaryTrendStats?: string[];
-  summaryMode?: 'compact' | 'full' | 'legacy' | 'disabled';
+  summaryMode?: (typeof SUMMARY_MODES)[number];
   summaryTimeUnit?: string;
   quiet: boolean;
   noColor: boolean;
@@ -123,7 +126,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
           flags.summaryTimeUnit = value;
           break;
         case 'summaryMode':
-          if (!['compact', 'full', 'legacy', 'disabled'].includes(value)) {
+          if (!(SUMMARY_MODES as readonly string[]).includes(value)) {
             throw new UsageError(
               `invalid --summary-mode "${value}": expected compact, full, legacy or disabled`,
             );

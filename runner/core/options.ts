@@ -2,7 +2,7 @@
 // scenarios (shortcuts or `options.scenarios`), and validates them. Errors are OptionsError:
 // the run stops with exit code 104 and k6's message.
 import { DurationError, parseDuration } from '../metrics/index.js';
-import type { RunFlags } from './args.js';
+import { SUMMARY_MODES, type RunFlags } from './args.js';
 
 export class OptionsError extends Error {}
 
@@ -61,7 +61,7 @@ export interface TestConfig {
   scenarios: ScenarioConfig[];
   thresholds: unknown;
   summaryTrendStats?: string[];
-  summaryMode: 'compact' | 'full' | 'legacy' | 'disabled';
+  summaryMode: (typeof SUMMARY_MODES)[number];
   summaryExport?: string;
   summaryTimeUnit: string;
   noThresholds: boolean;
@@ -187,7 +187,6 @@ function shortcutScenario(o: {
   return { executor: 'per-vu-iterations', vus: 1, iterations: 1 };
 }
 
-const SUMMARY_MODES: readonly TestConfig['summaryMode'][] = ['compact', 'full', 'legacy', 'disabled'];
 const STATIC_TREND_STATS = new Set(['avg', 'min', 'med', 'max', 'count']);
 
 /** A summary trend column as k6 accepts it (metrics.GetResolversForTrendColumns), or k6's error. */
@@ -273,7 +272,7 @@ export function consolidate(
   if (trendStats) for (const stat of trendStats) validateTrendStat(String(stat));
   // As in k6, the environment is read (and checked) only when the flag is not given.
   const envMode = flags.summaryMode === undefined ? env.K6_SUMMARY_MODE : undefined;
-  if (envMode !== undefined && !SUMMARY_MODES.includes(envMode as TestConfig['summaryMode'])) {
+  if (envMode !== undefined && !(SUMMARY_MODES as readonly string[]).includes(envMode)) {
     throw new OptionsError('invalid summary mode'); // k6's words (internal/lib/summary)
   }
   const mode =
