@@ -91,12 +91,7 @@ describe('start:services', function () {
   });
 
   it('exits 2 on a port that is not a port, as on any other configuration error', async () => {
-    const run = start({
-      DEMO_EMAIL: 'demo@loadlab.local',
-      DEMO_PASSWORD: 'pw',
-      PORT: '0',
-      CLINIC_PORT: 'http',
-    });
+    const run = start({ ...demo, PORT: '0', CLINIC_PORT: 'http' });
     const [code] = await once(run.child, 'exit');
     assert.equal(code, 2, run.output());
     assert.match(

@@ -5,7 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ScriptLoadError } from './errors.js';
-import { remoteModules, REMOTE_PLUGIN } from './remote-modules.js';
+import { K6_MODULE, remoteModules, REMOTE_PLUGIN } from './remote-modules.js';
 
 export interface ScriptBundle {
   code: string;
@@ -42,7 +42,7 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
         {
           name: 'k6-externals',
           setup(b) {
-            b.onResolve({ filter: /^k6(\/.*)?$/ }, (args) => {
+            b.onResolve({ filter: K6_MODULE }, (args) => {
               k6Imports.add(args.path);
               return { path: args.path, external: true };
             });

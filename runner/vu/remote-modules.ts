@@ -17,7 +17,7 @@ const FETCH_TIMEOUT_MS = 60_000;
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 
 /** k6's built-in modules (`k6`, `k6/http`, …): served by runner/modules, never resolved here. */
-const K6_MODULE = /^k6(\/.*)?$/;
+export const K6_MODULE = /^k6(\/.*)?$/;
 
 /**
  * k6 up to v0.52 turned `github.com/…` and `cdnjs.com/…` into raw.githubusercontent.com and cdnjs URLs;
