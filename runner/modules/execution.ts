@@ -24,9 +24,15 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
         throw new Error(`invalid value for the tag ${k}: only string, number and boolean are accepted`);
       }
       t[k] = String(v);
+      rt.vuTagsChanged();
       return true;
     },
-    deleteProperty: (t, k) => (typeof k === 'string' ? delete t[k] : false),
+    deleteProperty: (t, k) => {
+      if (typeof k !== 'string') return false;
+      const deleted = delete t[k];
+      rt.vuTagsChanged();
+      return deleted;
+    },
     ownKeys: () => Object.keys(rt.currentTags()),
     getOwnPropertyDescriptor: (t, k) =>
       typeof k === 'string' && k in rt.currentTags()

@@ -25,6 +25,20 @@ describe('runner/modules k6/http', function () {
     const out = h.logs.filter((l) => l.level === 'info').map((l) => JSON.parse(l.message) as unknown);
     return { out, h };
   }
+  /** run() for a body that starts with its own import lines (k6/http, check and group are imported). */
+  async function makeVuRun(body: string): Promise<{ h: Harness }> {
+    const [imports, ...rest] = body.split('\n');
+    const h = await makeVu(
+      `import http from 'k6/http'; import { check, group } from 'k6'; ${imports}
+       export default function () { const B = __ENV.BASE; ${rest.join('\n')} }`,
+      { env: { BASE: suite.target.base } },
+    );
+    suite.open.push(h);
+    await h.vu.init();
+    const res = await h.vu.iterate('default', undefined, ctx());
+    assert.equal(res.error, undefined, res.error);
+    return { h };
+  }
   const reqs = (samples: Sample[]) => samples.filter((s) => s.metric === 'http_reqs');
 
   it('Response: status, status_text, proto, canonical joined headers, body, json(selector), timings, request', async () => {
@@ -122,6 +136,27 @@ describe('runner/modules k6/http', function () {
     // Every interpolated value, the base URL included, becomes ${} as in k6.
     assert.equal(b!.tags.name, '${}/json?id=${}');
     assert.equal(b!.tags.url, '${}/json?id=${}');
+  });
+
+  it('tags set or deleted through exec.vu.tags and groups entered reach the next requests and checks', async () => {
+    const { h } = await makeVuRun(`import exec from 'k6/execution';
+      const ok = () => true;
+      http.get(B + '/json'); check(1, { c: ok });
+      exec.vu.tags.team = 'a';
+      http.get(B + '/json'); check(1, { c: ok });
+      group('g', () => { http.get(B + '/json'); check(1, { c: ok }); });
+      delete exec.vu.tags.team;
+      http.get(B + '/json'); check(1, { c: ok });`);
+    const view = (metric: string) =>
+      h.samples.filter((s) => s.metric === metric).map((s) => [s.tags.team ?? '-', s.tags.group]);
+    const expected = [
+      ['-', ''],
+      ['a', ''],
+      ['a', '::g'],
+      ['-', ''],
+    ];
+    assert.deepEqual(view('http_reqs'), expected);
+    assert.deepEqual(view('checks'), expected);
   });
 
   it('network errors: connection refused -> status 0, error_code 1212, zero timings, warning; timeout -> 1050; throw:true throws', async () => {

@@ -1,11 +1,12 @@
 // `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
-import type { JarOp, WireRequest, WireResponse } from '../vu/protocol.js';
+import { DEFAULT_EXPECTED, type JarOp, type WireRequest, type WireResponse } from '../vu/protocol.js';
 import { Response, type ResponseType } from './http-response.js';
 import { nowMs, type VuRuntime } from './runtime.js';
 
 const EXPECTED = Symbol('loadlab.expectedStatuses');
-type Expected = { [EXPECTED]: (status: number) => boolean };
+/** What http.expectedStatuses() returns: its ranges, [min, max, ...], judged on the main thread. */
+type Expected = { [EXPECTED]: readonly number[] };
 
 /** k6 durations: "100ms", "1.5s", "1m30s", or a number of milliseconds. */
 export function parseDurationMs(v: unknown): number {
@@ -46,33 +47,6 @@ function formEncode(obj: Record<string, unknown>): string {
   return parts.join('&');
 }
 
-/** A VU requests the same few URLs over and over: parsing each only once saves a URL object per request. */
-const cleanUrlCache = new Map<string, string>();
-const CLEAN_URL_CACHE_MAX = 1000;
-
-/** The URL as k6 tags it: credentials masked, query kept. */
-function cleanUrl(url: string): string {
-  const known = cleanUrlCache.get(url);
-  if (known !== undefined) return known;
-  const clean = parseCleanUrl(url);
-  if (cleanUrlCache.size >= CLEAN_URL_CACHE_MAX) cleanUrlCache.clear();
-  cleanUrlCache.set(url, clean);
-  return clean;
-}
-
-function parseCleanUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.username || u.password) {
-      u.username = '****';
-      u.password = '****';
-    }
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
-
 /** The detail Go's net/http puts in its error for the common network failures. */
 function goErrorText(code: number, error: string, url: string): string {
   let u: URL;
@@ -109,14 +83,13 @@ interface UrlTemplate {
 interface Prepared {
   wire: WireRequest;
   params: Params;
-  nameTag: string | undefined;
   requestBody: string;
   responseType: ResponseType;
 }
 
 export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
-  const defaultCallback = (status: number): boolean => status >= 200 && status <= 399;
-  rt.responseCallback = defaultCallback;
+  rt.responseCallback = DEFAULT_EXPECTED;
+  let nextRequestId = 1;
 
   function opt<T>(key: string, fallback: T): T {
     const v = rt.testOptions?.[key];
@@ -135,7 +108,11 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     } else {
       url = String(target);
     }
-    if (params.tags?.name !== undefined) nameTag = String(params.tags.name);
+    let userTags: Record<string, string> | undefined;
+    if (params.tags && typeof params.tags === 'object') {
+      for (const [k, v] of Object.entries(params.tags)) (userTags ??= {})[k] = String(v);
+      if (params.tags.name !== undefined) nameTag = String(params.tags.name);
+    }
     const headers: [string, string][] = [];
     const lower = new Set<string>();
     for (const [k, v] of Object.entries(params.headers ?? {})) {
@@ -180,48 +157,27 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
         maxRedirects,
         cookies,
         responseType,
+        id: nextRequestId++,
+        nameTag,
+        userTags,
+        expect: expectedRanges(params.responseCallback),
       },
       params,
-      nameTag,
       requestBody,
       responseType,
     };
   }
 
+  /** The ranges the request's samples are judged by (WireRequest.expect). */
+  function expectedRanges(callback: Expected | null | undefined): number[] | null | undefined {
+    const ranges = callback === null ? null : callback ? (callback[EXPECTED] ?? null) : rt.responseCallback;
+    return ranges === DEFAULT_EXPECTED ? undefined : (ranges as number[] | null);
+  }
+
   function finish(p: Prepared, answer: WireResponse): Response {
-    const callback =
-      p.params.responseCallback === null
-        ? null
-        : p.params.responseCallback
-          ? p.params.responseCallback[EXPECTED]
-          : rt.responseCallback;
-    const userTags: Record<string, string> = {};
-    for (const [k, v] of Object.entries(p.params.tags ?? {})) userTags[k] = String(v);
-    let last: Response | undefined;
-    for (let i = 0; i < answer.hops.length; i++) {
-      const hop = answer.hops[i]!;
-      const url = cleanUrl(hop.url);
-      const name = p.nameTag ?? url;
-      const tags = rt.currentTags(); // a fresh object: the hop's samples share it
-      tags.method = hop.method;
-      tags.name = name;
-      tags.url = p.nameTag ?? url;
-      tags.status = String(hop.status);
-      if (hop.proto) tags.proto = hop.proto;
-      if (hop.errorCode) tags.error_code = String(hop.errorCode);
-      if (hop.error) tags.error = hop.error;
-      if (hop.tlsVersion) tags.tls_version = hop.tlsVersion;
-      let expected: boolean | undefined;
-      if (callback) {
-        expected = hop.status !== 0 && callback(hop.status);
-        tags.expected_response = String(expected);
-      }
-      Object.assign(tags, userTags);
-      if (p.nameTag !== undefined) tags.url = p.nameTag;
-      rt.recordHttp(hop.timings, expected, tags, nowMs());
-      if (i === answer.hops.length - 1) last = new Response(hop, p.responseType, p.requestBody);
-    }
-    const res = last!;
+    // The hops' samples are built on the main thread from the answer it keeps (vu/http-samples.ts).
+    rt.recordHttp(p.wire.id, nowMs());
+    const res = new Response(answer.hops[answer.hops.length - 1]!, p.responseType, p.requestBody);
     if (res.error) {
       const shouldThrow = p.params.throw ?? opt('throw', false);
       if (shouldThrow) throw new Error(res.error);
@@ -264,17 +220,17 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
   }
 
   function expectedStatuses(...args: unknown[]): Expected {
-    const checks: ((s: number) => boolean)[] = [];
+    const ranges: number[] = [];
     for (const a of args) {
-      if (typeof a === 'number' && Number.isInteger(a)) checks.push((s) => s === a);
+      if (typeof a === 'number' && Number.isInteger(a)) ranges.push(a, a);
       else if (a && typeof a === 'object' && 'min' in a && 'max' in a) {
         const { min, max } = a as { min: number; max: number };
-        checks.push((s) => s >= min && s <= max);
+        ranges.push(Number(min), Number(max));
       } else {
         throw new Error('expectedStatuses() arguments must be integers or {min, max} objects');
       }
     }
-    return { [EXPECTED]: (s) => checks.some((c) => c(s)) };
+    return { [EXPECTED]: ranges };
   }
 
   function setResponseCallback(cb: Expected | null): void {

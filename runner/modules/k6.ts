@@ -20,12 +20,38 @@ function isAsyncFunction(fn: unknown): boolean {
 }
 
 export function createK6Module(rt: VuRuntime): Record<string, unknown> {
+  /**
+   * A check's tag set while the base tags stay the same object (rt.baseTags()): the same object for
+   * every sample of that check, so a batch of them clones it once.
+   */
+  const checkTagSets = new Map<string, Record<string, string>>();
+  let checkTagsBase: Record<string, string> | undefined;
+  function checkTags(name: string): Record<string, string> {
+    const base = rt.baseTags();
+    if (base !== checkTagsBase) {
+      checkTagSets.clear();
+      checkTagsBase = base;
+    }
+    let tags = checkTagSets.get(name);
+    if (tags === undefined) {
+      tags = { ...base, check: name };
+      checkTagSets.set(name, tags);
+    }
+    return tags;
+  }
+
   function check(value: unknown, sets: CheckSet, tags?: Record<string, unknown>): boolean {
     if (rt.phase === 'init') throw new Error('check() is not allowed in the init context');
     rt.checkInterrupted();
     let all = true;
     const extra: Record<string, string> = {};
-    if (tags && typeof tags === 'object') for (const [k, v] of Object.entries(tags)) extra[k] = String(v);
+    let hasExtra = false;
+    if (tags && typeof tags === 'object') {
+      for (const [k, v] of Object.entries(tags)) {
+        extra[k] = String(v);
+        hasExtra = true;
+      }
+    }
     for (const [name, cond] of Object.entries(sets ?? {})) {
       if (name.includes('::')) throw new Error("group and check names may not contain '::'");
       if (isAsyncFunction(cond)) throw new Error('check() does not support async functions');
@@ -44,7 +70,7 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
         type: 'rate',
         contains: 'default',
         value: ok ? 1 : 0,
-        tags: { ...rt.currentTags(), check: name, ...extra },
+        tags: hasExtra ? { ...rt.currentTags(), check: name, ...extra } : checkTags(name),
         time: nowMs(),
       });
       if (didThrow) throw thrown;

@@ -33,8 +33,15 @@ export interface VuRuntime {
   groupPath: string;
   /** Tags every sample carries now: run tags, scenario tags, `scenario`, `group`, user vu tags (a new object each call). */
   currentTags(): Record<string, string>;
+  /**
+   * currentTags() less the system tags options.systemTags leaves out, as one object for as long as
+   * none of them changes: rows that share it cross to the main thread once per batch. Never mutate it.
+   */
+  baseTags(): Record<string, string>;
   /** User tags set through exec.vu.tags / exec.vu.metrics.tags (read/write). */
   readonly vuTags: Record<string, string>;
+  /** Called after every change of vuTags (so baseTags() is rebuilt). */
+  vuTagsChanged(): void;
   emit(sample: Sample): void;
   /** emit() without a Sample object: the hot path (http_req_*) calls it 10+ times per request. */
   record(
@@ -46,15 +53,11 @@ export interface VuRuntime {
     time: number,
   ): void;
   /**
-   * One HTTP hop's samples (http_reqs, http_req_* from `timings` in HOP_TIMING_KEYS order, and
-   * http_req_failed unless `expected` is undefined), all with `tags` and `time`, as one record.
+   * The samples of request `requestId`'s hops (http_reqs, http_req_*, http_req_failed), taken at
+   * `time`: the main thread builds them from the answer it keeps, tagged with baseTags() and the
+   * request's own tags (vu/http-samples.ts).
    */
-  recordHttp(
-    timings: number[],
-    expected: boolean | undefined,
-    tags: Record<string, string>,
-    time: number,
-  ): void;
+  recordHttp(requestId: number, time: number): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: WireRequest[]): WireResponse[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
@@ -73,8 +76,8 @@ export interface VuRuntime {
   /** exec.test.abort / exec.test.fail. */
   abortTest(reason: string): never;
   markFailed(reason: string): void;
-  /** Response callback in force for later requests of this VU (null: none). */
-  responseCallback: ((status: number) => boolean) | null;
+  /** Response callback in force for later requests of this VU, as expectedStatuses ranges (null: none). */
+  responseCallback: readonly number[] | null;
   /** Counters for exec.instance. */
   readonly userAgent: string | undefined;
   /** Reads a file relative to the script (open() in init). */

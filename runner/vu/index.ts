@@ -26,6 +26,7 @@ import {
 } from './protocol.js';
 import type { WorkerInit } from './worker.js';
 import { decodeSamples } from './sample-batch.js';
+import { HttpSampleBook } from './http-samples.js';
 import { workerCode } from './worker-code.js';
 
 export { loadScript, ScriptError, ScriptLoadError };
@@ -129,6 +130,8 @@ class WorkerVu implements Vu {
   readonly id: number;
   private readonly worker: Worker;
   private readonly engine: HttpEngine;
+  /** Answers kept until the worker's sample rows for them arrive. */
+  private readonly httpSamples: HttpSampleBook;
   private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
   private onLoopResult: ((result: IterationResult) => void) | undefined;
   /** What the last 'iterate' command sent in full (see iterate()). */
@@ -143,6 +146,7 @@ class WorkerVu implements Vu {
     private readonly hooks: VuHooks,
   ) {
     this.id = config.vuId;
+    this.httpSamples = new HttpSampleBook(config.systemTags ? new Set(config.systemTags) : undefined);
     this.engine = new HttpEngine({
       insecureSkipTLSVerify: config.insecureSkipTLSVerify,
       userAgent: config.userAgent,
@@ -211,6 +215,8 @@ class WorkerVu implements Vu {
         received: 0,
       }));
     }
+    // Kept before the answer leaves: the worker's sample row for a request follows its answer.
+    for (let i = 0; i < reqs.length; i++) this.httpSamples.answered(reqs[i]!, answers[i]!);
     this.answer(port, answers);
   }
 
@@ -242,7 +248,7 @@ class WorkerVu implements Vu {
   private onEvent(ev: WorkerEvent): void {
     switch (ev.t) {
       case 'samples':
-        this.hooks.onSamples(decodeSamples(ev.samples));
+        this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
         return;
       case 'log':
         this.hooks.onLog(ev.level, ev.message, ev.fields);
@@ -253,11 +259,13 @@ class WorkerVu implements Vu {
       case 'reply': {
         const p = this.pending;
         if (!p || p.seq !== ev.seq) {
-          if (ev.ok && ev.samples.metric.length > 0) this.hooks.onSamples(decodeSamples(ev.samples));
+          if (ev.ok && ev.samples.metric.length > 0)
+            this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
           return;
         }
         this.pending = undefined;
-        if (ev.ok && ev.samples.metric.length > 0) this.hooks.onSamples(decodeSamples(ev.samples));
+        if (ev.ok && ev.samples.metric.length > 0)
+          this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
         if (ev.ok) p.resolve(ev.value);
         else p.reject(new ScriptError(ev.error));
       }

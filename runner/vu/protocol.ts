@@ -63,8 +63,24 @@ export interface WireRequest {
   /** Cookies from params.cookies, sent on this request only (jar cookies are added by the engine). */
   cookies: [string, string][];
   /** How the body comes back: k6's responseType. 'text' is decoded on the main thread, 'none' dropped. */
-  responseType: 'text' | 'binary' | 'none';
+  responseType:
+    | 'text'
+    | 'binary'
+    | 'none'; /** The VU's number for this request: the sample row of its hops names it (sample-batch.ts). */
+  id: number;
+  /** params.tags.name or an http.url template's name: the request's name and url tags. */
+  nameTag: string | undefined;
+  /** params.tags, values as strings; undefined when there are none. */
+  userTags: Record<string, string> | undefined;
+  /**
+   * The response callback, as expectedStatuses ranges [min, max, min, max, ...]: null when there is
+   * none (no http_req_failed), undefined for k6's default, 200-399.
+   */
+  expect: number[] | null | undefined;
 }
+
+/** k6's default response callback, expectedStatuses({min: 200, max: 399}), as WireRequest.expect ranges. */
+export const DEFAULT_EXPECTED: readonly number[] = [200, 399];
 
 /** Response.timings keys, in k6's order; a hop carries the values as a plain array in this order. */
 export const HOP_TIMING_KEYS = [

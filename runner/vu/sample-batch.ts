@@ -6,13 +6,16 @@
 import type { MetricType, Sample, ValueType } from '../types.js';
 
 /**
- * A row whose metric index is one of these stands for several samples that share their tags and
- * time, expanded on the main thread: every `http.get` emits 9 samples and every iteration 4, and
- * building them there (one hot isolate) instead of in each VU's isolate (50 cold ones, each
- * compiling the same code) is what keeps a request's VU-thread cost low.
+ * A row whose metric index is one of these stands for several samples, expanded on the main thread:
+ * every `http.get` emits 9 samples and every iteration 4, and building them there (one hot
+ * isolate) instead of in each VU's isolate (50 cold ones, each compiling the same code) is what
+ * keeps a request's VU-thread cost low.
  */
-const HTTP_ROW = -1; // value: 1 expected, 0 not, -1 no response callback; payload: the hop's timings
-const ITERATION_ROW = -2; // value: iteration_duration, -1 when not counted; payload: [sent, received]
+const HTTP_ROW = -1; // value: the request's id; the main thread builds its hops' samples (http-samples.ts)
+const ITERATION_ROW = -2; // value: iteration_duration, -1 when not counted; `nums`: sent, received
+
+/** Main-thread side of HTTP rows: pushes the samples of request `id`'s hops with `base` tags at `time`. */
+export type HttpRowExpander = (out: Sample[], id: number, base: Record<string, string>, time: number) => void;
 
 export interface SampleBatch {
   /** The batch's distinct metrics; `metric[i]` indexes these three (or is HTTP_ROW / ITERATION_ROW). */
@@ -23,12 +26,15 @@ export interface SampleBatch {
   value: number[];
   time: number[];
   tags: Record<string, string>[];
-  /** The numbers of each compound row, in row order. */
-  payloads: number[][];
+  /**
+   * The extra numbers of compound rows, in row order, flat: a number array clones as one object,
+   * where an array per row was one more object per row to write, allocate and collect.
+   */
+  nums: number[];
 }
 
 function emptyBatch(): SampleBatch {
-  return { names: [], types: [], contains: [], metric: [], value: [], time: [], tags: [], payloads: [] };
+  return { names: [], types: [], contains: [], metric: [], value: [], time: [], tags: [], nums: [] };
 }
 
 /** Worker side: collects samples until take(). */
@@ -62,17 +68,12 @@ export class SampleBatcher {
   }
 
   /**
-   * An HTTP hop's samples: http_reqs, the seven http_req_* timings (values in HOP_TIMING_KEYS
-   * order) and, when a response callback judged it, http_req_failed.
+   * A request's samples (http_reqs, the seven http_req_* timings and, when a response callback
+   * judged it, http_req_failed, for each of its hops): the main thread kept its answer and builds
+   * them from it with these base tags (see http-samples.ts).
    */
-  addHttp(
-    timings: number[],
-    expected: boolean | undefined,
-    tags: Record<string, string>,
-    time: number,
-  ): void {
-    this.#row(HTTP_ROW, expected === undefined ? -1 : expected ? 1 : 0, tags, time);
-    this.#batch.payloads.push(timings);
+  addHttp(requestId: number, base: Record<string, string>, time: number): void {
+    this.#row(HTTP_ROW, requestId, base, time);
   }
 
   /** The end of an iteration (or setup/teardown): data_sent, data_received and, when `duration` is set, iteration_duration and iterations. */
@@ -84,7 +85,7 @@ export class SampleBatcher {
     time: number,
   ): void {
     this.#row(ITERATION_ROW, duration ?? -1, tags, time);
-    this.#batch.payloads.push([sent, received]);
+    this.#batch.nums.push(sent, received);
   }
 
   #row(metric: number, value: number, tags: Record<string, string>, time: number): void {
@@ -105,51 +106,35 @@ export class SampleBatcher {
 }
 
 /** Main-thread side: the batch as k6 samples, in emission order. */
-export function decodeSamples(b: SampleBatch): Sample[] {
+export function decodeSamples(b: SampleBatch, http?: HttpRowExpander): Sample[] {
   const out: Sample[] = [];
-  let payload = 0;
+  let num = 0;
   for (let i = 0; i < b.metric.length; i++) {
     const m = b.metric[i]!;
     const value = b.value[i]!;
     const tags = b.tags[i]!;
     const time = b.time[i]!;
-    if (m === HTTP_ROW) expandHttp(out, b.payloads[payload++]!, value, tags, time);
-    else if (m === ITERATION_ROW) expandIteration(out, b.payloads[payload++]!, value, tags, time);
-    else out.push({ metric: b.names[m]!, type: b.types[m]!, contains: b.contains[m]!, value, tags, time });
+    if (m === HTTP_ROW) {
+      if (!http) throw new Error('an HTTP sample row needs the answers of its VU to be expanded');
+      http(out, value, tags, time);
+    } else if (m === ITERATION_ROW) {
+      expandIteration(out, b.nums[num]!, b.nums[num + 1]!, value, tags, time);
+      num += 2;
+    } else out.push({ metric: b.names[m]!, type: b.types[m]!, contains: b.contains[m]!, value, tags, time });
   }
   return out;
 }
 
-function expandHttp(out: Sample[], t: number[], expected: number, tags: Sample['tags'], time: number): void {
-  out.push({ metric: 'http_reqs', type: 'counter', contains: 'default', value: 1, tags, time });
-  out.push({ metric: 'http_req_duration', type: 'trend', contains: 'time', value: t[0]!, tags, time });
-  out.push({ metric: 'http_req_blocked', type: 'trend', contains: 'time', value: t[1]!, tags, time });
-  out.push({ metric: 'http_req_connecting', type: 'trend', contains: 'time', value: t[3]!, tags, time });
-  out.push({ metric: 'http_req_tls_handshaking', type: 'trend', contains: 'time', value: t[4]!, tags, time });
-  out.push({ metric: 'http_req_sending', type: 'trend', contains: 'time', value: t[5]!, tags, time });
-  out.push({ metric: 'http_req_waiting', type: 'trend', contains: 'time', value: t[6]!, tags, time });
-  out.push({ metric: 'http_req_receiving', type: 'trend', contains: 'time', value: t[7]!, tags, time });
-  if (expected >= 0) {
-    out.push({
-      metric: 'http_req_failed',
-      type: 'rate',
-      contains: 'default',
-      value: expected ? 0 : 1,
-      tags,
-      time,
-    });
-  }
-}
-
 function expandIteration(
   out: Sample[],
-  p: number[],
+  sent: number,
+  received: number,
   duration: number,
   tags: Sample['tags'],
   time: number,
 ): void {
-  out.push({ metric: 'data_sent', type: 'counter', contains: 'data', value: p[0]!, tags, time });
-  out.push({ metric: 'data_received', type: 'counter', contains: 'data', value: p[1]!, tags, time });
+  out.push({ metric: 'data_sent', type: 'counter', contains: 'data', value: sent, tags, time });
+  out.push({ metric: 'data_received', type: 'counter', contains: 'data', value: received, tags, time });
   if (duration >= 0) {
     out.push({ metric: 'iteration_duration', type: 'trend', contains: 'time', value: duration, tags, time });
     out.push({ metric: 'iterations', type: 'counter', contains: 'default', value: 1, tags, time });

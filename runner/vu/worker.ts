@@ -33,6 +33,7 @@ import {
 } from './protocol.js';
 import { iterationView, runLoop, type LoopIterationResult } from './worker-loop.js';
 import { SampleBatcher } from './sample-batch.js';
+import { filterSystemTags } from './system-tags.js';
 import { REMOTE_NAMESPACE } from './remote-modules.js';
 import type { ScriptBundle } from './load-script.js';
 
@@ -51,28 +52,6 @@ export interface WorkerInit {
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
   tsxApiUrl: string | undefined;
 }
-
-/** Tags k6 treats as system tags: dropped unless enabled (options.systemTags). */
-const SYSTEM_TAGS = new Set([
-  'proto',
-  'subproto',
-  'status',
-  'method',
-  'url',
-  'name',
-  'group',
-  'check',
-  'error',
-  'error_code',
-  'tls_version',
-  'scenario',
-  'service',
-  'expected_response',
-  'vu',
-  'iter',
-  'ip',
-  'ocsp_status',
-]);
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -119,18 +98,16 @@ function flush(): void {
   post({ t: 'samples', samples: buffer.take() });
 }
 
-/**
- * The tag set without the system tags options.systemTags leaves out. Changed in place: every tag
- * set passed here is a fresh one of this request or iteration.
- */
+/** Drops the system tags options.systemTags leaves out, in place (every tag set passed here is fresh). */
 function withSystemTagsFiltered(tags: Record<string, string>): Record<string, string> {
-  if (enabledSystemTags) {
-    for (const k of Object.keys(tags)) {
-      if (SYSTEM_TAGS.has(k) && !enabledSystemTags.has(k)) delete tags[k];
-    }
-  }
-  return tags;
+  return filterSystemTags(tags, enabledSystemTags);
 }
+
+/** What rt.baseTags() was last built from, and the result. */
+let baseTagsFor = { group: '', scenarioName: '', scenarioTags: {}, vuTagsVersion: -1 };
+let baseTagSet: Record<string, string> = {};
+let vuTagsVersion = 0;
+
 function flushIfFull(): void {
   if (buffer.length >= 512) flush();
 }
@@ -167,6 +144,22 @@ const rt: VuRuntime = {
     tags.group = this.groupPath;
     return tags;
   },
+  baseTags() {
+    const f = baseTagsFor;
+    if (
+      f.group !== this.groupPath ||
+      f.scenarioName !== scenarioName ||
+      f.scenarioTags !== scenarioTags ||
+      f.vuTagsVersion !== vuTagsVersion
+    ) {
+      baseTagsFor = { group: this.groupPath, scenarioName, scenarioTags, vuTagsVersion };
+      baseTagSet = withSystemTagsFiltered(this.currentTags());
+    }
+    return baseTagSet;
+  },
+  vuTagsChanged() {
+    vuTagsVersion++;
+  },
   emit(sample) {
     this.record(sample.metric, sample.type, sample.contains, sample.value, sample.tags, sample.time);
   },
@@ -174,8 +167,8 @@ const rt: VuRuntime = {
     buffer.add(metric, type, contains, value, withSystemTagsFiltered(tags), time);
     flushIfFull();
   },
-  recordHttp(timings, expected, tags, time) {
-    buffer.addHttp(timings, expected, withSystemTagsFiltered(tags), time);
+  recordHttp(requestId, time) {
+    buffer.addHttp(requestId, this.baseTags(), time);
     flushIfFull();
   },
   httpSync(reqs: WireRequest[]): WireResponse[] {
@@ -341,7 +334,7 @@ async function runLifecycle(
  * iterations: one compound row the main thread expands (sample-batch.ts).
  */
 function emitClosingSamples(duration?: number): void {
-  buffer.addIteration(sentBytes, receivedBytes, duration, withSystemTagsFiltered(rt.currentTags()), nowMs());
+  buffer.addIteration(sentBytes, receivedBytes, duration, rt.baseTags(), nowMs());
   flushIfFull();
   sentBytes = 0;
   receivedBytes = 0;
