@@ -179,12 +179,14 @@ export class Response {
     };
     this.error = hop.error;
     this.error_code = hop.errorCode;
+    // Not a nested literal (cookies: {} inside): that is copied from its boilerplate the slow way.
+    const requestCookies = {};
     this.request = {
       method: hop.method,
       url: hop.url,
       headers: requestHeaderMap(hop.requestHeaders),
       body: requestBody,
-      cookies: {},
+      cookies: requestCookies,
     };
     this.clickLink = clickLink;
     this.html = html;
