@@ -1,6 +1,6 @@
 // k6's Response object (js/modules/k6/http/response.go): same keys, canonical header names,
 // json(selector) with gjson-style paths.
-import type { WireHop } from '../vu/protocol.js';
+import { Hop, type HopTimings, type HopTuple } from '../vu/protocol.js';
 import { parseSetCookie, type ParsedCookie } from '../vu/cookie-jar.js';
 
 /** Header names repeat on every response: remembering them keeps this off the per-request cost. */
@@ -57,7 +57,7 @@ export interface Timings {
   receiving: number;
 }
 
-function timingsOf(t: WireHop['timings']): Timings {
+function timingsOf(t: HopTimings): Timings {
   return {
     duration: t[0]!,
     blocked: t[1]!,
@@ -138,16 +138,17 @@ export class Response {
   declare json: (selector?: string) => unknown;
   declare submitForm: () => never;
 
-  constructor(hop: WireHop, responseType: ResponseType, requestBody: string) {
-    this.remote_ip = hop.remoteIp;
-    this.remote_port = hop.remotePort;
-    this.url = hop.url;
-    this.status = hop.status;
-    this.status_text = hop.status ? `${hop.status} ${hop.statusText}` : '';
-    this.proto = hop.proto;
+  constructor(hop: HopTuple, responseType: ResponseType, requestBody: string) {
+    this.remote_ip = hop[Hop.remoteIp];
+    this.remote_port = hop[Hop.remotePort];
+    this.url = hop[Hop.url];
+    const status = hop[Hop.status];
+    this.status = status;
+    this.status_text = status ? `${status} ${hop[Hop.statusText]}` : '';
+    this.proto = hop[Hop.proto];
     this.headers = {};
     this.cookies = {};
-    const raw = hop.headers;
+    const raw = hop[Hop.headers];
     for (let i = 0; i < raw.length; i += 2) {
       const key = canonicalHeaderKey(raw[i]!);
       const v = raw[i + 1]!;
@@ -159,15 +160,15 @@ export class Response {
         if (c) (this.cookies[c.name] ??= []).push(c);
       }
     }
-    const body = hop.body;
+    const body = hop[Hop.body];
     if (body === null || responseType === 'none') this.body = null;
     else if (typeof body === 'string')
       this.body = body; // 'text', decoded by the engine
     else if (responseType === 'binary') {
       this.body = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
     } else this.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-    this.timings = timingsOf(hop.timings);
-    this.tls_version = hop.tlsVersion;
+    this.timings = timingsOf(hop[Hop.timings]);
+    this.tls_version = hop[Hop.tlsVersion];
     this.tls_cipher_suite = '';
     this.ocsp = {
       produced_at: 0,
@@ -177,14 +178,14 @@ export class Response {
       revoked_at: 0,
       status: '',
     };
-    this.error = hop.error;
-    this.error_code = hop.errorCode;
+    this.error = hop[Hop.error];
+    this.error_code = hop[Hop.errorCode];
     // Not a nested literal (cookies: {} inside): that is copied from its boilerplate the slow way.
     const requestCookies = {};
     this.request = {
-      method: hop.method,
-      url: hop.url,
-      headers: requestHeaderMap(hop.requestHeaders),
+      method: hop[Hop.method],
+      url: hop[Hop.url],
+      headers: requestHeaderMap(hop[Hop.requestHeaders]),
       body: requestBody,
       cookies: requestCookies,
     };

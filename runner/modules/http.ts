@@ -1,6 +1,6 @@
 // `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
-import { DEFAULT_EXPECTED, type JarOp, type WireRequest, type WireResponse } from '../vu/protocol.js';
+import { DEFAULT_EXPECTED, Res, type JarOp, type RequestTuple, type ResponseTuple } from '../vu/protocol.js';
 import { Response, type ResponseType } from './http-response.js';
 import { nowMs, type VuRuntime } from './runtime.js';
 
@@ -81,7 +81,10 @@ interface UrlTemplate {
 }
 
 interface Prepared {
-  wire: WireRequest;
+  wire: RequestTuple;
+  id: number;
+  method: string;
+  url: string;
   params: Params;
   requestBody: string;
   responseType: ResponseType;
@@ -113,11 +116,11 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       for (const [k, v] of Object.entries(params.tags)) (userTags ??= {})[k] = String(v);
       if (params.tags.name !== undefined) nameTag = String(params.tags.name);
     }
-    const headers: [string, string][] = [];
+    const headers: string[] = [];
     const lower = new Set<string>();
     for (const [k, v] of Object.entries(params.headers ?? {})) {
       if (v === undefined || v === null) continue;
-      headers.push([k, String(v)]);
+      headers.push(k, String(v));
       lower.add(k.toLowerCase());
     }
     let wireBody: string | Uint8Array | null = null;
@@ -129,59 +132,60 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
         wireBody = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
       else if (typeof body === 'object') {
         wireBody = formEncode(body as Record<string, unknown>);
-        if (!lower.has('content-type')) headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+        if (!lower.has('content-type')) headers.push('Content-Type', 'application/x-www-form-urlencoded');
       } else wireBody = String(body);
       requestBody = typeof wireBody === 'string' ? wireBody : Buffer.from(wireBody).toString('utf8');
     }
     if (params.auth && params.auth !== 'basic') {
       throw new Error(`auth type "${params.auth}" is not supported by the loadlab runner (basic only)`);
     }
-    const cookies: [string, string][] = [];
+    const cookies: string[] = [];
     for (const [k, v] of Object.entries(params.cookies ?? {})) {
       const value = v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v;
-      cookies.push([k, String(value)]);
+      cookies.push(k, String(value));
     }
     const timeoutMs = params.timeout !== undefined ? parseDurationMs(params.timeout) : 60_000;
     const responseType: ResponseType =
       params.responseType ?? (opt('discardResponseBodies', false) ? 'none' : 'text');
     const maxRedirects = params.redirects ?? opt<number>('maxRedirects', 10);
-    const userAgent = rt.userAgent;
-    if (userAgent !== undefined && !lower.has('user-agent')) headers.push(['User-Agent', userAgent]);
-    // Two literals, not one nested: a nested literal is copied from its boilerplate the slow way.
-    const wire: WireRequest = {
-      method: method.toUpperCase(),
+    // The User-Agent (options.userAgent or k6's) is added by the main thread's engine when absent.
+    const id = nextRequestId++;
+    const upper = method.toUpperCase();
+    const wire: RequestTuple = [
+      id,
+      upper,
       url,
       headers,
-      body: wireBody,
+      wireBody,
       timeoutMs,
       maxRedirects,
       cookies,
       responseType,
-      id: nextRequestId++,
       nameTag,
       userTags,
-      expect: expectedRanges(params.responseCallback),
-    };
-    return { wire, params, requestBody, responseType };
+      expectedRanges(params.responseCallback),
+    ];
+    return { wire, id, method: upper, url, params, requestBody, responseType };
   }
 
-  /** The ranges the request's samples are judged by (WireRequest.expect). */
+  /** The ranges the request's samples are judged by (RequestTuple's expect). */
   function expectedRanges(callback: Expected | null | undefined): number[] | null | undefined {
     const ranges = callback === null ? null : callback ? (callback[EXPECTED] ?? null) : rt.responseCallback;
     return ranges === DEFAULT_EXPECTED ? undefined : (ranges as number[] | null);
   }
 
-  function finish(p: Prepared, answer: WireResponse): Response {
+  function finish(p: Prepared, answer: ResponseTuple): Response {
     // The hops' samples are built on the main thread from the answer it keeps (vu/http-samples.ts).
-    rt.recordHttp(p.wire.id, nowMs());
-    const res = new Response(answer.hops[answer.hops.length - 1]!, p.responseType, p.requestBody);
+    rt.recordHttp(p.id, nowMs());
+    const hops = answer[Res.hops];
+    const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
     if (res.error) {
       const shouldThrow = p.params.throw ?? opt('throw', false);
       if (shouldThrow) throw new Error(res.error);
       // Go's error text for the warning, e.g. Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused
-      const verb = p.wire.method[0] + p.wire.method.slice(1).toLowerCase();
+      const verb = p.method[0] + p.method.slice(1).toLowerCase();
       rt.log('warn', 'Request Failed', {
-        error: `${verb} "${p.wire.url}": ${goErrorText(res.error_code, res.error, p.wire.url)}`,
+        error: `${verb} "${p.url}": ${goErrorText(res.error_code, res.error, p.url)}`,
       });
     }
     return res;

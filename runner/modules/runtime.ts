@@ -1,7 +1,7 @@
 // What the k6 module implementations need from the VU that runs them. The worker
 // (runner/vu/worker.ts) provides it; tests can provide their own.
 import type { Sample } from '../types.js';
-import type { JarAnswer, JarOp, WireRequest, WireResponse } from '../vu/protocol.js';
+import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../vu/protocol.js';
 
 export interface IterationView {
   scenario: {
@@ -59,7 +59,7 @@ export interface VuRuntime {
    */
   recordHttp(requestId: number, time: number): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
-  httpSync(reqs: WireRequest[]): WireResponse[];
+  httpSync(reqs: RequestTuple[]): ResponseTuple[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
   jarSync(op: JarOp): JarAnswer;
   /** Blocks for ms, returns early when the iteration is interrupted. */

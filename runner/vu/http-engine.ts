@@ -305,14 +305,15 @@ export class HttpEngine {
     // Names and values alternating: what undici takes, and what Response.request shows.
     const headers: string[] = [];
     const names = new Set<string>();
-    for (const [k, v] of req.headers) {
-      if (!first && k.toLowerCase() === 'authorization') continue;
-      headers.push(k, v);
-      names.add(k.toLowerCase());
+    for (let i = 0; i < req.headers.length; i += 2) {
+      const name = req.headers[i]!;
+      if (!first && name.toLowerCase() === 'authorization') continue;
+      headers.push(name, req.headers[i + 1]!);
+      names.add(name.toLowerCase());
     }
     if (!names.has('user-agent')) headers.push('User-Agent', this.opts.userAgent ?? 'Grafana k6/1.3.0');
     const cookieParts = this.jar.cookieHeader(parsed);
-    for (const [k, v] of req.cookies) cookieParts.set(k, v);
+    for (let i = 0; i < req.cookies.length; i += 2) cookieParts.set(req.cookies[i]!, req.cookies[i + 1]!);
     if (cookieParts.size > 0 && !names.has('cookie')) {
       headers.push('Cookie', [...cookieParts].map(([k, v]) => `${k}=${v}`).join('; '));
     }

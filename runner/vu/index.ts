@@ -19,6 +19,9 @@ import {
   type JarAnswer,
   type JarOp,
   type LoopSpec,
+  requestFromTuple,
+  responseTuple,
+  type RequestTuple,
   type WireRequest,
   type WireResponse,
   type WorkerCommand,
@@ -168,9 +171,15 @@ class WorkerVu implements Vu {
     this.worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
     port1.on('message', (msg: BridgeCall) => {
       // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
-      if (msg.resetJar) this.engine.jar.clear();
-      if ('reqs' in msg) void this.serveHttp(port1, msg.reqs);
-      else this.answer(port1, this.serveJar(msg.jar));
+      if (Array.isArray(msg)) {
+        if (msg[0]) this.engine.jar.clear();
+        const reqs: WireRequest[] = [];
+        for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
+        void this.serveHttp(port1, reqs);
+      } else {
+        if (msg.resetJar) this.engine.jar.clear();
+        this.answer(port1, this.serveJar(msg.jar));
+      }
     });
     port1.unref();
     this.worker.on('message', (ev: WorkerEvent) => this.onEvent(ev));
@@ -217,7 +226,7 @@ class WorkerVu implements Vu {
     }
     // Kept before the answer leaves: the worker's sample row for a request follows its answer.
     for (let i = 0; i < reqs.length; i++) this.httpSamples.answered(reqs[i]!, answers[i]!);
-    this.answer(port, answers);
+    this.answer(port, answers.map(responseTuple));
   }
 
   private serveJar(op: JarOp): JarAnswer {

@@ -26,8 +26,10 @@ import {
   type BridgeCall,
   type JarAnswer,
   type JarOp,
-  type WireRequest,
-  type WireResponse,
+  Res,
+  type HttpCall,
+  type RequestTuple,
+  type ResponseTuple,
   type WorkerCommand,
   type WorkerEvent,
 } from './protocol.js';
@@ -79,7 +81,8 @@ let jarResetPending = false;
 
 /** Posts to the main thread and blocks this thread until its answer is on the port. */
 function bridge(message: BridgeCall): unknown {
-  message.resetJar = jarResetPending;
+  if (Array.isArray(message)) message[0] = jarResetPending;
+  else message.resetJar = jarResetPending;
   jarResetPending = false;
   Atomics.store(signals, SIGNAL, 0);
   init.httpPort.postMessage(message);
@@ -171,13 +174,15 @@ const rt: VuRuntime = {
     buffer.addHttp(requestId, this.baseTags(), time);
     flushIfFull();
   },
-  httpSync(reqs: WireRequest[]): WireResponse[] {
+  httpSync(reqs: RequestTuple[]): ResponseTuple[] {
     // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
     // iteration instead of one per request keeps the main thread free for the network.
-    const answers = bridge({ reqs, resetJar: false }) as WireResponse[];
-    for (const a of answers) {
-      sentBytes += a.sent;
-      receivedBytes += a.received;
+    const call: HttpCall = [false];
+    for (let i = 0; i < reqs.length; i++) call.push(reqs[i]!);
+    const answers = bridge(call) as ResponseTuple[];
+    for (let i = 0; i < answers.length; i++) {
+      sentBytes += answers[i]![Res.sent];
+      receivedBytes += answers[i]![Res.received];
     }
     return answers;
   },
