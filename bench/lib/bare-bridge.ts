@@ -11,14 +11,14 @@ import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './
 // Plain JavaScript (eval: true) so the workers need no TypeScript loader, like a k6 VU needs none.
 const WORKER_CODE = `
 const { workerData, receiveMessageOnPort, parentPort } = require('node:worker_threads');
-const { slot, port, signals, url } = workerData;
+const { slot, port, signals, url, requests } = workerData;
 const flags = new Int32Array(signals);
 const START = flags.length - 1;
 parentPort.postMessage('ready');
 Atomics.wait(flags, START, 0);
 const endAt = Atomics.load(flags, START) * 1000;
 let answer;
-while (Date.now() < endAt) {
+for (let sent = 0; sent < requests && Date.now() < endAt; sent++) {
   Atomics.store(flags, slot, 0);
   port.postMessage({ method: 'GET', url });
   for (;;) {
@@ -42,8 +42,16 @@ export interface BareBridgeResult {
   split: CpuSplit;
 }
 
-/** Runs `vus` bare-bridge workers against `url` for `seconds` (bounded: every worker stops at the deadline). */
-export async function runBareBridge(url: string, vus: number, seconds: number): Promise<BareBridgeResult> {
+/**
+ * Runs `vus` bare-bridge workers against `url` for `seconds`, each for at most `requestsPerVu`
+ * requests (bounded: every worker stops at the deadline).
+ */
+export async function runBareBridge(
+  url: string,
+  vus: number,
+  seconds: number,
+  requestsPerVu = Infinity,
+): Promise<BareBridgeResult> {
   // One wake-up slot per VU and, last, the start signal holding the deadline in epoch seconds.
   const signals = new SharedArrayBuffer(4 * (vus + 1));
   const flags = new Int32Array(signals);
@@ -69,7 +77,7 @@ export async function runBareBridge(url: string, vus: number, seconds: number): 
     });
     const worker = new Worker(WORKER_CODE, {
       eval: true,
-      workerData: { slot, port: port2, signals, url },
+      workerData: { slot, port: port2, signals, url, requests: requestsPerVu },
       transferList: [port2],
     });
     ready.push(new Promise((resolve) => worker.once('message', resolve)));
