@@ -35,6 +35,8 @@ export const EXIT = {
   scriptException: 107,
   scriptAborted: 108,
   markedFailed: 110,
+  /** An error that carries no exit code of its own: k6 exits with -1, which the OS reports as 255. */
+  plainError: 255,
 } as const;
 
 const INIT_CONCURRENCY = 8;
@@ -188,9 +190,10 @@ export async function runTest(
       for (const o of engineRef.outputs) await o.start();
     } catch (error) {
       // An unknown output type and an output that cannot start (a file that cannot be written)
-      // both stop the run before it begins, as a configuration error.
+      // both stop the run before it begins. k6 v1.3 returns both as plain errors (cmd/run.go), so
+      // it exits 255, not with its invalid-config code.
       log('error', (error as Error).message);
-      return EXIT.invalidConfig;
+      return EXIT.plainError;
     }
     const dashboardUrl = (engineRef.outputs.find((o) => 'url' in o) as { url?: string } | undefined)?.url;
     if (!flags.quiet) {

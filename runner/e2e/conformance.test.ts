@@ -117,6 +117,15 @@ describe('runner conformance with real k6 outputs', function () {
     assert.match(lines[1]!, /^time="[^"]+" level=info msg=after source=console$/);
   });
 
+  it('an unknown output type stops the run before it starts, with exit 255 as k6 v1.3', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-out-'));
+    const script = join(dir, 'one.js');
+    writeFileSync(script, 'export const options = { iterations: 1 };\nexport default function () {}\n');
+    const result = await runLoadlab([script, '-q', '-o', 'nope=x']);
+    assert.equal(result.code, 255, result.stderr);
+    assert.match(result.stderr, /level=error msg="invalid output type 'nope', available types are: /);
+  });
+
   it('stops gracefully on Ctrl-C, still prints the summary, and exits 105', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-sigint-'));
     const script = join(dir, 'long.js');
