@@ -98,5 +98,7 @@ describe('start:services', function () {
       run.output(),
       /^start:services: CLINIC_PORT must be an integer from 0 to 65535, got "http"$/m,
     );
+    // Checked before anything started: the sandbox never listened.
+    assert.doesNotMatch(run.output(), /sandbox listening/);
   });
 });

@@ -1,7 +1,7 @@
 // Starts the sandbox (5050) and both clinic instances (9966 open, 9967 secured) in one process,
 // the way `npm run lab` and the native stack need them, and drains all of them on Ctrl-C.
-import { startClinic } from '../services/clinic/main.js';
-import { startSandbox } from '../services/sandbox/main.js';
+import { planClinic, startClinic } from '../services/clinic/main.js';
+import { planSandbox, startSandbox } from '../services/sandbox/main.js';
 import { ConfigError } from '../services/shared/config-error.js';
 import { loadDotEnv } from '../services/shared/dotenv.js';
 import { createLogger } from '../services/shared/logger.js';
@@ -9,9 +9,13 @@ import { drainOnSignals, type StartedServer } from '../services/shared/server.js
 import { isEntryPoint } from '../services/shared/entry.js';
 
 export async function startServices(env: NodeJS.ProcessEnv): Promise<StartedServer[]> {
-  const sandbox = await startSandbox(env);
+  // Every setting of every service is checked before any of them listens: a bad one stops the
+  // command before anything has started.
+  const sandboxPlan = planSandbox(env);
+  const clinicPlans = planClinic(env);
+  const sandbox = await startSandbox(env, sandboxPlan);
   try {
-    return [sandbox, ...(await startClinic(env))];
+    return [sandbox, ...(await startClinic(env, clinicPlans))];
   } catch (error) {
     await sandbox.close();
     throw error;

@@ -5,20 +5,29 @@ import { loadDotEnv } from '../shared/dotenv.js';
 import { createLogger } from '../shared/logger.js';
 import { drainOnSignals, listen, portFromEnv, type StartedServer } from '../shared/server.js';
 import { createClinicApp } from './app.js';
-import { ConfigError, clinicConfigFromEnv } from './config.js';
+import { ConfigError, clinicConfigFromEnv, type ClinicConfig } from './config.js';
 import { isEntryPoint } from '../shared/entry.js';
 
-export async function startClinic(env: NodeJS.ProcessEnv): Promise<StartedServer[]> {
-  const logger = createLogger('clinic', env);
-  const host = env.CLINIC_HOST || '127.0.0.1';
+/** One instance to start: its port and its configuration. */
+export interface ClinicPlan {
+  port: number;
+  secure: boolean;
+  config: ClinicConfig;
+}
+
+/**
+ * The instances the environment asks for, every setting checked (ConfigError), nothing started:
+ * start:services checks all its services' settings before any of them listens.
+ */
+export function planClinic(env: NodeJS.ProcessEnv): ClinicPlan[] {
   const instance = env.CLINIC_INSTANCE || 'both';
-  const plans: { secure: boolean; port: number }[] = [];
+  const ports: { secure: boolean; port: number }[] = [];
   if (instance === 'both') {
-    plans.push({ secure: false, port: portFromEnv(env.CLINIC_PORT, 9966, 'CLINIC_PORT') });
-    plans.push({ secure: true, port: portFromEnv(env.CLINIC_SECURE_PORT, 9967, 'CLINIC_SECURE_PORT') });
+    ports.push({ secure: false, port: portFromEnv(env.CLINIC_PORT, 9966, 'CLINIC_PORT') });
+    ports.push({ secure: true, port: portFromEnv(env.CLINIC_SECURE_PORT, 9967, 'CLINIC_SECURE_PORT') });
   } else if (instance === 'open' || instance === 'secure') {
     const secure = instance === 'secure' || clinicConfigFromEnv(env).securityEnabled;
-    plans.push({
+    ports.push({
       secure,
       port: secure
         ? portFromEnv(env.CLINIC_SECURE_PORT, 9967, 'CLINIC_SECURE_PORT')
@@ -27,15 +36,27 @@ export async function startClinic(env: NodeJS.ProcessEnv): Promise<StartedServer
   } else {
     throw new ConfigError(`CLINIC_INSTANCE must be both, open or secure, got "${instance}"`);
   }
+  return ports.map(({ secure, port }) => ({
+    secure,
+    port,
+    config: clinicConfigFromEnv({
+      ...env,
+      CLINIC_SECURITY_ENABLE: String(secure),
+      PETCLINIC_SECURITY_ENABLE: undefined,
+    }),
+  }));
+}
+
+export async function startClinic(
+  env: NodeJS.ProcessEnv,
+  plans: ClinicPlan[] = planClinic(env),
+): Promise<StartedServer[]> {
+  const logger = createLogger('clinic', env);
+  const host = env.CLINIC_HOST || '127.0.0.1';
   const started: StartedServer[] = [];
   try {
     for (const plan of plans) {
-      const config = clinicConfigFromEnv({
-        ...env,
-        CLINIC_SECURITY_ENABLE: String(plan.secure),
-        PETCLINIC_SECURITY_ENABLE: undefined,
-      });
-      const server = await listen(createClinicApp(config, { logger }), plan.port, host);
+      const server = await listen(createClinicApp(plan.config, { logger }), plan.port, host);
       logger.info({ url: server.url, secured: plan.secure }, 'clinic listening');
       started.push(server);
     }

@@ -5,12 +5,20 @@ import { isEntryPoint } from '../shared/entry.js';
 import { createLogger } from '../shared/logger.js';
 import { drainOnSignals, listen, portFromEnv, type StartedServer } from '../shared/server.js';
 import { createSandboxApp } from './app.js';
-import { ConfigError, sandboxConfigFromEnv } from './config.js';
+import { ConfigError, sandboxConfigFromEnv, type SandboxConfig } from './config.js';
 
-export async function startSandbox(env: NodeJS.ProcessEnv): Promise<StartedServer> {
+/** The sandbox's settings, every one checked (ConfigError), nothing started. */
+export function planSandbox(env: NodeJS.ProcessEnv): { config: SandboxConfig; port: number } {
+  return { config: sandboxConfigFromEnv(env), port: portFromEnv(env.PORT, 5050) };
+}
+
+export async function startSandbox(
+  env: NodeJS.ProcessEnv,
+  plan: { config: SandboxConfig; port: number } = planSandbox(env),
+): Promise<StartedServer> {
   const logger = createLogger('sandbox', env);
-  const app = createSandboxApp(sandboxConfigFromEnv(env), { logger });
-  const started = await listen(app, portFromEnv(env.PORT, 5050), env.HOST || '127.0.0.1');
+  const app = createSandboxApp(plan.config, { logger });
+  const started = await listen(app, plan.port, env.HOST || '127.0.0.1');
   logger.info({ url: started.url }, 'sandbox listening');
   return started;
 }
