@@ -78,8 +78,6 @@ export interface VuRuntime {
   markFailed(reason: string): void;
   /** Response callback in force for later requests of this VU, as expectedStatuses ranges (null: none). */
   responseCallback: readonly number[] | null;
-  /** Counters for exec.instance. */
-  readonly userAgent: string | undefined;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
 }

@@ -162,7 +162,6 @@ class WorkerVu implements Vu {
       env: config.env,
       runTags: config.runTags,
       systemTags: config.systemTags,
-      userAgent: config.userAgent,
       signals: this.signals.buffer as SharedArrayBuffer,
       httpPort: port2,
       browserModuleUrl: BROWSER_MODULE_URL,

@@ -2,7 +2,8 @@
 // Structured clone writes every property name of every object and the receiver internalises each
 // one again; an `http.get` emits 10+ samples, so per-sample objects were most of what the bridge
 // copied. Columns carry each metric name once per batch and the per-sample fields as plain arrays;
-// a tag set shared by a request's samples still crosses once (structured clone keeps shared refs).
+// a tag set shared by several rows (rt.baseTags(), a check's tags) crosses once per batch, as
+// structured clone keeps shared references.
 import type { MetricType, Sample, ValueType } from '../types.js';
 
 /**

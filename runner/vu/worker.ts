@@ -46,7 +46,6 @@ export interface WorkerInit {
   env: Record<string, string>;
   runTags: Record<string, string>;
   systemTags: string[] | undefined;
-  userAgent: string | undefined;
   signals: SharedArrayBuffer;
   httpPort: MessagePort;
   /** file:// URL of runner/modules/browser/index.(ts|js). */
@@ -140,7 +139,6 @@ const rt: VuRuntime = {
   groupPath: '',
   vuTags: {},
   responseCallback: null,
-  userAgent: init.userAgent,
   currentTags() {
     const tags: Record<string, string> = { ...init.runTags, ...scenarioTags, ...this.vuTags };
     if (scenarioName) tags.scenario = scenarioName;
