@@ -2,7 +2,7 @@
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
 import { DEFAULT_EXPECTED, Res, type JarOp, type RequestTuple, type ResponseTuple } from '../vu/protocol.js';
 import { Response, type ResponseType } from './http-response.js';
-import { nowMs, type VuRuntime } from './runtime.js';
+import type { VuRuntime } from './runtime.js';
 
 const EXPECTED = Symbol('loadlab.expectedStatuses');
 /** What http.expectedStatuses() returns: its ranges, [min, max, ...], judged on the main thread. */
@@ -176,7 +176,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
 
   function finish(p: Prepared, answer: ResponseTuple): Response {
     // The hops' samples are built on the main thread from the answer it keeps (vu/http-samples.ts).
-    rt.recordHttp(p.id, nowMs());
+    rt.recordHttp(p.id);
     const hops = answer[Res.hops];
     const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
     if (res.error) {

@@ -53,11 +53,11 @@ export interface VuRuntime {
     time: number,
   ): void;
   /**
-   * The samples of request `requestId`'s hops (http_reqs, http_req_*, http_req_failed), taken at
-   * `time`: the main thread builds them from the answer it keeps, tagged with baseTags() and the
-   * request's own tags (vu/http-samples.ts).
+   * The samples of request `requestId`'s hops (http_reqs, http_req_*, http_req_failed): the main
+   * thread builds them from the answer it keeps, each at its hop's end as k6 stamps them, tagged
+   * with baseTags() and the request's own tags (vu/http-samples.ts).
    */
-  recordHttp(requestId: number, time: number): void;
+  recordHttp(requestId: number): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: RequestTuple[]): ResponseTuple[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
@@ -104,4 +104,9 @@ const TIME_ORIGIN = performance.timeOrigin;
 /** Wall-clock ms with sub-ms precision, for sample times. */
 export function nowMs(): number {
   return TIME_ORIGIN + performance.now();
+}
+
+/** The wall-clock ms of a performance.now() reading already taken (one clock call fewer). */
+export function epochMs(perfNow: number): number {
+  return TIME_ORIGIN + perfNow;
 }

@@ -14,6 +14,7 @@ import {
   type WireRequest,
   type WireResponse,
 } from './protocol.js';
+import { nowMs } from '../modules/runtime.js';
 import { CookieJar } from './cookie-jar.js';
 
 interface SocketInfo {
@@ -292,11 +293,10 @@ export class HttpEngine {
     body: string | Uint8Array | null,
     first: boolean,
   ): Promise<WireHop> {
-    const time = Date.now();
     const parsed = parseHttpUrl(url);
     if (parsed === undefined) {
       return Promise.resolve(
-        this.failedHop(method, url, [], time, {
+        this.failedHop(method, url, [], {
           error: `invalid URL: "${url}"`,
           code: 1020,
         }),
@@ -331,7 +331,7 @@ export class HttpEngine {
         if (handler.socket) this.account(handler.socket);
         if (err) {
           const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
-          resolve(this.failedHop(method, url, headers, time, classifyError(e)));
+          resolve(this.failedHop(method, url, headers, classifyError(e)));
           return;
         }
         const got = handler.headers;
@@ -360,7 +360,7 @@ export class HttpEngine {
           remotePort: remote?.remotePort ?? 0,
           tlsVersion: tlsVersionOf(remote),
           requestHeaders: headers,
-          time,
+          time: nowMs(),
         });
       });
       this.inflight.add(handler);
@@ -393,7 +393,6 @@ export class HttpEngine {
     method: string,
     url: string,
     headers: string[],
-    time: number,
     e: { error: string; code: number },
   ): WireHop {
     return {
@@ -411,7 +410,7 @@ export class HttpEngine {
       remotePort: 0,
       tlsVersion: '',
       requestHeaders: headers,
-      time,
+      time: nowMs(),
     };
   }
 

@@ -46,14 +46,14 @@ const BASE = { scenario: 'default', group: '' };
 
 function expand(book: HttpSampleBook, id: number): Sample[] {
   const out: Sample[] = [];
-  book.expand(out, id, BASE, 1234.5);
+  book.expand(out, id, BASE);
   return out;
 }
 
 describe('runner/vu http samples (main-thread side of HTTP rows)', () => {
   it("builds k6's nine samples per hop with k6's tag set, in k6's key order", () => {
     const book = new HttpSampleBook(undefined);
-    book.answered(request(1), { hops: [hop()], sent: 0, received: 0 });
+    book.answered(request(1), { hops: [hop({ time: 1234.5 })], sent: 0, received: 0 });
     const out = expand(book, 1);
     assert.deepEqual(
       out.map((s) => `${s.metric}=${s.value}`),
@@ -114,12 +114,14 @@ describe('runner/vu http samples (main-thread side of HTTP rows)', () => {
     const book = new HttpSampleBook(undefined);
     const req = request(7, { nameTag: 'home', userTags: { name: 'home', team: 'a', url: 'x' } });
     book.answered(req, {
-      hops: [hop({ status: 302, url: 'http://h/a' }), hop({ url: 'http://h/b' })],
+      hops: [hop({ status: 302, url: 'http://h/a', time: 100.25 }), hop({ url: 'http://h/b', time: 180.5 })],
       sent: 0,
       received: 0,
     });
     const out = expand(book, 7);
     assert.equal(out.length, 18);
+    // Each hop's samples carry that hop's end, as k6 stamps a trail with its EndTime.
+    assert.deepEqual([...new Set(out.map((s) => s.time))], [100.25, 180.5]);
     assert.equal(out[0]!.tags.status, '302');
     assert.equal(out[9]!.tags.status, '200');
     for (const s of [out[0]!, out[9]!]) {
@@ -133,7 +135,7 @@ describe('runner/vu http samples (main-thread side of HTTP rows)', () => {
     const book = new HttpSampleBook(new Set(['status', 'method']));
     book.answered(request(1, { userTags: { team: 'a' } }), { hops: [hop()], sent: 0, received: 0 });
     const out: Sample[] = [];
-    book.expand(out, 1, {}, 1);
+    book.expand(out, 1, {});
     assert.deepEqual(out[0]!.tags, { method: 'GET', status: '200', team: 'a' });
   });
 });

@@ -59,7 +59,7 @@ export class HttpSampleBook {
   }
 
   /** The HttpRowExpander of decodeSamples: every hop's samples, as k6 emits them. */
-  readonly expand = (out: Sample[], id: number, base: Record<string, string>, time: number): void => {
+  readonly expand = (out: Sample[], id: number, base: Record<string, string>): void => {
     const entry = this.#answered.get(id);
     if (!entry) throw new Error(`no answer kept for HTTP request ${id}`);
     this.#answered.delete(id);
@@ -67,7 +67,7 @@ export class HttpSampleBook {
     const ranges = req.expect === undefined ? DEFAULT_EXPECTED : req.expect;
     for (const hop of hops) {
       const expected = ranges === null ? undefined : hop.status !== 0 && isExpected(ranges, hop.status);
-      pushHopSamples(out, hop.timings, expected, this.hopTags(base, req, hop, expected), time);
+      pushHopSamples(out, hop.timings, expected, this.hopTags(base, req, hop, expected), hop.time);
     }
   };
 

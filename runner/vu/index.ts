@@ -2,7 +2,7 @@
 // synchronous API; this side owns the VU's HTTP transport and answers the worker over a
 // MessagePort + SharedArrayBuffer bridge. See README.md.
 import { MessageChannel, Worker } from 'node:worker_threads';
-import type { IterationView } from '../modules/runtime.js';
+import { nowMs, type IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError } from './errors.js';
 import { HttpEngine } from './http-engine.js';
@@ -216,7 +216,7 @@ class WorkerVu implements Vu {
             remotePort: 0,
             tlsVersion: '',
             requestHeaders: [],
-            time: Date.now(),
+            time: nowMs(),
           },
         ],
         sent: 0,

@@ -164,6 +164,7 @@ export interface WireHop {
   tlsVersion: string;
   /** Request headers actually sent (names and values alternating), for Response.request. */
   requestHeaders: string[];
+  /** When the hop ended (wall-clock ms, sub-ms precision): its samples' time, as k6 takes a trail's end. */
   time: number;
 }
 

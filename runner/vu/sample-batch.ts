@@ -15,8 +15,8 @@ import type { MetricType, Sample, ValueType } from '../types.js';
 const HTTP_ROW = -1; // value: the request's id; the main thread builds its hops' samples (http-samples.ts)
 const ITERATION_ROW = -2; // value: iteration_duration, -1 when not counted; `nums`: sent, received
 
-/** Main-thread side of HTTP rows: pushes the samples of request `id`'s hops with `base` tags at `time`. */
-export type HttpRowExpander = (out: Sample[], id: number, base: Record<string, string>, time: number) => void;
+/** Main-thread side of HTTP rows: pushes the samples of request `id`'s hops with `base` tags. */
+export type HttpRowExpander = (out: Sample[], id: number, base: Record<string, string>) => void;
 
 export interface SampleBatch {
   /** The batch's distinct metrics; `metric[i]` indexes these three (or is HTTP_ROW / ITERATION_ROW). */
@@ -73,8 +73,10 @@ export class SampleBatcher {
    * judged it, http_req_failed, for each of its hops): the main thread kept its answer and builds
    * them from it with these base tags (see http-samples.ts).
    */
-  addHttp(requestId: number, base: Record<string, string>, time: number): void {
-    this.#row(HTTP_ROW, requestId, base, time);
+  addHttp(requestId: number, base: Record<string, string>): void {
+    // No time: the samples take their hops' end times, stamped on the main thread. NaN, not 0,
+    // keeps the time column an array of doubles.
+    this.#row(HTTP_ROW, requestId, base, NaN);
   }
 
   /** The end of an iteration (or setup/teardown): data_sent, data_received and, when `duration` is set, iteration_duration and iterations. */
@@ -117,7 +119,7 @@ export function decodeSamples(b: SampleBatch, http?: HttpRowExpander): Sample[] 
     const time = b.time[i]!;
     if (m === HTTP_ROW) {
       if (!http) throw new Error('an HTTP sample row needs the answers of its VU to be expanded');
-      http(out, value, tags, time);
+      http(out, value, tags);
     } else if (m === ITERATION_ROW) {
       expandIteration(out, b.nums[num]!, b.nums[num + 1]!, value, tags, time);
       num += 2;

@@ -14,6 +14,7 @@ import type { InstanceCounters } from '../modules/execution.js';
 import {
   AbortSignal,
   InterruptSignal,
+  epochMs,
   nowMs,
   type IterationView,
   type Phase,
@@ -94,6 +95,8 @@ function bridge(message: BridgeCall): unknown {
 
 const buffer = new SampleBatcher();
 let lastFlush = performance.now();
+/** performance.now() at the end of the last iteration. */
+let lastIterationEnd = lastFlush;
 function flush(): void {
   lastFlush = performance.now();
   if (buffer.length === 0) return;
@@ -168,8 +171,8 @@ const rt: VuRuntime = {
     buffer.add(metric, type, contains, value, withSystemTagsFiltered(tags), time);
     flushIfFull();
   },
-  recordHttp(requestId, time) {
-    buffer.addHttp(requestId, this.baseTags(), time);
+  recordHttp(requestId) {
+    buffer.addHttp(requestId, this.baseTags());
     flushIfFull();
   },
   httpSync(reqs: RequestTuple[]): ResponseTuple[] {
@@ -327,7 +330,7 @@ async function runLifecycle(
     if (value && typeof (value as Promise<unknown>).then === 'function') value = await value;
     return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
   } finally {
-    emitClosingSamples();
+    emitClosingSamples(nowMs());
     flush();
   }
 }
@@ -336,8 +339,8 @@ async function runLifecycle(
  * data_sent/data_received and, for a counted iteration (`duration` set), iteration_duration and
  * iterations: one compound row the main thread expands (sample-batch.ts).
  */
-function emitClosingSamples(duration?: number): void {
-  buffer.addIteration(sentBytes, receivedBytes, duration, rt.baseTags(), nowMs());
+function emitClosingSamples(time: number, duration?: number): void {
+  buffer.addIteration(sentBytes, receivedBytes, duration, rt.baseTags(), time);
   flushIfFull();
   sentBytes = 0;
   receivedBytes = 0;
@@ -415,9 +418,12 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
     // The iteration returned, but only because sleep()/http were cut short: k6 does not count it.
     completed = false;
   }
-  const duration = performance.now() - start;
+  // One clock reading serves the duration, the samples' time and the loop's flush check: in a
+  // VU's cold isolate each performance.now() is a JS wrapper and an API call (~1k instructions).
+  const end = performance.now();
+  lastIterationEnd = end;
   rt.groupPath = '';
-  emitClosingSamples(completed ? duration : undefined);
+  emitClosingSamples(epochMs(end), completed ? end - start : undefined);
   if (completed) counters.iterationsCompleted++;
   else counters.iterationsInterrupted++;
   iterInInstance++;
@@ -498,7 +504,7 @@ async function handle(msg: WorkerCommand): Promise<void> {
           runIteration,
           report: (result) => post({ t: 'iteration', result }),
           flushIfOlderThan: (ms) => {
-            if (performance.now() - lastFlush >= ms) flush();
+            if (lastIterationEnd - lastFlush >= ms) flush();
           },
         });
         break;
