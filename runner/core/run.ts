@@ -1,8 +1,8 @@
 // One `loadlab run`: load the script, read its options, start outputs, initialise VUs, run setup,
 // the scenarios and teardown, evaluate thresholds, hand the summary to handleSummary, and decide
 // the exit code exactly as k6 does.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import {
   MetricsEngine,
   parseThresholds,
@@ -26,6 +26,7 @@ import type { RunFlags } from './args.js';
 import { banner, logLine, progressText, startProgress, type ConsoleIO } from './console.js';
 import { ScenarioRun, type PooledVu } from './executors.js';
 import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from './options.js';
+import { goPathError } from './go-path-error.js';
 
 export const EXIT = {
   ok: 0,
@@ -408,7 +409,8 @@ async function writeSummary(
   try {
     result = await vu0.handleSummary(data);
   } catch (error) {
-    log('error', `handleSummary: ${(error as Error).message}`);
+    // k6 logs the script's exception as it is and still prints its own summary.
+    log('error', (error as Error).message);
   }
   if (!result) {
     const mode = config.summaryMode === 'disabled' ? 'compact' : config.summaryMode;
@@ -422,17 +424,24 @@ async function writeSummary(
     result = { stdout: `\n${text}\n\n` };
   }
   if (config.summaryExport) result[config.summaryExport] = summaryExportText(data);
+  // As k6's handleSummaryResult: no folder is made, each file that cannot be written is listed
+  // in one error, and the others are still written.
+  const failures: string[] = [];
   for (const [key, value] of Object.entries(result)) {
     const content = typeof value === 'string' ? value : Buffer.from(value);
     if (key === 'stdout') io.out(String(content));
     else if (key === 'stderr') io.err(String(content));
     else {
       try {
-        mkdirSync(dirname(resolve(key)), { recursive: true });
         writeFileSync(key, content);
       } catch (error) {
-        log('error', `could not write ${key}: ${(error as Error).message}`);
+        failures.push(`\t- could not open '${key}': ${goPathError('open', key, error)}`);
       }
     }
+  }
+  if (failures.length > 0) {
+    log('error', 'failed to handle the end-of-test summary', {
+      error: ['Could not save some summary information:', ...failures].join('\n'),
+    });
   }
 }

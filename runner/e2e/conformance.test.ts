@@ -1,7 +1,7 @@
 // The runner against real k6 v1.3 outputs: the same scripts give the same metric names, types,
 // sub-metric and threshold keys, check tree and exit codes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLES, runLoadlab, startReferenceTarget } from './harness.js';
@@ -124,6 +124,47 @@ describe('runner conformance with real k6 outputs', function () {
     const result = await runLoadlab([script, '-q', '-o', 'nope=x']);
     assert.equal(result.code, 255, result.stderr);
     assert.match(result.stderr, /level=error msg="invalid output type 'nope', available types are: /);
+  });
+
+  it('--out json into a folder that does not exist stops the run with exit 255 and makes no folder, as k6', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-out-'));
+    const script = join(dir, 'one.js');
+    writeFileSync(script, 'export const options = { iterations: 1 };\nexport default function () {}\n');
+    const file = join(dir, 'missing', 'points.ndjson');
+    const result = await runLoadlab([script, '-q', '-o', `json=${file}`]);
+    assert.equal(result.code, 255, result.stderr);
+    assert.ok(
+      result.stderr.includes(`level=error msg="open ${file}: no such file or directory"`),
+      result.stderr,
+    );
+    assert.equal(existsSync(join(dir, 'missing')), false);
+  });
+
+  it('handleSummary files: one that cannot be opened is reported as k6 does, the others are written, exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-summary-files-'));
+    const script = join(dir, 'files.js');
+    writeFileSync(
+      script,
+      [
+        'export const options = { iterations: 1 };',
+        'export default function () {}',
+        'export function handleSummary() {',
+        "  return { 'missing/a.json': '{}', [__ENV.OK_FILE]: 'written' };",
+        '}',
+      ].join('\n'),
+    );
+    const okFile = join(dir, 'ok.txt');
+    const result = await runLoadlab([script, '-q'], { env: { OK_FILE: okFile }, cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(readFileSync(okFile, 'utf8'), 'written');
+    assert.equal(existsSync(join(dir, 'missing')), false);
+    // k6 v1.3: internal/cmd/run.go handleSummaryResult and consolidateErrorMessage.
+    assert.ok(
+      result.stderr.includes(
+        'level=error msg="failed to handle the end-of-test summary" error="Could not save some summary information:\\n\\t- could not open \'missing/a.json\': open missing/a.json: no such file or directory"',
+      ),
+      result.stderr,
+    );
   });
 
   it('stops gracefully on Ctrl-C, still prints the summary, and exits 105', async () => {

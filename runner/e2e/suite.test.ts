@@ -2,7 +2,7 @@
 // overrides as k6 allows: all checks pass and the summary files are written. With the sandbox's
 // fault injection on, the same run crosses its thresholds and exits 99.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
@@ -70,6 +70,16 @@ describe('suite bundles on the Node runner (e2e)', function () {
     ...extra,
   });
 
+  /**
+   * A working folder with the results folders the npm scripts make before a run (run-k6.sh,
+   * test-report.ts): k6 creates summary files, not folders, and neither does the runner.
+   */
+  const runDir = (): string => {
+    const cwd = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
+    mkdirSync(join(cwd, 'results', 'runs'), { recursive: true });
+    return cwd;
+  };
+
   // The same bundles and assertions on a real k6 when one is on PATH (none on these machines).
   const engines: ('node' | 'k6')[] = realK6Available() ? ['node', 'k6'] : ['node'];
   for (const engine of engines)
@@ -77,7 +87,7 @@ describe('suite bundles on the Node runner (e2e)', function () {
       const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
       const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--duration', '3s'];
       it(`${relative} passes its checks and writes its summaries (${engine})`, async () => {
-        const cwd = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
+        const cwd = runDir();
         const result = await runLoadlab([join(bundles, relative), ...overrides, '-q'], {
           engine,
           cwd,
@@ -98,7 +108,7 @@ describe('suite bundles on the Node runner (e2e)', function () {
     }
 
   it('exits 99 when injected faults cross the thresholds, and still writes the summary', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'loadlab-run-'));
+    const cwd = runDir();
     const result = await runLoadlab(
       [join(bundles, 'scenarios/smoke/api-health.js'), '--vus', '2', '--duration', '3s', '-q'],
       {

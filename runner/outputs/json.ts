@@ -1,10 +1,10 @@
 // `--out json=FILE`: k6's NDJSON. A `Metric` line the first time a metric appears (with its
 // thresholds and sub-metrics), then one `Point` line per sample. `.gz` files are gzipped.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { dirname } from 'node:path';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
 import { parseMetricKey, parseThresholds } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../types.js';
+import { goPathError } from '../core/go-path-error.js';
 import { rfc3339Nano } from './time-format.js';
 
 interface MetricMeta {
@@ -55,11 +55,12 @@ export function createJsonOutput(ctx: OutputContext): Output {
     description: `json (${path})`,
     async start() {
       if (!path) throw new Error('--out json needs a file: --out json=results/points.ndjson');
-      mkdirSync(dirname(path), { recursive: true });
+      // No folder is made for the file: k6 creates the file only, and a script that works here
+      // must work on k6 too. Its error, as k6 prints it, stops the run (exit 255).
       file = createWriteStream(path);
       await new Promise<void>((resolve, reject) => {
         file!.once('open', () => resolve());
-        file!.once('error', reject);
+        file!.once('error', (error) => reject(new Error(goPathError('open', path, error))));
       });
       file.on('error', (e) => ctx.warn(`json output: ${e.message}`));
       if (path.endsWith('.gz')) {
