@@ -167,6 +167,19 @@ describe('runner conformance with real k6 outputs', function () {
     );
   });
 
+  it('an exception in handleSummary is logged as itself and the text summary still follows, as k6', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-summary-throw-'));
+    const script = join(dir, 'throws.js');
+    writeFileSync(
+      script,
+      "export const options = { iterations: 1 };\nexport default function () {}\nexport function handleSummary() { throw new Error('boom in summary'); }\n",
+    );
+    const result = await runLoadlab([script, '--no-color'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /level=error msg="Error: boom in summary\\n\\tat handleSummary /);
+    assert.match(result.stdout, /█ TOTAL RESULTS/);
+  });
+
   it('stops gracefully on Ctrl-C, still prints the summary, and exits 105', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-sigint-'));
     const script = join(dir, 'long.js');
