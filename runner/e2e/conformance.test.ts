@@ -117,6 +117,50 @@ describe('runner conformance with real k6 outputs', function () {
     assert.match(lines[1]!, /^time="[^"]+" level=info msg=after source=console$/);
   });
 
+  it('URLs Go refuses: k6 warnings and error codes, and samples only for requests that were tried', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-bad-urls-'));
+    const script = join(dir, 'urls.js');
+    writeFileSync(
+      script,
+      [
+        "import http from 'k6/http';",
+        'export const options = { iterations: 1 };',
+        'export default function () {',
+        "  const codes = ['not a url', 'some://example.com', 'https:// test.k6.io'].map((u) => http.get(u).error_code);",
+        "  console.log(codes.join(','));",
+        '}',
+      ].join('\n'),
+    );
+    const points = join(dir, 'points.ndjson');
+    const result = await runLoadlab([script, '-q', '--summary-mode=disabled', '-o', `json=${points}`]);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stderr.trim().split('\n');
+    const failed = (error: string) => `level=warning msg="Request Failed" error=${JSON.stringify(error)}`;
+    assert.ok(lines[0]!.endsWith(failed('Get "not a url": unsupported protocol scheme ""')), lines[0]);
+    assert.ok(
+      lines[1]!.endsWith(failed('Get "some://example.com": unsupported protocol scheme "some"')),
+      lines[1],
+    );
+    // k6's handleParseRequestError: the parse error alone, and no request.
+    assert.ok(
+      lines[2]!.endsWith(
+        failed('invalid URL: parse "https:// test.k6.io": invalid character " " in host name'),
+      ),
+      lines[2],
+    );
+    assert.match(lines[3]!, /msg="1000,1000,1020" source=console$/);
+    const requested = readFileSync(points, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; metric: string; data: { tags: Record<string, string> } })
+      .filter((p) => p.type === 'Point' && p.metric === 'http_reqs')
+      .map((p) => [p.data.tags.url, p.data.tags.error_code]);
+    assert.deepEqual(requested, [
+      ['not a url', '1000'],
+      ['some://example.com', '1000'],
+    ]);
+  });
+
   it('an unknown output type stops the run before it starts, with exit 255 as k6 v1.3', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-out-'));
     const script = join(dir, 'one.js');

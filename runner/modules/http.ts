@@ -1,6 +1,7 @@
 // `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
 import { DEFAULT_EXPECTED, Res, type JarOp, type RequestTuple, type ResponseTuple } from '../vu/protocol.js';
+import { INVALID_URL_CODE } from '../vu/go-url.js';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from './runtime.js';
 
@@ -182,10 +183,14 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     if (res.error) {
       const shouldThrow = p.params.throw ?? opt('throw', false);
       if (shouldThrow) throw new Error(res.error);
-      // Go's error text for the warning, e.g. Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused
+      // Go's error text for the warning, e.g. Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused.
+      // A URL that could not be parsed never reached the client: k6 logs its parse error alone.
       const verb = p.method[0] + p.method.slice(1).toLowerCase();
       rt.log('warn', 'Request Failed', {
-        error: `${verb} "${p.url}": ${goErrorText(res.error_code, res.error, p.url)}`,
+        error:
+          res.error_code === INVALID_URL_CODE
+            ? res.error
+            : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`,
       });
     }
     return res;

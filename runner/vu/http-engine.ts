@@ -16,6 +16,7 @@ import {
 } from './protocol.js';
 import { nowMs } from '../modules/runtime.js';
 import { CookieJar } from './cookie-jar.js';
+import { hasControlChar, refuseUrl } from './go-url.js';
 
 interface SocketInfo {
   connectMs: number;
@@ -54,7 +55,8 @@ function parseHttpUrl(url: string): URL | undefined {
   if (parsed === undefined) {
     try {
       parsed = new URL(url);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') parsed = null;
+      // Node drops tabs and newlines from a URL where Go refuses control characters.
+      if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || hasControlChar(url)) parsed = null;
     } catch {
       parsed = null;
     }
@@ -294,14 +296,7 @@ export class HttpEngine {
     first: boolean,
   ): Promise<WireHop> {
     const parsed = parseHttpUrl(url);
-    if (parsed === undefined) {
-      return Promise.resolve(
-        this.failedHop(method, url, [], {
-          error: `invalid URL: "${url}"`,
-          code: 1020,
-        }),
-      );
-    }
+    if (parsed === undefined) return Promise.resolve(this.failedHop(method, url, [], refuseUrl(url)));
     // Names and values alternating: what undici takes, and what Response.request shows.
     const headers: string[] = [];
     const names = new Set<string>();
