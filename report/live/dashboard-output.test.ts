@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,7 +56,7 @@ function context(dir: string, warnings: string[], port = 0) {
     host: '127.0.0.1',
     port,
     period: 200,
-    exportPath: join(dir, 'nested', 'report.html'),
+    exportPath: join(dir, 'report.html'),
   };
 }
 
@@ -176,12 +177,25 @@ describe('live dashboard output', function () {
     // stop() must return although the tab still holds the SSE connection open.
     await out.stop();
     await page.waitForFunction(() => document.getElementById('live-status')?.textContent === 'run finished');
-    const exported = await readFile(join(dir, 'nested', 'report.html'), 'utf8');
+    const exported = await readFile(join(dir, 'report.html'), 'utf8');
     assert.match(exported, /<title>Live: smoke — FAIL<\/title>/);
     assert.match(exported, /"live":false/);
     await assert.rejects(fetch(`${out.url}/`), 'server closed');
     assert.deepEqual(errors, []);
     assert.deepEqual(warnings, []);
+  });
+
+  it('makes no folder for its export, as k6: a missing one is a warning in Go words', async () => {
+    const warnings: string[] = [];
+    const exportPath = join(dir, 'missing', 'report.html');
+    const out = createDashboardOutput({ ...context(dir, warnings), exportPath });
+    await out.start();
+    out.addSamples(samplesFromNdjson(join(SAMPLES_DIR, 'points-head.ndjson'), Date.now() - 3000));
+    await out.stop();
+    assert.deepEqual(warnings, [
+      `web dashboard: cannot export the report: open ${exportPath}: no such file or directory`,
+    ]);
+    assert.equal(existsSync(dirname(exportPath)), false);
   });
 
   it('applies snapshots of the same shape in place: same uPlot instances, new points, new text', async () => {

@@ -2,10 +2,11 @@
 // report model as server-sent events every period, drawn by the same client and charts as the HTML
 // report; threshold verdicts from the runner turn rows red or green; at stop() the final page is
 // exported as a self-contained report. It must never throw into the run nor keep the process alive.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
+import { goPathError } from '../../runner/core/go-path-error.js';
 import type { OutputContext, Sample, ThresholdAwareOutput, ThresholdStates } from '../../runner/types.js';
 import { RunAggregator } from '../aggregate.js';
 import { buildReport, scenarioFromParts, type Report } from '../model.js';
@@ -195,11 +196,11 @@ export function createDashboardOutput(ctx: DashboardOptions): DashboardOutput {
         server = undefined;
       }
       if (ctx.exportPath && final) {
+        // Like k6's dashboard, the file is created but no folder is (the npm scripts make results/).
         try {
-          await mkdir(dirname(ctx.exportPath), { recursive: true });
           await writeFile(ctx.exportPath, renderHtml(final));
         } catch (e) {
-          ctx.warn(`web dashboard: cannot export ${ctx.exportPath}: ${(e as Error).message}`);
+          ctx.warn(`web dashboard: cannot export the report: ${goPathError('open', ctx.exportPath, e)}`);
         }
       }
     },

@@ -89,7 +89,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
           K6_WEB_DASHBOARD: 'true',
           K6_WEB_DASHBOARD_PORT: '0',
           K6_WEB_DASHBOARD_PERIOD: '500ms',
-          K6_WEB_DASHBOARD_EXPORT: join(dir, 'export', 'report.html'),
+          K6_WEB_DASHBOARD_EXPORT: join(dir, 'report.html'),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -160,10 +160,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
       'the whole run after the first chart drawn: in place',
     );
     assert.deepEqual(errors, []);
-    assert.match(
-      await readFile(join(dir, 'export', 'report.html'), 'utf8'),
-      /<title>Live: api-health — PASS<\/title>/,
-    );
+    assert.match(await readFile(join(dir, 'report.html'), 'utf8'), /<title>Live: api-health — PASS<\/title>/);
 
     // The same run's files through the report generator.
     const report = await buildScenarioReport({
