@@ -34,7 +34,11 @@ if [[ ${LT_DASHBOARD:-} == true ]]; then
   export K6_WEB_DASHBOARD=true
   export K6_WEB_DASHBOARD_EXPORT=${K6_WEB_DASHBOARD_EXPORT:-results/report.html}
 fi
-mkdir -p results
+# k6 creates the files a run writes but never their folders, and the Node runner does the same:
+# make the folders of the suite's summaries, the per-run copy and the dashboard export here.
+for dir in results "${LT_RESULTS_DIR:-}" "$(dirname -- "${LT_RUN_SUMMARY:-.}")" "$(dirname -- "${K6_WEB_DASHBOARD_EXPORT:-.}")"; do
+  [[ -z $dir ]] || mkdir -p -- "$dir"
+done
 
 needs_browser=false
 grep -q 'k6/browser' "$script" && needs_browser=true

@@ -2,7 +2,7 @@
 // for the real ones, which these machines do not have.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -90,6 +90,23 @@ describe('scripts/run-k6.sh', () => {
     assert.match(r.out, /dashboard=true export=results\/x\.html/);
     const off = run([SCRIPT], { LT_ENGINE: 'node' }, bin);
     assert.match(off.out, /dashboard= export=$/m);
+  });
+
+  it('makes the folders the run writes into: results, LT_RESULTS_DIR, and those of LT_RUN_SUMMARY and the export', () => {
+    const bin = fakeBin({ node: 'echo ran' });
+    const root = mkdtempSync(join(tmpdir(), 'loadlab-run-dirs-'));
+    const r = run(
+      [SCRIPT],
+      {
+        LT_ENGINE: 'node',
+        LT_RESULTS_DIR: join(root, 'out'),
+        LT_RUN_SUMMARY: join(root, 'runs', 'a', 'x.json'),
+        K6_WEB_DASHBOARD_EXPORT: join(root, 'html', 'report.html'),
+      },
+      bin,
+    );
+    assert.equal(r.code, 0, r.err);
+    for (const dir of ['out', 'runs/a', 'html']) assert.ok(existsSync(join(root, dir)), dir);
   });
 
   it('never sends a browser scenario to the container engine', () => {
