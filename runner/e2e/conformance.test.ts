@@ -24,6 +24,16 @@ function treeShape(g: Group): unknown {
   };
 }
 
+/** A script of these lines in a fresh temporary folder: the folder and the script's path. */
+function scriptInTempDir(name: string, lines: string[]): { dir: string; script: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-conformance-'));
+  const script = join(dir, name);
+  writeFileSync(script, `${lines.join('\n')}\n`);
+  return { dir, script };
+}
+
+const ONE_EMPTY_ITERATION = ['export const options = { iterations: 1 };', 'export default function () {}'];
+
 describe('runner conformance with real k6 outputs', function () {
   this.timeout(120_000);
   let target: Awaited<ReturnType<typeof startReferenceTarget>>;
@@ -100,12 +110,11 @@ describe('runner conformance with real k6 outputs', function () {
   });
 
   it('logs a failed request with its error as a field of its own and console lines with source=console, as k6', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-logs-'));
-    const script = join(dir, 'refused.js');
-    writeFileSync(
-      script,
-      "import http from 'k6/http';\nexport const options = { iterations: 1 };\nexport default function () { http.get('http://127.0.0.1:1/x'); console.log('after'); }\n",
-    );
+    const { script } = scriptInTempDir('refused.js', [
+      "import http from 'k6/http';",
+      'export const options = { iterations: 1 };',
+      "export default function () { http.get('http://127.0.0.1:1/x'); console.log('after'); }",
+    ]);
     const result = await runLoadlab([script, '-q', '--summary-mode=disabled']);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stderr.trim().split('\n');
@@ -118,19 +127,14 @@ describe('runner conformance with real k6 outputs', function () {
   });
 
   it('URLs Go refuses: k6 warnings and error codes, and samples only for requests that were tried', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-bad-urls-'));
-    const script = join(dir, 'urls.js');
-    writeFileSync(
-      script,
-      [
-        "import http from 'k6/http';",
-        'export const options = { iterations: 1 };',
-        'export default function () {',
-        "  const codes = ['not a url', 'some://example.com', 'https:// test.k6.io'].map((u) => http.get(u).error_code);",
-        "  console.log(codes.join(','));",
-        '}',
-      ].join('\n'),
-    );
+    const { dir, script } = scriptInTempDir('urls.js', [
+      "import http from 'k6/http';",
+      'export const options = { iterations: 1 };',
+      'export default function () {',
+      "  const codes = ['not a url', 'some://example.com', 'https:// test.k6.io'].map((u) => http.get(u).error_code);",
+      "  console.log(codes.join(','));",
+      '}',
+    ]);
     const points = join(dir, 'points.ndjson');
     const result = await runLoadlab([script, '-q', '--summary-mode=disabled', '-o', `json=${points}`]);
     assert.equal(result.code, 0, result.stderr);
@@ -162,18 +166,14 @@ describe('runner conformance with real k6 outputs', function () {
   });
 
   it('an unknown output type stops the run before it starts, with exit 255 as k6 v1.3', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-out-'));
-    const script = join(dir, 'one.js');
-    writeFileSync(script, 'export const options = { iterations: 1 };\nexport default function () {}\n');
+    const { script } = scriptInTempDir('one.js', ONE_EMPTY_ITERATION);
     const result = await runLoadlab([script, '-q', '-o', 'nope=x']);
     assert.equal(result.code, 255, result.stderr);
     assert.match(result.stderr, /level=error msg="invalid output type 'nope', available types are: /);
   });
 
   it('--out json into a folder that does not exist stops the run with exit 255 and makes no folder, as k6', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-out-'));
-    const script = join(dir, 'one.js');
-    writeFileSync(script, 'export const options = { iterations: 1 };\nexport default function () {}\n');
+    const { dir, script } = scriptInTempDir('one.js', ONE_EMPTY_ITERATION);
     const file = join(dir, 'missing', 'points.ndjson');
     const result = await runLoadlab([script, '-q', '-o', `json=${file}`]);
     assert.equal(result.code, 255, result.stderr);
@@ -185,18 +185,10 @@ describe('runner conformance with real k6 outputs', function () {
   });
 
   it('handleSummary files: one that cannot be opened is reported as k6 does, the others are written, exit 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-summary-files-'));
-    const script = join(dir, 'files.js');
-    writeFileSync(
-      script,
-      [
-        'export const options = { iterations: 1 };',
-        'export default function () {}',
-        'export function handleSummary() {',
-        "  return { 'missing/a.json': '{}', [__ENV.OK_FILE]: 'written' };",
-        '}',
-      ].join('\n'),
-    );
+    const { dir, script } = scriptInTempDir('files.js', [
+      ...ONE_EMPTY_ITERATION,
+      "export function handleSummary() { return { 'missing/a.json': '{}', [__ENV.OK_FILE]: 'written' }; }",
+    ]);
     const okFile = join(dir, 'ok.txt');
     const result = await runLoadlab([script, '-q'], { env: { OK_FILE: okFile }, cwd: dir });
     assert.equal(result.code, 0, result.stderr);
@@ -212,12 +204,10 @@ describe('runner conformance with real k6 outputs', function () {
   });
 
   it('an exception in handleSummary is logged as itself and the text summary still follows, as k6', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-summary-throw-'));
-    const script = join(dir, 'throws.js');
-    writeFileSync(
-      script,
-      "export const options = { iterations: 1 };\nexport default function () {}\nexport function handleSummary() { throw new Error('boom in summary'); }\n",
-    );
+    const { dir, script } = scriptInTempDir('throws.js', [
+      ...ONE_EMPTY_ITERATION,
+      "export function handleSummary() { throw new Error('boom in summary'); }",
+    ]);
     const result = await runLoadlab([script, '--no-color'], { cwd: dir });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /level=error msg="Error: boom in summary\\n\\tat handleSummary /);
@@ -225,12 +215,12 @@ describe('runner conformance with real k6 outputs', function () {
   });
 
   it('stops gracefully on Ctrl-C, still prints the summary, and exits 105', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-sigint-'));
-    const script = join(dir, 'long.js');
-    writeFileSync(
-      script,
-      "import http from 'k6/http';\nimport { sleep } from 'k6';\nexport const options = { vus: 2, duration: '60s' };\nexport default function () { http.get(__ENV.BASE_URL + '/health'); sleep(0.2); }\n",
-    );
+    const { script } = scriptInTempDir('long.js', [
+      "import http from 'k6/http';",
+      "import { sleep } from 'k6';",
+      "export const options = { vus: 2, duration: '60s' };",
+      "export default function () { http.get(__ENV.BASE_URL + '/health'); sleep(0.2); }",
+    ]);
     const started = Date.now();
     const result = await runLoadlab([script, '--no-color'], {
       env: { BASE_URL: target.url },
