@@ -3,43 +3,40 @@ import { refuseUrl } from './go-url.js';
 
 // Expected texts and codes from k6 v1.3's own tests (js/modules/k6/http/request_test.go) and
 // Go's net/url and net/http, which k6 reports as they are.
+const CASES: [what: string, url: string, error: string, code: number][] = [
+  ['no scheme (k6: "Missing protocol")', 'dafsgdhfjg.com/', 'unsupported protocol scheme ""', 1000],
+  ['no scheme, with spaces', 'not a url', 'unsupported protocol scheme ""', 1000],
+  ['an unset BASE_URL', 'undefined/health', 'unsupported protocol scheme ""', 1000],
+  ['empty', '', 'unsupported protocol scheme ""', 1000],
+  ['another scheme', 'some://example.com', 'unsupported protocol scheme "some"', 1000],
+  ['a scheme Go lowercases', 'FTP://example.com', 'unsupported protocol scheme "ftp"', 1000],
+  [
+    'a space in the host (k6: "InvalidURL")',
+    'https:// test.k6.io',
+    'invalid URL: parse "https:// test.k6.io": invalid character " " in host name',
+    1020,
+  ],
+  [
+    'a port that is no number',
+    'http://h:port/x',
+    'invalid URL: parse "http://h:port/x": invalid port ":port" after host',
+    1020,
+  ],
+  ['a colon first', ':foo', 'invalid URL: parse ":foo": missing protocol scheme', 1020],
+  [
+    'a control character',
+    'http://a\nb/',
+    'invalid URL: parse "http://a\\nb/": net/url: invalid control character in URL',
+    1020,
+  ],
+  ['http with no host', 'http://', 'http: no Host in request URL', 1000],
+  ['http with an empty host and a path', 'http:///x', 'http: no Host in request URL', 1000],
+];
+
 describe('runner/vu/go-url (URLs Go refuses, in k6 words)', () => {
-  it('no scheme or another scheme than http(s): the client refuses it, code 1000', () => {
-    assert.deepEqual(refuseUrl('dafsgdhfjg.com/'), { error: 'unsupported protocol scheme ""', code: 1000 });
-    assert.deepEqual(refuseUrl('not a url'), { error: 'unsupported protocol scheme ""', code: 1000 });
-    assert.deepEqual(refuseUrl('undefined/health'), { error: 'unsupported protocol scheme ""', code: 1000 });
-    assert.deepEqual(refuseUrl(''), { error: 'unsupported protocol scheme ""', code: 1000 });
-    assert.deepEqual(refuseUrl('some://example.com'), {
-      error: 'unsupported protocol scheme "some"',
-      code: 1000,
+  for (const [what, url, error, code] of CASES) {
+    it(`${what}: ${JSON.stringify(url)} -> ${code}`, () => {
+      assert.deepEqual(refuseUrl(url), { error, code });
     });
-    assert.deepEqual(refuseUrl('FTP://example.com'), {
-      error: 'unsupported protocol scheme "ftp"',
-      code: 1000,
-    });
-  });
-
-  it('a URL net/url cannot parse: "invalid URL: parse ...", code 1020', () => {
-    assert.deepEqual(refuseUrl('https:// test.k6.io'), {
-      error: 'invalid URL: parse "https:// test.k6.io": invalid character " " in host name',
-      code: 1020,
-    });
-    assert.deepEqual(refuseUrl('http://h:port/x'), {
-      error: 'invalid URL: parse "http://h:port/x": invalid port ":port" after host',
-      code: 1020,
-    });
-    assert.deepEqual(refuseUrl(':foo'), {
-      error: 'invalid URL: parse ":foo": missing protocol scheme',
-      code: 1020,
-    });
-    assert.deepEqual(refuseUrl('http://a\nb/'), {
-      error: 'invalid URL: parse "http://a\\nb/": net/url: invalid control character in URL',
-      code: 1020,
-    });
-  });
-
-  it('http with no host parses in Go and fails in the client', () => {
-    assert.deepEqual(refuseUrl('http://'), { error: 'http: no Host in request URL', code: 1000 });
-    assert.deepEqual(refuseUrl('http:///x'), { error: 'http: no Host in request URL', code: 1000 });
-  });
+  }
 });
