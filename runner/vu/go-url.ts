@@ -56,6 +56,23 @@ function hostDetail(url: string): string {
   return 'invalid URL';
 }
 
+/**
+ * Where a redirect goes, or Go's client error for a Location header it cannot parse (k6: code 1000,
+ * the 3xx hop keeps its samples, the answer has status 0).
+ */
+export function resolveLocation(location: string, base: string): { url: string } | UrlRefusal {
+  const failed = (detail: string): UrlRefusal => ({
+    error: `failed to parse Location header ${quote(location)}: parse ${quote(location)}: ${detail}`,
+    code: DEFAULT_ERROR_CODE,
+  });
+  if (hasControlChar(location)) return failed('net/url: invalid control character in URL');
+  try {
+    return { url: new URL(location, base).toString() };
+  } catch {
+    return failed('invalid URL');
+  }
+}
+
 /** The refusal k6 reports for a `url` that Node's parser did not take as http(s). */
 export function refuseUrl(url: string): UrlRefusal {
   if (hasControlChar(url)) return parseError(url, 'net/url: invalid control character in URL');

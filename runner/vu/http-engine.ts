@@ -16,7 +16,7 @@ import {
 } from './protocol.js';
 import { nowMs } from '../modules/runtime.js';
 import { CookieJar } from './cookie-jar.js';
-import { hasControlChar, refuseUrl } from './go-url.js';
+import { hasControlChar, INVALID_URL_CODE, refuseUrl, resolveLocation } from './go-url.js';
 
 interface SocketInfo {
   connectMs: number;
@@ -275,7 +275,14 @@ export class HttpEngine {
       const isRedirect = [301, 302, 303, 307, 308].includes(hop.status) && location !== undefined;
       if (!isRedirect || redirects >= req.maxRedirects) break;
       hop.body = null;
-      url = new URL(location, url).toString();
+      const next = resolveLocation(location, url);
+      if ('code' in next) {
+        // Go's client gives up with an error and no response: k6 answers status 0 with it, and
+        // the 3xx hop, which did go over the network, keeps its samples.
+        hops.push(this.failedHop(method, url, hop.requestHeaders, next, false));
+        break;
+      }
+      url = next.url;
       if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && method === 'POST')) {
         method = method === 'HEAD' ? 'HEAD' : 'GET';
         body = null;
@@ -296,7 +303,12 @@ export class HttpEngine {
     first: boolean,
   ): Promise<WireHop> {
     const parsed = parseHttpUrl(url);
-    if (parsed === undefined) return Promise.resolve(this.failedHop(method, url, [], refuseUrl(url)));
+    if (parsed === undefined) {
+      const refusal = refuseUrl(url);
+      // k6 parses the URL before its client sees it: a URL it cannot parse is no request at all.
+      const sampled = refusal.code !== INVALID_URL_CODE;
+      return Promise.resolve(this.failedHop(method, url, [], refusal, sampled));
+    }
     // Names and values alternating: what undici takes, and what Response.request shows.
     const headers: string[] = [];
     const names = new Set<string>();
@@ -356,6 +368,7 @@ export class HttpEngine {
           tlsVersion: tlsVersionOf(remote),
           requestHeaders: headers,
           time: nowMs(),
+          sampled: true,
         });
       });
       this.inflight.add(handler);
@@ -389,6 +402,7 @@ export class HttpEngine {
     url: string,
     headers: string[],
     e: { error: string; code: number },
+    sampled = true,
   ): WireHop {
     return {
       method,
@@ -406,6 +420,7 @@ export class HttpEngine {
       tlsVersion: '',
       requestHeaders: headers,
       time: nowMs(),
+      sampled,
     };
   }
 

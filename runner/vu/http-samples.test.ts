@@ -38,6 +38,7 @@ function hop(over: Partial<WireHop> = {}): WireHop {
     tlsVersion: '',
     requestHeaders: [],
     time: 0,
+    sampled: true,
     ...over,
   };
 }

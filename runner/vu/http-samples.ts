@@ -5,7 +5,6 @@
 // it and the hop's timings across, was a sixth of a request's VU-thread instructions.
 import type { Sample } from '../types.js';
 import { DEFAULT_EXPECTED, type WireHop, type WireRequest, type WireResponse } from './protocol.js';
-import { INVALID_URL_CODE } from './go-url.js';
 import { filterSystemTags } from './system-tags.js';
 
 /** True when `status` is in one of the [min, max, ...] ranges. */
@@ -67,8 +66,7 @@ export class HttpSampleBook {
     const { req, hops } = entry;
     const ranges = req.expect === undefined ? DEFAULT_EXPECTED : req.expect;
     for (const hop of hops) {
-      // A URL that could not be parsed was never requested: k6 has no samples for it.
-      if (hop.errorCode === INVALID_URL_CODE) continue;
+      if (!hop.sampled) continue;
       const expected = ranges === null ? undefined : hop.status !== 0 && isExpected(ranges, hop.status);
       pushHopSamples(out, hop.timings, expected, this.hopTags(base, req, hop, expected), hop.time);
     }

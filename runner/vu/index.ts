@@ -217,6 +217,7 @@ class WorkerVu implements Vu {
             tlsVersion: '',
             requestHeaders: [],
             time: nowMs(),
+            sampled: true,
           },
         ],
         sent: 0,

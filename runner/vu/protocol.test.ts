@@ -19,6 +19,7 @@ describe('runner/vu protocol tuples (what crosses the bridge)', () => {
       tlsVersion: 'tls1.3',
       requestHeaders: ['User-Agent', 'k6'],
       time: 99,
+      sampled: true,
     };
     const t = structuredClone(responseTuple({ hops: [hop], sent: 10, received: 20 }));
     assert.equal(t[Res.sent], 10);
@@ -41,7 +42,7 @@ describe('runner/vu protocol tuples (what crosses the bridge)', () => {
       ['requestHeaders', Hop.requestHeaders],
     ];
     for (const [key, index] of at) assert.deepEqual(h[index], hop[key], key);
-    assert.equal(h.length, at.length, 'time stays on the main thread');
+    assert.equal(h.length, at.length, 'time and sampled stay on the main thread');
   });
 
   it('a request tuple is named field by field in its order', () => {

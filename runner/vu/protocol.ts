@@ -166,6 +166,11 @@ export interface WireHop {
   requestHeaders: string[];
   /** When the hop ended (wall-clock ms, sub-ms precision): its samples' time, as k6 takes a trail's end. */
   time: number;
+  /**
+   * False for a request k6 never hands to its client (a URL it cannot parse, a redirect Location it
+   * cannot parse): the answer carries the error, and k6 emits no samples for it.
+   */
+  sampled: boolean;
 }
 
 export interface WireResponse {

@@ -21,7 +21,7 @@ export interface Target {
   close(): Promise<void>;
 }
 
-/** The test target: /json, /status/:code, /redirect, /cookie, /slow, /echo, /text. */
+/** The test target: /json, /status/:code, /redirect, /bad-location, /cookie, /slow, /echo, /text. */
 export async function startTarget(): Promise<Target> {
   const requests: Target['requests'] = [];
   const server = http.createServer((req, res) => {
@@ -40,6 +40,11 @@ export async function startTarget(): Promise<Target> {
       } else if (u.pathname === '/redirect') {
         res.statusCode = 302;
         res.setHeader('location', '/json');
+        res.end();
+      } else if (u.pathname === '/bad-location') {
+        // k6's own "Bad location redirect" case: a Location Go's URL parser refuses.
+        res.statusCode = 302;
+        res.setHeader('location', 'h\t:/');
         res.end();
       } else if (u.pathname === '/cookie') {
         res.setHeader('set-cookie', 'sid=abc; Path=/; HttpOnly');

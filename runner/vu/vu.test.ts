@@ -96,6 +96,27 @@ describe('runner/vu: a VU in a worker thread', function () {
     assert.ok(h.samples.find((s) => s.metric === 'data_received')!.value > 0, 'bytes were received');
   });
 
+  it("a redirect whose Location cannot be parsed: status 0 and Go's error as k6, samples for the 302 only", async () => {
+    const h = await vuFor(`import http from 'k6/http';
+      export default function () {
+        const res = http.get(__ENV.BASE + '/bad-location');
+        console.log(JSON.stringify([res.status, res.error_code, res.error]));
+      }`);
+    await h.vu.init();
+    await h.vu.iterate('default', undefined, ctx());
+    // k6 v1.3, js/modules/k6/http/request_test.go "Bad location redirect": code 1000, one request's samples.
+    const error =
+      'failed to parse Location header "h\\t:/": parse "h\\t:/": net/url: invalid control character in URL';
+    assert.deepEqual(JSON.parse(h.logs.find((l) => l.level === 'info')!.message), [0, 1000, error]);
+    const reqs = h.samples.filter((s) => s.metric === 'http_reqs');
+    assert.deepEqual(
+      reqs.map((s) => s.tags.status),
+      ['302'],
+    );
+    const warning = h.logs.find((l) => l.level === 'warn')!;
+    assert.equal(warning.fields?.error, `Get "${suite.target.base}/bad-location": ${error}`);
+  });
+
   it('reports consistent timings: duration = sending + waiting + receiving, connecting only on a new connection', async () => {
     const h = await vuFor(`import http from 'k6/http';
       export default function () { for (let i = 0; i < 3; i++) http.get(__ENV.BASE + '/slow?ms=30'); }`);
