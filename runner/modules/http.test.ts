@@ -162,7 +162,7 @@ describe('runner/modules k6/http', function () {
   it('network errors: connection refused -> status 0, error_code 1212, zero timings, warning; timeout -> 1050; throw:true throws', async () => {
     const { out, h } = await run(`const r = http.get('http://127.0.0.1:1/x');
       const t = http.get(B + '/slow?ms=2000', { timeout: '100ms' });
-      let thrown = ''; try { http.get('http://127.0.0.1:1/x', { throw: true }); } catch (e) { thrown = e.message; }
+      let thrown = ''; try { http.get('http://127.0.0.1:1/x', { throw: true }); } catch (e) { thrown = e.name + ': ' + e.message; }
       out([r.status, r.body, r.error, r.error_code, r.timings.duration, t.error, t.error_code, thrown]);`);
     assert.deepEqual(out[0], [
       0,
@@ -172,7 +172,8 @@ describe('runner/modules k6/http', function () {
       0,
       'request timeout',
       1050,
-      'dial: connection refused',
+      // k6 throws Go's client error itself (httpext.MakeRequest returns resErr), as a GoError.
+      'GoError: Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused',
     ]);
     const s = reqs(h.samples)[0]!;
     assert.equal(s.tags.status, '0');

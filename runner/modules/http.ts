@@ -181,17 +181,20 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     const hops = answer[Res.hops];
     const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
     if (res.error) {
-      const shouldThrow = p.params.throw ?? opt('throw', false);
-      if (shouldThrow) throw new Error(res.error);
-      // Go's error text for the warning, e.g. Get "http://127.0.0.1:1/x": dial tcp 127.0.0.1:1: connect: connection refused.
-      // A URL that could not be parsed never reached the client: k6 logs its parse error alone.
+      // Go's error, as k6 logs it or throws it (a GoError), e.g. Get "http://127.0.0.1:1/x": dial
+      // tcp 127.0.0.1:1: connect: connection refused. A URL that could not be parsed never reached
+      // the client: its parse error stands alone.
       const verb = p.method[0] + p.method.slice(1).toLowerCase();
-      rt.log('warn', 'Request Failed', {
-        error:
-          res.error_code === INVALID_URL_CODE
-            ? res.error
-            : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`,
-      });
+      const goError =
+        res.error_code === INVALID_URL_CODE
+          ? res.error
+          : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`;
+      if (p.params.throw ?? opt('throw', false)) {
+        const err = new Error(goError);
+        err.name = 'GoError';
+        throw err;
+      }
+      rt.log('warn', 'Request Failed', { error: goError });
     }
     return res;
   }
