@@ -39,8 +39,12 @@ export function hasControlChar(url: string): boolean {
 /** Go's %q for the strings that reach here (JSON's escapes agree with Go's for these). */
 const quote = (s: string): string => JSON.stringify(s);
 
+/** Go's *url.Error from url.Parse. */
+const goParseError = (url: string, detail: string): string => `parse ${quote(url)}: ${detail}`;
+const CONTROL_CHARACTER = 'net/url: invalid control character in URL';
+
 const parseError = (url: string, detail: string): UrlRefusal => ({
-  error: `invalid URL: parse ${quote(url)}: ${detail}`,
+  error: `invalid URL: ${goParseError(url, detail)}`,
   code: INVALID_URL_CODE,
 });
 
@@ -62,10 +66,10 @@ function hostDetail(url: string): string {
  */
 export function resolveLocation(location: string, base: string): { url: string } | UrlRefusal {
   const failed = (detail: string): UrlRefusal => ({
-    error: `failed to parse Location header ${quote(location)}: parse ${quote(location)}: ${detail}`,
+    error: `failed to parse Location header ${quote(location)}: ${goParseError(location, detail)}`,
     code: DEFAULT_ERROR_CODE,
   });
-  if (hasControlChar(location)) return failed('net/url: invalid control character in URL');
+  if (hasControlChar(location)) return failed(CONTROL_CHARACTER);
   try {
     return { url: new URL(location, base).toString() };
   } catch {
@@ -75,7 +79,7 @@ export function resolveLocation(location: string, base: string): { url: string }
 
 /** The refusal k6 reports for a `url` that Node's parser did not take as http(s). */
 export function refuseUrl(url: string): UrlRefusal {
-  if (hasControlChar(url)) return parseError(url, 'net/url: invalid control character in URL');
+  if (hasControlChar(url)) return parseError(url, CONTROL_CHARACTER);
   const scheme = goScheme(url);
   if (scheme === undefined) return parseError(url, 'missing protocol scheme');
   if (scheme !== 'http' && scheme !== 'https') {
