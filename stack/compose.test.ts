@@ -19,6 +19,7 @@ interface Service {
   volumes?: string[];
   command?: string[];
   user?: string;
+  network_mode?: string;
 }
 interface Compose {
   services: Record<string, Service>;
@@ -57,6 +58,7 @@ describe('stack/docker-compose.yml', () => {
       'grafana',
       'influxdb',
       'k6',
+      'k6-host',
       'prometheus',
       'sandbox',
     ]);
@@ -97,6 +99,7 @@ describe('stack/docker-compose.yml', () => {
     }
     for (const name of ['grafana', 'prometheus']) assert.deepEqual(services[name]?.profiles, ['monitoring']);
     assert.deepEqual(services.k6?.profiles, ['k6']);
+    assert.deepEqual(services['k6-host']?.profiles, ['k6']);
     // Every dependency is active in each profile of its dependant, so `--profile X up` never misses one.
     for (const [name, service] of Object.entries(services)) {
       for (const dependency of Object.keys(service.depends_on ?? {})) {
@@ -117,11 +120,16 @@ describe('stack/docker-compose.yml', () => {
     const grafanaEnv = services.grafana?.environment ?? {};
     assert.equal(grafanaEnv.LOADLAB_INFLUXDB_URL, 'http://influxdb:8086');
     assert.equal(grafanaEnv.LOADLAB_PROMETHEUS_URL, 'http://prometheus:9090');
+    // Only a container on the host network may call loopback: there it is the host's.
     for (const [name, service] of Object.entries(services)) {
+      if (service.network_mode === 'host') continue;
       for (const [key, value] of Object.entries(service.environment ?? {})) {
-        assert.doesNotMatch(String(value), /\/\/(localhost|127\.0\.0\.1):8086/, `${name}.${key}`);
+        assert.doesNotMatch(String(value), /\/\/(localhost|127\.0\.0\.1):/, `${name}.${key}`);
       }
     }
+    const hostEnv = services['k6-host']?.environment ?? {};
+    assert.equal(services['k6-host']?.network_mode, 'host');
+    assert.equal(hostEnv.BASE_URL, '${K6_BASE_URL:-http://127.0.0.1:5050}');
   });
 
   it('takes every secret from .env, never from the file', () => {
@@ -179,12 +187,27 @@ describe('stack Dockerfiles', () => {
   it('k6.Dockerfile: xk6 with a pinned xk6-output-influxdb, bundles inside, non-root', () => {
     const text = read('./k6.Dockerfile');
     assert.deepEqual(stages(text), ['k6-builder', 'bundles', '']);
-    assert.match(text, /XK6_VERSION=v\d+\.\d+\.\d+/);
-    assert.match(text, /K6_VERSION=v1\.\d+\.\d+/);
-    assert.match(text, /XK6_OUTPUT_INFLUXDB_VERSION=v0\.7\.0/);
-    assert.match(text, /github\.com\/grafana\/xk6-output-influxdb@\$\{XK6_OUTPUT_INFLUXDB_VERSION\}/);
+    assert.match(text, /XK6_VERSION=\d+\.\d+\.\d+/);
+    assert.match(text, /K6_VERSION=1\.\d+\.\d+/);
+    assert.match(text, /XK6_OUTPUT_INFLUXDB_VERSION=0\.7\.0/);
+    assert.match(text, /github\.com\/grafana\/xk6-output-influxdb@v\$\{XK6_OUTPUT_INFLUXDB_VERSION\}/);
+    assert.match(text, /xk6 build --k6-version "v\$\{K6_VERSION\}"/);
     assert.match(text, /COPY --from=bundles \/src\/dist\/k6 \/home\/k6\/suite/);
     assert.match(text, /^USER k6$/m);
     assert.match(text, /^HEALTHCHECK /m);
+  });
+});
+
+describe('Grafana image and the dashboards it loads', () => {
+  // The newest schemaVersion each Grafana minor writes itself (and so reads without migration).
+  const SCHEMA_BY_GRAFANA: Record<string, number> = { '11.5': 40, '11.6': 41 };
+
+  it('every provisioned dashboard is of a schema the pinned Grafana image reads without migration', () => {
+    const tag = /^grafana\/grafana-oss:(\d+\.\d+)\.\d+$/.exec(services.grafana?.image ?? '')?.[1];
+    assert.ok(tag && SCHEMA_BY_GRAFANA[tag], `no known schema for ${services.grafana?.image}`);
+    for (const file of ['k6-load-test.json', 'services.json']) {
+      const dashboard = JSON.parse(read(`../dashboards/json/${file}`)) as { schemaVersion: number };
+      assert.ok(dashboard.schemaVersion <= SCHEMA_BY_GRAFANA[tag]!, `${file}: ${dashboard.schemaVersion}`);
+    }
   });
 });

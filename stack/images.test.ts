@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { assemble, copiedFiles, contextCopySources, inContext, parseDockerignore } from './docker-context.js';
+import { simulate, stages } from './dockerfile-model.js';
 import { freePort, pollUntil, stopChild } from './local/processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -222,5 +223,89 @@ describe('stack/k6.Dockerfile bundle stage', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('every Dockerfile stage, step by step as docker build runs it', () => {
+  const dockerfiles = ['stack/services.Dockerfile', 'stack/k6.Dockerfile'];
+  const contextOf = (file: string) => copiedFiles(ROOT, read(file), read(`${file}.dockerignore`));
+
+  for (const file of dockerfiles) {
+    it(`${file}: every RUN writes only into folders that exist, every COPY --from finds its source`, () => {
+      const { problems, states } = simulate(read(file), contextOf(file));
+      assert.deepEqual(problems, []);
+      assert.deepEqual(
+        [...states.keys()],
+        stages(read(file)).map((s) => s.name),
+      );
+    });
+  }
+
+  it('the check itself finds the missing /out of an xk6 build, and a command it cannot read', () => {
+    const text = read('stack/k6.Dockerfile').replace(/ && mkdir -p \/out \\\n/, '');
+    assert.notEqual(text, read('stack/k6.Dockerfile'));
+    const { problems } = simulate(text, contextOf('stack/k6.Dockerfile'));
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      ['xk6 build --output writes /out/k6, but /out does not exist'],
+    );
+    const unknown = simulate('FROM alpine:3.22\nRUN curl -o /x/y https://example.invalid\n', []);
+    assert.match(unknown.problems[0]?.message ?? '', /^curl: the model does not know what it writes/);
+  });
+
+  it('the k6 image holds k6 on PATH, the bundles where compose.sh runs them, and a browser k6 finds', () => {
+    const { states } = simulate(read('stack/k6.Dockerfile'), contextOf('stack/k6.Dockerfile'));
+    const runtime = [...states.values()].at(-1)!;
+    assert.equal(runtime.workdir, '/home/k6');
+    for (const path of ['/usr/bin/k6', '/home/k6/suite', '/home/k6/results'])
+      assert.ok(runtime.paths.has(path), path);
+    // k6 v1.3 looks for chromium, chromium-browser, google-chrome... on PATH (chromium/browser_type.go).
+    assert.ok(runtime.paths.has('/usr/bin/chromium-browser'));
+    assert.match(runtime.env.K6_BROWSER_ARGS ?? '', /\bno-sandbox\b/);
+    assert.equal(runtime.user, 'k6');
+  });
+});
+
+describe('tool versions pinned in one place (stack/versions.env)', () => {
+  const pins = Object.fromEntries(
+    read('stack/versions.env')
+      .split('\n')
+      .filter((line) => /^[A-Z]/.test(line))
+      .map((line) => line.split('=') as [string, string]),
+  ) as Record<string, string>;
+
+  it('the k6 Dockerfile defaults are the pins (a bare docker build gets the same k6)', () => {
+    const k6Builder = stages(read('stack/k6.Dockerfile')).find((s) => s.name === 'k6-builder')!;
+    const defaults = Object.fromEntries(
+      k6Builder.instructions
+        .filter((i) => i.keyword === 'ARG')
+        .map((i) => i.args.split('=') as [string, string]),
+    );
+    for (const name of ['K6_VERSION', 'XK6_VERSION', 'XK6_OUTPUT_INFLUXDB_VERSION']) {
+      assert.equal(defaults[name], pins[name], name);
+    }
+  });
+
+  it('compose passes them as build args, and @types/k6 is of the same k6 minor', () => {
+    const compose = read('stack/docker-compose.yml');
+    for (const name of ['K6_VERSION', 'XK6_VERSION', 'XK6_OUTPUT_INFLUXDB_VERSION']) {
+      assert.match(compose, new RegExp(`${name}: \\$\\{${name}:\\?`), name);
+    }
+    const dev = (JSON.parse(read('package.json')) as { devDependencies: Record<string, string> })
+      .devDependencies;
+    const [major, minor] = pins.K6_VERSION!.split('.');
+    assert.match(dev['@types/k6'] ?? '', new RegExp(`^~${major}\\.${minor}\\.`));
+  });
+
+  it('the GitHub workflow installs that k6 (setup-k6-action k6-version from the same file)', () => {
+    const workflow = read('.github/workflows/load-tests.yml');
+    const setups = [
+      ...workflow.matchAll(/uses: grafana\/setup-k6-action@\S+\n\s+with:\n\s+k6-version: (.+)/g),
+    ];
+    const uses = [...workflow.matchAll(/uses: grafana\/setup-k6-action/g)];
+    assert.ok(uses.length >= 1);
+    assert.equal(setups.length, uses.length, 'every setup-k6-action step names k6-version');
+    for (const [, value] of setups) assert.equal(value, '${{ steps.versions.outputs.k6 }}');
+    assert.match(workflow, /stack\/versions\.env/);
   });
 });

@@ -1,20 +1,23 @@
 # syntax=docker/dockerfile:1
-# k6 with the InfluxDB v2 output (xk6-output-influxdb), plus the suite's bundles, built with xk6.
-# Versions are pinned: xk6-output-influxdb v0.7.0 is the release built against k6 v1.x.
+# k6 with the InfluxDB v2 output (xk6-output-influxdb), plus the suite's bundles, built with xk6, on a base
+# with Chromium so the browser scenario runs here too (as grafana/k6's -with-browser images do).
+# The versions are pinned in stack/versions.env; compose.sh passes them as build args, and the defaults
+# below are kept equal to that file by stack/images.test.ts for a bare `docker build`:
 #   docker build -f stack/k6.Dockerfile -t loadlab-k6 .     (or: npm run grafana:build)
 ARG GO_IMAGE=golang:1.25-alpine
 ARG NODE_IMAGE=node:20.20-alpine
 ARG RUNTIME_IMAGE=alpine:3.22
 
 FROM ${GO_IMAGE} AS k6-builder
-ARG XK6_VERSION=v1.3.5
-ARG K6_VERSION=v1.3.0
-ARG XK6_OUTPUT_INFLUXDB_VERSION=v0.7.0
-# xk6 reads the k6 version to build from K6_VERSION (every xk6 release does).
+ARG XK6_VERSION=1.3.5
+ARG K6_VERSION=1.3.0
+ARG XK6_OUTPUT_INFLUXDB_VERSION=0.7.0
+# xk6 opens --output with O_CREATE only and never makes its folder, so /out is made first.
 RUN apk add --no-cache git \
- && go install "go.k6.io/xk6/cmd/xk6@${XK6_VERSION}" \
- && CGO_ENABLED=0 K6_VERSION="${K6_VERSION}" xk6 build \
-      --with "github.com/grafana/xk6-output-influxdb@${XK6_OUTPUT_INFLUXDB_VERSION}" \
+ && go install "go.k6.io/xk6/cmd/xk6@v${XK6_VERSION}" \
+ && mkdir -p /out \
+ && CGO_ENABLED=0 xk6 build --k6-version "v${K6_VERSION}" \
+      --with "github.com/grafana/xk6-output-influxdb@v${XK6_OUTPUT_INFLUXDB_VERSION}" \
       --output /out/k6
 
 # The suite is TypeScript; k6 runs the esbuild bundles of `npm run build:k6` (dist/k6/...).
@@ -29,9 +32,13 @@ COPY services/shared/entry.ts ./services/shared/entry.ts
 RUN npm run build:k6
 
 FROM ${RUNTIME_IMAGE}
-RUN apk add --no-cache ca-certificates \
+# Chromium for k6/browser: k6 finds `chromium-browser` on PATH. Inside a container it needs no-sandbox
+# (no user namespaces for an unprivileged user) and /tmp instead of the small /dev/shm.
+RUN apk add --no-cache ca-certificates chromium-swiftshader \
  && adduser -D -H -u 12345 -h /home/k6 k6 \
- && mkdir -p /home/k6/results && chown k6:k6 /home/k6/results
+ && mkdir -p /home/k6/results \
+ && chown k6:k6 /home/k6/results
+ENV K6_BROWSER_HEADLESS=true K6_BROWSER_ARGS=no-sandbox,disable-dev-shm-usage
 COPY --from=k6-builder /out/k6 /usr/bin/k6
 COPY --from=bundles /src/dist/k6 /home/k6/suite
 WORKDIR /home/k6
