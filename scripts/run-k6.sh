@@ -4,6 +4,8 @@
 # Usage: scripts/run-k6.sh <script.js|.ts> [k6 run flags...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/container.sh
+. scripts/lib/container.sh
 
 die() {
   echo "run-k6: $*" >&2
@@ -34,11 +36,7 @@ if [[ ${LT_DASHBOARD:-} == true ]]; then
   export K6_WEB_DASHBOARD=true
   export K6_WEB_DASHBOARD_EXPORT=${K6_WEB_DASHBOARD_EXPORT:-results/report.html}
 fi
-# k6 creates the files a run writes but never their folders, and the Node runner does the same:
-# make the folders of the suite's summaries, the per-run copy and the dashboard export here.
-for dir in results "${LT_RESULTS_DIR:-}" "$(dirname -- "${LT_RUN_SUMMARY:-.}")" "$(dirname -- "${K6_WEB_DASHBOARD_EXPORT:-.}")"; do
-  [[ -z $dir ]] || mkdir -p -- "$dir"
-done
+make_results_dirs
 
 needs_browser=false
 grep -q 'k6/browser' "$script" && needs_browser=true
@@ -73,27 +71,35 @@ k6)
   exec k6 run "$script" "$@"
   ;;
 docker)
-  [[ $needs_browser == false ]] || die "browser scenarios need a native k6 or the Node runner, not the container engine (unset LT_ENGINE or use LT_ENGINE=node)"
   docker_usable || die "LT_ENGINE=docker but no container engine answers (docker info failed)"
-  echo "run-k6: engine docker ($reason)" >&2
-  # Inside the container, the host's services are host.docker.internal, never localhost: the
-  # sandbox and both clinic instances (their defaults are the scripts' own).
-  to_host() {
-    local url=${1/localhost/host.docker.internal}
-    echo "${url/127.0.0.1/host.docker.internal}"
-  }
-  BASE_URL=$(to_host "${BASE_URL:-http://localhost:5050}")
-  CLINIC_BASE_URL=$(to_host "${CLINIC_BASE_URL:-http://localhost:9966/petclinic/api}")
-  CLINIC_SECURE_BASE_URL=$(to_host "${CLINIC_SECURE_BASE_URL:-http://localhost:9967/petclinic/api}")
+  network=$(container_network) || exit 2
+  load_versions .
+  # Only when asked for (LT_ENGINE=docker): grafana/k6's -with-browser image carries Chromium and sets
+  # K6_BROWSER_ARGS=no-sandbox itself. The automatic choice keeps browser scripts native, as the spec says.
+  image="grafana/k6:${K6_IMAGE_TAG:-$K6_VERSION}"
+  [[ $needs_browser == false ]] || image="$image-with-browser"
+  # The host's services as the container calls them: the sandbox and both clinic instances (their
+  # defaults are the scripts' own).
+  BASE_URL=$(url_for_container "$network" "${BASE_URL:-http://localhost:5050}")
+  CLINIC_BASE_URL=$(url_for_container "$network" "${CLINIC_BASE_URL:-http://localhost:9966/petclinic/api}")
+  CLINIC_SECURE_BASE_URL=$(url_for_container "$network" "${CLINIC_SECURE_BASE_URL:-http://localhost:9967/petclinic/api}")
   export BASE_URL CLINIC_BASE_URL CLINIC_SECURE_BASE_URL
   env_args=()
   while IFS='=' read -r name _; do
     env_args+=(-e "$name")
   done < <(env | grep -E '^(LT_|K6_|BASE_URL=|DEMO_|ADMIN_|CLINIC_|CI=)' || true)
-  ports=()
-  [[ ${K6_WEB_DASHBOARD:-} == true ]] && ports=(-p 5665:5665)
-  exec docker run --rm -i --add-host=host.docker.internal:host-gateway -u "$(id -u):$(id -g)" \
-    -v "$PWD:/work" -w /work "${env_args[@]}" "${ports[@]}" "grafana/k6:${K6_IMAGE_TAG:-1.3.0}" run "$script" "$@"
+  net_args=(--network host)
+  how="the host network"
+  if [[ $network == gateway ]]; then
+    net_args=(--add-host=host.docker.internal:host-gateway)
+    how="Docker Desktop's host gateway"
+    # The live dashboard listens on every interface in the container; publish it on the host.
+    [[ ${K6_WEB_DASHBOARD:-} != true ]] || net_args+=(-p 5665:5665)
+  fi
+  echo "run-k6: engine docker ($reason), $image; the container calls BASE_URL=$BASE_URL through $how" >&2
+  # ${a[@]+"${a[@]}"}: bash 3.2 (macOS) with set -u calls an empty array unbound.
+  exec docker run --rm -i "${net_args[@]}" -u "$(id -u):$(id -g)" -v "$PWD:/work" -w /work \
+    ${env_args[@]+"${env_args[@]}"} "$image" run "$script" "$@"
   ;;
 node)
   echo "run-k6: engine node ($reason)" >&2

@@ -1,13 +1,46 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine: the system packages the tests use (Chromium for browser
-# scenarios and report checks, InfluxDB 1.x and Prometheus for the observability tests,
-# shellcheck and yamllint for the stack), then the npm packages from the lockfile.
+# Prepares a fresh machine for the tests: the system packages they use (Chromium for the browser scenario
+# and the report checks, InfluxDB 1.x and Prometheus for the observability tests, shellcheck and yamllint
+# for the scripts and the stack), then the npm packages from the lockfile.
+# Debian 12 (what CI and the development machines run) by these package names; Ubuntu 22.04/24.04 by
+# the same names except Chromium, which Ubuntu ships only as a snap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(chromium influxdb influxdb-client prometheus shellcheck yamllint)
+debian_packages=(chromium influxdb influxdb-client prometheus shellcheck yamllint)
+ubuntu_packages=(influxdb influxdb-client prometheus shellcheck yamllint)
+
+distribution=unknown
+if [[ -r /etc/os-release ]]; then
+  distribution=$(sed -n 's/^ID=//p' /etc/os-release | tr -d '"')
+fi
+
+packages=()
+case $distribution in
+  debian) packages=("${debian_packages[@]}") ;;
+  ubuntu)
+    packages=("${ubuntu_packages[@]}")
+    # Ubuntu's chromium package is a shim that installs the snap, which containers and CI cannot run:
+    # use a Chrome or Chromium that is already there (GitHub's runners have one).
+    browser=
+    for name in chromium chromium-browser google-chrome-stable google-chrome; do
+      path=$(command -v "$name" 2>/dev/null || true)
+      if [[ -n $path && $(readlink -f "$path") != /snap/* ]]; then
+        browser=$path
+        break
+      fi
+    done
+    if [[ -z $browser ]]; then
+      echo "setup: no Chromium or Chrome outside snap found; install Google Chrome, then export K6_BROWSER_EXECUTABLE_PATH=<its path> (browser tests need it)" >&2
+    elif [[ $browser != /usr/bin/chromium ]]; then
+      echo "setup: browser tests use $browser: export K6_BROWSER_EXECUTABLE_PATH=$browser"
+    fi
+    ;;
+  *) echo "setup: $distribution is neither Debian nor Ubuntu; install ${debian_packages[*]} by hand" >&2 ;;
+esac
+
 missing=()
-for pkg in "${packages[@]}"; do
+for pkg in ${packages[@]+"${packages[@]}"}; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
 
@@ -18,8 +51,8 @@ if ((${#missing[@]} > 0)); then
     sudo=()
     [[ $(id -u) -eq 0 ]] || sudo=(sudo)
     echo "setup: installing ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    ${sudo[@]+"${sudo[@]}"} apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive ${sudo[@]+"${sudo[@]}"} apt-get install -y -qq --no-install-recommends ${missing[@]+"${missing[@]}"} >/dev/null
   fi
 fi
 

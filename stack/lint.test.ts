@@ -1,7 +1,8 @@
 // The stack's files through the linters a reviewer would run: shellcheck on every shell script,
 // yamllint on every YAML file, promtool on the Prometheus configuration.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasTool, runTool } from './tools.js';
@@ -21,13 +22,65 @@ function requireTool(context: Mocha.Context, command: string): void {
   }
 }
 
+/** Every tracked file that is a shell script: `*.sh`, or a bash/sh shebang (.ci/run). */
+function shellScripts(): string[] {
+  const tracked = spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n');
+  return tracked.filter(
+    (file) =>
+      file &&
+      (file.endsWith('.sh') ||
+        /^#!.*\b(ba)?sh\b/.test(readFileSync(join(ROOT, file), 'utf8').split('\n', 1)[0]!)),
+  );
+}
+
+/** `"${name[@]}"` outside the `${name[@]+...}` guard, in scripts that `set -u`. */
+function bareArrayExpansions(
+  files: string[],
+  read = (f: string) => readFileSync(join(ROOT, f), 'utf8'),
+): string[] {
+  const found: string[] = [];
+  for (const file of files) {
+    const text = read(file);
+    if (!/^set -[a-z]*u/m.test(text)) continue;
+    text.split('\n').forEach((line, index) => {
+      const unguarded = line.replace(/\$\{(\w+)\[@\]\+"\$\{\1\[@\]\}"\}/g, '');
+      for (const match of unguarded.matchAll(/"\$\{(\w+)\[@\]\}"/g)) {
+        // Arrays filled by a literal with members on the same declaration line are never empty.
+        if (new RegExp(`^\\s*${match[1]}=\\([^)\\s]`, 'm').test(text)) continue;
+        found.push(`${file}:${index + 1} ${match[0]}`);
+      }
+    });
+  }
+  return found;
+}
+
 describe('stack linters', () => {
-  it('shellcheck passes on every shell script of the stack', function () {
+  it('shellcheck passes on every shell script of the repository', function () {
     requireTool(this, 'shellcheck');
-    const scripts = filesUnder('stack', ['.sh']);
-    assert.ok(scripts.length >= 3, `found ${scripts.join(', ')}`);
-    const result = runTool('shellcheck', ['--severity=style', ...scripts.map((s) => join(ROOT, s))]);
+    const scripts = shellScripts();
+    assert.ok(
+      scripts.includes('scripts/setup.sh') && scripts.includes('.ci/run'),
+      `found ${scripts.join(', ')}`,
+    );
+    // -x follows the `source` lines, from the repository root as the scripts cd there.
+    const result = runTool('shellcheck', [
+      '-x',
+      '-P',
+      ROOT,
+      '--severity=style',
+      ...scripts.map((s) => join(ROOT, s)),
+    ]);
     assert.equal(result.status, 0, result.output);
+  });
+
+  it("no bash script expands a possibly empty array bare: macOS's bash 3.2 with set -u calls it unbound", () => {
+    const offending = bareArrayExpansions(shellScripts());
+    assert.deepEqual(offending, [], 'write ${a[@]+"${a[@]}"} instead');
+    // The rule itself finds what bash 3.2 stops on.
+    assert.deepEqual(
+      bareArrayExpansions(['x'], () => 'set -u\nargs=()\ndocker "${args[@]}" run\n'),
+      ['x:3 "${args[@]}"'],
+    );
   });
 
   it('yamllint passes on the compose, Prometheus and provisioning files', function () {
@@ -51,5 +104,33 @@ describe('stack linters', () => {
     const result = runTool('promtool', ['check', 'config', join(ROOT, 'stack/prometheus.yml')]);
     assert.equal(result.status, 0, result.output);
     assert.match(result.output, /SUCCESS/);
+  });
+});
+
+describe('scripts/setup.sh package names', () => {
+  const setup = readFileSync(join(ROOT, 'scripts/setup.sh'), 'utf8');
+  const list = (name: string) =>
+    /\((.*)\)/.exec(setup.split('\n').find((l) => l.startsWith(`${name}=(`)) ?? '')?.[1]?.split(/\s+/) ?? [];
+
+  it('Ubuntu gets the Debian names less chromium (a snap shim on Ubuntu)', () => {
+    const debian = list('debian_packages');
+    assert.ok(debian.includes('chromium') && debian.length >= 6, debian.join(' '));
+    assert.deepEqual(
+      list('ubuntu_packages'),
+      debian.filter((p) => p !== 'chromium'),
+    );
+  });
+
+  it('every Debian name is a real package of this Debian machine (apt-cache, not a virtual name)', function () {
+    const osRelease = readFileSync('/etc/os-release', 'utf8');
+    if (!/^ID=debian$/m.test(osRelease) || !hasTool('apt-cache')) {
+      console.warn('      skipped: not a Debian machine with apt-cache');
+      this.skip();
+    }
+    for (const pkg of list('debian_packages')) {
+      const shown = runTool('apt-cache', ['show', '--no-all-versions', pkg]);
+      assert.equal(shown.status, 0, `${pkg}: ${shown.output}`);
+      assert.match(shown.output, new RegExp(`^Package: ${pkg}$`, 'm'), pkg);
+    }
   });
 });
