@@ -12,12 +12,24 @@ export const JSON_DIR = join(dirname(fileURLToPath(import.meta.url)), 'json');
 
 export const DASHBOARD_FILES = ['k6-load-test.json', 'services.json'] as const;
 
+/**
+ * The newest dashboard schema the stack's Grafana (grafana-oss 11.6, stack/docker-compose.yml) reads
+ * without migrating it: 41, what 11.6 itself exports. The foundation SDK writes 42, Grafana 12's.
+ */
+export const GRAFANA_SCHEMA_VERSION = 41;
+
 /** The dashboards as the repository keeps them: formatted by its prettier, so `format:check` agrees. */
 export async function renderedDashboards(): Promise<Record<string, string>> {
   const options = { ...(await resolveConfig(join(JSON_DIR, 'x.json'))), parser: 'json' };
   return {
-    'k6-load-test.json': await format(JSON.stringify(k6Dashboard()), options),
-    'services.json': await format(JSON.stringify(servicesDashboard()), options),
+    'k6-load-test.json': await format(
+      JSON.stringify({ ...k6Dashboard(), schemaVersion: GRAFANA_SCHEMA_VERSION }),
+      options,
+    ),
+    'services.json': await format(
+      JSON.stringify({ ...servicesDashboard(), schemaVersion: GRAFANA_SCHEMA_VERSION }),
+      options,
+    ),
   };
 }
 

@@ -3,14 +3,16 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { NEEDED, describeAdded, ensureEnvFile } from './ensure-env.js';
+import { NEEDED, describeAdded, describeKept, ensureEnvFile } from './ensure-env.js';
+
+const noVolumes = () => false;
 
 describe('ensure-env', () => {
   const fresh = () => join(mkdtempSync(join(tmpdir(), 'loadlab-env-')), '.env');
 
   it('creates a private .env with every needed variable and random secrets', () => {
     const path = fresh();
-    const first = ensureEnvFile(path, {});
+    const first = ensureEnvFile(path, {}, noVolumes);
     assert.deepEqual(
       first.added.map((a) => a.name),
       NEEDED.map((n) => n.name),
@@ -25,7 +27,7 @@ describe('ensure-env', () => {
 
   it('shows the generated passwords once, and no token or secret key', () => {
     const path = fresh();
-    const result = ensureEnvFile(path, {});
+    const result = ensureEnvFile(path, {}, noVolumes);
     const lines = describeAdded(result);
     const parsed = parseEnv(readFileSync(path, 'utf8'));
     assert.match(lines[0] ?? '', /^added DEMO_EMAIL, DEMO_PASSWORD, .* \(git-ignored, mode 600\)$/);
@@ -33,25 +35,42 @@ describe('ensure-env', () => {
       lines.some((l) => l.startsWith(`generated DEMO_PASSWORD=${parsed.DEMO_PASSWORD}  (shown once`)),
     );
     assert.ok(!lines.some((l) => l.includes(parsed.SANDBOX_TOKEN_SECRET ?? '?')), 'token key never printed');
-    assert.deepEqual(describeAdded(ensureEnvFile(path, {})), [], 'nothing to say the second time');
+    assert.deepEqual(describeAdded(ensureEnvFile(path, {}, noVolumes)), [], 'nothing to say the second time');
   });
 
   it('keeps values already in the file and adds only what is missing', () => {
     const path = fresh();
     writeFileSync(path, 'DEMO_EMAIL=me@example.test\nDEMO_PASSWORD=mine');
-    const result = ensureEnvFile(path, {});
+    const result = ensureEnvFile(path, {}, noVolumes);
     assert.ok(!result.added.some((a) => a.name === 'DEMO_PASSWORD' || a.name === 'DEMO_EMAIL'));
     const parsed = parseEnv(readFileSync(path, 'utf8'));
     assert.equal(parsed.DEMO_PASSWORD, 'mine');
     assert.equal(parsed.DEMO_EMAIL, 'me@example.test');
     assert.ok(parsed.ADMIN_PASSWORD);
-    assert.deepEqual(ensureEnvFile(path, {}).added, [], 'a second run changes nothing');
+    assert.deepEqual(ensureEnvFile(path, {}, noVolumes).added, [], 'a second run changes nothing');
   });
 
   it('leaves the file alone when the environment already provides everything', () => {
     const path = fresh();
     const env = Object.fromEntries(NEEDED.map((n) => [n.name, 'from-env']));
-    assert.deepEqual(ensureEnvFile(path, env).added, []);
+    assert.deepEqual(ensureEnvFile(path, env, noVolumes).added, []);
     assert.throws(() => readFileSync(path), /ENOENT/);
+  });
+
+  it('never generates a stack secret whose volume already holds an earlier one, and says how to go on', () => {
+    const path = fresh();
+    const volumes = new Set(['loadlab_influxdb-data']);
+    const result = ensureEnvFile(path, {}, (name) => volumes.has(name));
+    assert.deepEqual(
+      result.kept.map((k) => k.name),
+      ['INFLUXDB_ADMIN_PASSWORD', 'INFLUXDB_ADMIN_TOKEN'],
+    );
+    const parsed = parseEnv(readFileSync(path, 'utf8'));
+    assert.equal(parsed.INFLUXDB_ADMIN_TOKEN, undefined);
+    assert.ok(parsed.GRAFANA_ADMIN_PASSWORD, 'a secret whose volume does not exist is still made');
+    assert.match(
+      describeKept(result)[1] ?? '',
+      /^INFLUXDB_ADMIN_TOKEN is missing from .*, but volume loadlab_influxdb-data was set up with an earlier value: .*npm run docker:reset/,
+    );
   });
 });

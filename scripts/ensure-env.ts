@@ -1,6 +1,7 @@
 // Makes sure the services and the suite agree on credentials without any secret in source:
 // fills a git-ignored .env with random values for the secrets that are neither in the
 // environment nor already in the file, and shows a generated demo password once.
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
@@ -13,6 +14,8 @@ interface Needed {
   make(): string;
   /** Shown once on the console so the user can log in to the pages by hand. */
   show?: boolean;
+  /** The compose volume that keeps the value it was first started with (InfluxDB, Grafana). */
+  volume?: string;
 }
 
 const secret =
@@ -31,30 +34,63 @@ export const NEEDED: readonly Needed[] = [
   { name: 'ADMIN_USER', comment: 'First admin of the secured clinic (9967)', make: () => 'admin' },
   { name: 'ADMIN_PASSWORD', comment: 'Password of that admin', make: secret(), show: true },
   // The compose stack (npm run docker:up / grafana:up) refuses to start without these.
-  { name: 'INFLUXDB_ADMIN_PASSWORD', comment: 'InfluxDB 2.x initial admin password (stack)', make: secret() },
+  {
+    name: 'INFLUXDB_ADMIN_PASSWORD',
+    comment: 'InfluxDB 2.x initial admin password (stack)',
+    make: secret(),
+    volume: 'loadlab_influxdb-data',
+  },
   {
     name: 'INFLUXDB_ADMIN_TOKEN',
     comment: 'InfluxDB 2.x admin token: Grafana datasource and the k6 image (stack)',
     make: secret(32),
+    volume: 'loadlab_influxdb-data',
   },
-  { name: 'GRAFANA_ADMIN_PASSWORD', comment: 'Grafana admin password (stack)', make: secret(), show: true },
+  {
+    name: 'GRAFANA_ADMIN_PASSWORD',
+    comment: 'Grafana admin password (stack)',
+    make: secret(),
+    show: true,
+    volume: 'loadlab_grafana-data',
+  },
 ];
 
 export interface EnsureResult {
   path: string;
   added: { name: string; value: string; show: boolean }[];
+  /** Secrets not generated because a stack volume already holds the value it was set up with. */
+  kept: { name: string; volume: string }[];
 }
 
-/** Adds to `path` every needed variable missing from both `env` and the file; never rewrites a line. */
-export function ensureEnvFile(path: string, env: NodeJS.ProcessEnv): EnsureResult {
+/** Whether the container engine has this volume (false when no engine answers). */
+export function dockerVolumeExists(name: string): boolean {
+  return spawnSync('docker', ['volume', 'inspect', name], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+}
+
+/**
+ * Adds to `path` every needed variable missing from both `env` and the file; never rewrites a line. A
+ * stack secret whose volume exists is not generated: InfluxDB and Grafana took their value when that
+ * volume was new and would answer 401 to a new one.
+ */
+export function ensureEnvFile(
+  path: string,
+  env: NodeJS.ProcessEnv,
+  volumeExists: (name: string) => boolean = dockerVolumeExists,
+): EnsureResult {
   const existing = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const inFile = parseEnv(existing);
-  const added = NEEDED.filter((v) => !env[v.name] && !inFile[v.name]).map((v) => ({
-    name: v.name,
-    value: v.make(),
-    show: v.show === true,
-  }));
-  if (added.length === 0) return { path, added };
+  const missing = NEEDED.filter((v) => !env[v.name] && !inFile[v.name]);
+  const kept = missing
+    .filter((v) => v.volume !== undefined && volumeExists(v.volume))
+    .map((v) => ({ name: v.name, volume: v.volume! }));
+  const added = missing
+    .filter((v) => !kept.some((k) => k.name === v.name))
+    .map((v) => ({
+      name: v.name,
+      value: v.make(),
+      show: v.show === true,
+    }));
+  if (added.length === 0) return { path, added, kept };
 
   const header = existing
     ? ''
@@ -66,7 +102,7 @@ export function ensureEnvFile(path: string, env: NodeJS.ProcessEnv): EnsureResul
   });
   writeFileSync(path, existing + separator + header + lines.join(''), { mode: 0o600 });
   chmodSync(path, 0o600);
-  return { path, added };
+  return { path, added, kept };
 }
 
 /** What to tell the user about the variables just added: names, and the passwords people type (once). */
@@ -80,10 +116,21 @@ export function describeAdded(result: EnsureResult): string[] {
   ];
 }
 
+/** One line per secret left out, with the two ways on. */
+export function describeKept(result: EnsureResult): string[] {
+  return result.kept.map(
+    (k) =>
+      `${k.name} is missing from ${result.path}, but volume ${k.volume} was set up with an earlier value: ` +
+      'put that value back, or run npm run docker:reset (deletes the stack data) and then env:init again',
+  );
+}
+
 function main(): void {
   const path = process.argv[2] ?? '.env';
   const result = ensureEnvFile(path, process.env);
-  if (result.added.length === 0) {
+  for (const line of describeKept(result)) console.error(`env: ${line}`);
+  if (result.kept.length > 0) process.exitCode = 2;
+  if (result.added.length === 0 && result.kept.length === 0) {
     console.log(`env: ${path} and the environment already hold every credential the lab needs`);
     return;
   }

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../services/shared/dotenv.js';
-import { describeAdded, ensureEnvFile } from './ensure-env.js';
+import { describeAdded, describeKept, ensureEnvFile } from './ensure-env.js';
 import { waitForHealthy } from './wait-healthy.js';
 
 const SANDBOX_HEALTH = 'http://127.0.0.1:5050/health';
@@ -68,6 +68,7 @@ async function main(): Promise<number> {
   }
   const env = ensureEnvFile('.env', process.env);
   for (const line of describeAdded(env)) console.log(`lab: ${line}`);
+  for (const line of describeKept(env)) console.warn(`lab: ${line}`);
   loadDotEnv();
 
   const services = await startServices();
