@@ -22,12 +22,16 @@ env_file=${LT_ENV_FILE:-.env}
 # The default .env is optional; a file named on purpose that is not there is a mistake worth a line.
 [[ -z ${LT_ENV_FILE:-} || -f $env_file ]] || die "LT_ENV_FILE=$env_file: no such file"
 if [[ -f $env_file ]]; then
+  # Patterns in variables: bash 3.2 (macOS) cannot parse a literal `(` after =~.
+  assignment='^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)=(.*)$'
+  double_quoted='^"(.*)"$'
+  single_quoted="^'(.*)'$"
   while IFS= read -r line || [[ -n $line ]]; do
-    [[ $line =~ ^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)=(.*)$ ]] || continue
+    [[ $line =~ $assignment ]] || continue
     name=${BASH_REMATCH[1]}
     value=${BASH_REMATCH[2]}
     # One pair of surrounding quotes, double or single, is syntax, not value.
-    if [[ $value =~ ^\"(.*)\"$ || $value =~ ^\'(.*)\'$ ]]; then value=${BASH_REMATCH[1]}; fi
+    if [[ $value =~ $double_quoted || $value =~ $single_quoted ]]; then value=${BASH_REMATCH[1]}; fi
     [[ -n ${!name+set} ]] || export "$name=$value"
   done <"$env_file"
 fi

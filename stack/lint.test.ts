@@ -76,6 +76,13 @@ describe('stack linters', () => {
   it("no bash script expands a possibly empty array bare: macOS's bash 3.2 with set -u calls it unbound", () => {
     const offending = bareArrayExpansions(shellScripts());
     assert.deepEqual(offending, [], 'write ${a[@]+"${a[@]}"} instead');
+    // A literal `(` after =~ is a syntax error in bash 3.2 (the pattern goes in a variable).
+    const regexLiterals = shellScripts().flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/=~\s+[^$\s]\S*\(/.test(line) ? [`${file}:${i + 1}`] : [])),
+    );
+    assert.deepEqual(regexLiterals, [], 'put the =~ pattern in a variable');
     // The rule itself finds what bash 3.2 stops on.
     assert.deepEqual(
       bareArrayExpansions(['x'], () => 'set -u\nargs=()\ndocker "${args[@]}" run\n'),

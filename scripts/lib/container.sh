@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/run-k6.sh and stack/compose.sh (bash 3.2 and later): what both need before a k6
 # container runs, as the invoking user.
 
@@ -49,8 +50,8 @@ url_for_container() { # network, url
 # The versions pinned in stack/versions.env as shell variables (K6_VERSION, XK6_VERSION,
 # XK6_OUTPUT_INFLUXDB_VERSION), not exported: compose.sh exports them for compose's interpolation.
 load_versions() { # repository root
-  local name value
+  local name value pin='^[A-Z0-9_]+$'
   while IFS='=' read -r name value || [[ -n $name ]]; do
-    if [[ $name =~ ^[A-Z0-9_]+$ ]]; then printf -v "$name" '%s' "$value"; fi
+    if [[ $name =~ $pin ]]; then printf -v "$name" '%s' "$value"; fi
   done <"$1/stack/versions.env"
 }
