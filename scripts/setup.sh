@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 debian_packages=(chromium influxdb influxdb-client prometheus shellcheck yamllint)
 ubuntu_packages=(influxdb influxdb-client prometheus shellcheck yamllint)
 
+# LOADLAB_OS_RELEASE names another os-release file (the tests read this script as Ubuntu would).
+os_release=${LOADLAB_OS_RELEASE:-/etc/os-release}
 distribution=unknown
-if [[ -r /etc/os-release ]]; then
-  distribution=$(sed -n 's/^ID=//p' /etc/os-release | tr -d '"')
+if [[ -r $os_release ]]; then
+  distribution=$(sed -n 's/^ID=//p' "$os_release" | tr -d '"')
 fi
 
 packages=()
@@ -50,9 +52,30 @@ if ((${#missing[@]} > 0)); then
   else
     sudo=()
     [[ $(id -u) -eq 0 ]] || sudo=(sudo)
-    echo "setup: installing ${missing[*]}"
     ${sudo[@]+"${sudo[@]}"} apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive ${sudo[@]+"${sudo[@]}"} apt-get install -y -qq --no-install-recommends ${missing[@]+"${missing[@]}"} >/dev/null
+    # A name this distribution's archive lacks (a virtual name counts as lacking) would stop apt-get
+    # before it installs anything. Debian's names are this project's own and must all be there; on
+    # Ubuntu, whose archive the project cannot check, a missing one is named and the rest installed.
+    installable=()
+    lacking=()
+    for pkg in ${missing[@]+"${missing[@]}"}; do
+      if apt-cache show --no-all-versions "$pkg" 2>/dev/null | grep -qx "Package: $pkg"; then
+        installable+=("$pkg")
+      else
+        lacking+=("$pkg")
+      fi
+    done
+    if ((${#lacking[@]} > 0)); then
+      if [[ $distribution == debian ]]; then
+        echo "setup: Debian's archive here has no ${lacking[*]}; check the apt sources (/etc/apt/sources.list*)" >&2
+        exit 1
+      fi
+      echo "setup: $distribution's archive has no ${lacking[*]}; the tests that need them skip or fail until you install them by hand" >&2
+    fi
+    if ((${#installable[@]} > 0)); then
+      echo "setup: installing ${installable[*]}"
+      DEBIAN_FRONTEND=noninteractive ${sudo[@]+"${sudo[@]}"} apt-get install -y -qq --no-install-recommends ${installable[@]+"${installable[@]}"} >/dev/null
+    fi
   fi
 fi
 
