@@ -12,6 +12,7 @@ import {
   checkSecrets,
   checkSecretsMatch,
   format,
+  portFree,
 } from './stack-doctor.js';
 
 describe('stack:doctor', () => {
@@ -32,6 +33,24 @@ describe('stack:doctor', () => {
       ['port 8086 is taken by another program'],
     );
     assert.deepEqual(await checkPorts([3000, 8086], free, true), []);
+  });
+
+  it('a port is taken whichever loopback or wildcard address holds it, IPv6 localhost included', async () => {
+    for (const host of ['127.0.0.1', '0.0.0.0', '::1']) {
+      const server = createServer();
+      const listening = await new Promise<boolean>((resolve) => {
+        server.once('error', () => resolve(false)); // a machine without IPv6
+        server.listen(0, host, () => resolve(true));
+      });
+      if (!listening) continue;
+      const { port } = server.address() as AddressInfo;
+      try {
+        assert.equal(await portFree(port), false, `held on ${host}`);
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+      assert.equal(await portFree(port), true, `released on ${host}`);
+    }
   });
 
   it('every secret the compose file requires must be in .env, except the pins compose.sh sets', () => {

@@ -53,12 +53,24 @@ export function checkCompose(version = docker(['compose', 'version', '--short'])
   return [];
 }
 
-export function portFree(port: number, host = '0.0.0.0'): Promise<boolean> {
+/** Whether one address can listen on the port; a host without IPv6 has nothing on `::` to collide with. */
+function bindable(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(false));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(error.code === 'EAFNOSUPPORT' || error.code === 'EADDRNOTAVAIL'),
+    );
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * Free for the engine's published port: a program on [::1] (Node's `localhost` on many machines) leaves
+ * 0.0.0.0 bindable on Linux, and macOS lets 0.0.0.0 share a port with 127.0.0.1, so all three are tried.
+ */
+export async function portFree(port: number): Promise<boolean> {
+  for (const host of ['0.0.0.0', '::', '127.0.0.1']) if (!(await bindable(port, host))) return false;
+  return true;
 }
 
 /** Ports the stack publishes that another program holds (the running stack's own are fine). */
