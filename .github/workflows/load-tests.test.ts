@@ -110,8 +110,44 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
   });
 
   it('runs the test job in a Debian container, where the package names of setup.sh hold', () => {
-    const job = workflow.jobs['unit-tests'] as Job & { container?: string };
-    assert.match(job.container ?? '', /^node:20-bookworm$/);
+    const job = workflow.jobs['unit-tests'] as Job & { container?: { image?: string; options?: string } };
+    assert.match(job.container?.image ?? '', /^node:20-bookworm$/);
+    assert.match(job.container?.options ?? '', /--shm-size=1g/);
     assert.match(runs(job), /\.\/scripts\/setup\.sh && npm test/);
+  });
+
+  it("the container job's root can run git in the runner user's checkout, as the lint tests do", function () {
+    const job = workflow.jobs['unit-tests']!;
+    const steps = job.steps.map((s) => s.uses ?? s.run ?? '');
+    const checkout = steps.findIndex((s) => s.startsWith('actions/checkout@'));
+    const safe = steps.findIndex((s) => s.includes('safe.directory'));
+    const tests = steps.findIndex((s) => s.includes('npm test'));
+    assert.ok(checkout >= 0 && checkout < safe && safe < tests, steps.join(' | '));
+    if (process.getuid?.() !== 0) {
+      console.warn('      skipped the git half: it needs root, as the container job runs');
+      this.skip();
+    }
+    // What git does there: a repository owned by another user is refused until the step has run.
+    const home = mkdtempSync(join(tmpdir(), 'loadlab-gh-home-'));
+    const repo = mkdtempSync(join(tmpdir(), 'loadlab-gh-checkout-'));
+    try {
+      const git = (args: string[], env: Record<string, string> = {}) =>
+        spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, HOME: home, ...env } });
+      assert.equal(git(['init', '-q']).status, 0);
+      spawnSync('chown', ['-R', '1001:1001', repo]);
+      const refused = git(['ls-files']);
+      assert.notEqual(refused.status, 0);
+      assert.match(refused.stderr, /dubious ownership/);
+      const step = job.steps[safe]!.run!;
+      const ran = spawnSync('bash', ['-e', '-c', step], {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: home, GITHUB_WORKSPACE: repo },
+      });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.equal(git(['ls-files']).status, 0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
