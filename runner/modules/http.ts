@@ -4,6 +4,7 @@ import { DEFAULT_EXPECTED, Res, type JarOp, type RequestTuple, type ResponseTupl
 import { INVALID_URL_CODE } from '../vu/go-url.js';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from './runtime.js';
+import { goError } from './go-error.js';
 
 const EXPECTED = Symbol('loadlab.expectedStatuses');
 /** What http.expectedStatuses() returns: its ranges, [min, max, ...], judged on the main thread. */
@@ -185,16 +186,14 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       // tcp 127.0.0.1:1: connect: connection refused. A URL that could not be parsed never reached
       // the client: its parse error stands alone.
       const verb = p.method[0] + p.method.slice(1).toLowerCase();
-      const goError =
+      const errorText =
         res.error_code === INVALID_URL_CODE
           ? res.error
           : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`;
       if (p.params.throw ?? opt('throw', false)) {
-        const err = new Error(goError);
-        err.name = 'GoError';
-        throw err;
+        throw goError(errorText);
       }
-      rt.log('warn', 'Request Failed', { error: goError });
+      rt.log('warn', 'Request Failed', { error: errorText });
     }
     return res;
   }
@@ -309,5 +308,5 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     TLS_1_2: 'tls1.2',
     TLS_1_3: 'tls1.3',
   };
-  return { ...mod, default: mod, __esModule: true };
+  return mod;
 }

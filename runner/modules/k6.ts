@@ -1,5 +1,6 @@
 // The `k6` module: check, group, sleep, fail, randomSeed (internal/js/modules/k6/k6.go semantics).
 import { nowMs, type VuRuntime } from './runtime.js';
+import { goError } from './go-error.js';
 
 type CheckSet = Record<string, unknown>;
 
@@ -118,9 +119,7 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
   }
 
   function fail(msg?: unknown): never {
-    const err = new Error(msg === undefined ? '' : String(msg));
-    err.name = 'GoError';
-    throw err;
+    throw goError(msg === undefined ? '' : String(msg));
   }
 
   function randomSeed(seed: unknown): void {
@@ -130,5 +129,5 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
   }
 
   const mod = { check, group, sleep, fail, randomSeed };
-  return { ...mod, default: mod, __esModule: true };
+  return mod;
 }
