@@ -119,5 +119,5 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
     },
   };
   const mod = { vu, scenario, instance, test };
-  return { ...mod, default: mod, __esModule: true };
+  return mod;
 }

@@ -13,6 +13,14 @@ import type { VuRuntime } from './runtime.js';
 
 type ModuleObject = Record<string, unknown>;
 
+/**
+ * A k6 module as the bundle's CommonJS interop reads it: `default` is the module itself. Both markers
+ * are non-enumerable, so `Object.keys` of a default or namespace import lists k6's exports only.
+ */
+function asEsModule(mod: ModuleObject): ModuleObject {
+  return Object.defineProperties({ ...mod }, { default: { value: mod }, __esModule: { value: true } });
+}
+
 export class ModuleRegistry {
   private readonly cache = new Map<string, ModuleObject>();
   private browserFactory: ((env: VuModuleEnv) => ModuleObject) | undefined;
@@ -49,7 +57,7 @@ export class ModuleRegistry {
   require(name: string): ModuleObject {
     const hit = this.cache.get(name);
     if (hit) return hit;
-    const mod = this.build(name);
+    const mod = asEsModule(this.build(name));
     this.cache.set(name, mod);
     return mod;
   }
@@ -74,8 +82,7 @@ export class ModuleRegistry {
         for (const [metric, { type, contains }] of Object.entries(BROWSER_METRICS)) {
           this.rt.declareMetric(metric, type, contains);
         }
-        const m = this.browserFactory(this.moduleEnv);
-        return { ...m, default: m, __esModule: true };
+        return this.browserFactory(this.moduleEnv);
       }
       default:
         throw new Error(`unknown module: ${name}`);

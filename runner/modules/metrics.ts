@@ -53,5 +53,5 @@ export function createMetricsModule(rt: VuRuntime): Record<string, unknown> {
     Rate: makeClass('rate'),
     Trend: makeClass('trend'),
   };
-  return { ...mod, default: mod, __esModule: true };
+  return mod;
 }
