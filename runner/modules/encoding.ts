@@ -1,35 +1,22 @@
-// `k6/encoding`: b64encode/b64decode with k6's encodings ('std', 'rawstd', 'url', 'rawurl').
-function toBytes(input: unknown): Buffer {
-  if (typeof input === 'string') return Buffer.from(input, 'utf8');
-  if (input instanceof ArrayBuffer) return Buffer.from(input);
-  if (ArrayBuffer.isView(input)) return Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  return Buffer.from(String(input), 'utf8');
+// `k6/encoding`: b64encode/b64decode with Go's four base64 variants ('std' when none or another is named)
+// and its strict decoding; b64decode gives a string for format 's', an ArrayBuffer otherwise.
+import { goBase64Decode, goBase64Encode, type Base64Variant } from './go-base64.js';
+import { goBytes, toArrayBuffer } from './go-values.js';
+
+const VARIANTS: readonly Base64Variant[] = ['std', 'rawstd', 'url', 'rawurl'];
+
+function variantOf(encoding: unknown): Base64Variant {
+  return VARIANTS.find((variant) => variant === encoding) ?? 'std';
 }
 
 export function createEncodingModule(): Record<string, unknown> {
-  function b64encode(input: unknown, encoding = 'std'): string {
-    const bytes = toBytes(input);
-    switch (encoding) {
-      case 'std':
-        return bytes.toString('base64');
-      case 'rawstd':
-        return bytes.toString('base64').replace(/=+$/, '');
-      case 'url':
-        return bytes.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
-      case 'rawurl':
-        return bytes.toString('base64url');
-      default:
-        throw new Error(`unknown base64 encoding "${encoding}"`);
-    }
+  function b64encode(input: unknown, encoding?: unknown): string {
+    return goBase64Encode(goBytes(input), variantOf(encoding));
   }
-  function b64decode(input: string, encoding = 'std', format?: string): string | ArrayBuffer {
-    const norm = encoding.includes('url')
-      ? String(input).replace(/-/g, '+').replace(/_/g, '/')
-      : String(input);
-    const bytes = Buffer.from(norm, 'base64');
-    if (format === 's') return bytes.toString('utf8');
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  function b64decode(input: unknown, encoding?: unknown, format?: unknown): string | ArrayBuffer {
+    const bytes = goBase64Decode(input == null ? '' : String(input), variantOf(encoding));
+    return format === 's' ? bytes.toString('utf8') : toArrayBuffer(bytes);
   }
   const mod = { b64encode, b64decode };
-  return { ...mod, default: mod, __esModule: true };
+  return mod;
 }
