@@ -1,7 +1,7 @@
 // A k6 VU for the Node runner: one worker thread per VU runs the bundled script with k6's
 // synchronous API; this side owns the VU's HTTP transport and answers the worker over a
 // MessagePort + SharedArrayBuffer bridge. See README.md.
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { nowMs, type IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError } from './errors.js';
@@ -10,6 +10,8 @@ import { loadScript, type ScriptBundle } from './load-script.js';
 import {
   GO,
   INTERRUPT,
+  LOOP_RAN,
+  SC_INTERRUPTED,
   SIGNAL,
   STARTED,
   VU_SLOTS,
@@ -99,6 +101,20 @@ const TSX_API_URL = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : undefine
 
 type Command = WorkerCommand extends infer C ? (C extends { seq: number } ? Omit<C, 'seq'> : never) : never;
 
+interface Pending {
+  seq: number;
+  cmd: Command['cmd'];
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * How long an interrupted iteration has to stop by itself (its next sleep, request or check of the
+ * flag) before its worker is terminated. JavaScript that never calls k6 (`while (true) {}`) never
+ * looks, and k6 stops such a VU all the same (goja's Interrupt): so must the runner.
+ */
+const FORCED_INTERRUPT_MS = 250;
+
 /**
  * Blocked VUs whose answer is posted, woken together once this event-loop turn has handled all its
  * ready I/O. An immediate Atomics.notify per answer held the main thread ~70 µs of wall time each
@@ -131,7 +147,14 @@ function sameScenario(a: IterationContext['scenario'], b: IterationContext['scen
 
 class WorkerVu implements Vu {
   readonly id: number;
-  private readonly worker: Worker;
+  /** Replaced when an iteration has to be killed (see killBusyIteration). */
+  private worker!: Worker;
+  private httpPort!: MessagePort;
+  private readonly workerInit: Omit<WorkerInit, 'httpPort'>;
+  /** A replacement worker's init, which every command waits for. */
+  private ready: Promise<void> | undefined;
+  /** The scenario counters of the loop command in flight. */
+  private loopCounters: Int32Array | undefined;
   private readonly engine: HttpEngine;
   /** Answers kept until the worker's sample rows for them arrive. */
   private readonly httpSamples: HttpSampleBook;
@@ -140,7 +163,7 @@ class WorkerVu implements Vu {
   /** What the last 'iterate' command sent in full (see iterate()). */
   private lastIterate: { fnName: string; data: unknown; ctx: IterationContext } | undefined;
   private seq = 0;
-  private pending: { seq: number; resolve: (v: unknown) => void; reject: (e: Error) => void } | undefined;
+  private pending: Pending | undefined;
   private exited: Error | undefined;
   private closed = false;
 
@@ -154,8 +177,7 @@ class WorkerVu implements Vu {
       insecureSkipTLSVerify: config.insecureSkipTLSVerify,
       userAgent: config.userAgent,
     });
-    const { port1, port2 } = new MessageChannel();
-    const workerData: WorkerInit = {
+    this.workerInit = {
       scriptPath: config.scriptPath,
       bundle: config.bundle,
       vuId: config.vuId,
@@ -163,11 +185,17 @@ class WorkerVu implements Vu {
       runTags: config.runTags,
       systemTags: config.systemTags,
       signals: this.signals.buffer as SharedArrayBuffer,
-      httpPort: port2,
       browserModuleUrl: BROWSER_MODULE_URL,
       tsxApiUrl: TSX_API_URL,
     };
-    this.worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
+    this.startWorker();
+  }
+
+  /** A worker for the script, with its HTTP port; events of a worker that was replaced are ignored. */
+  private startWorker(): void {
+    const { port1, port2 } = new MessageChannel();
+    const workerData: WorkerInit = { ...this.workerInit, httpPort: port2 };
+    const worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
     port1.on('message', (msg: BridgeCall) => {
       // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
       if (Array.isArray(msg)) {
@@ -181,11 +209,49 @@ class WorkerVu implements Vu {
       }
     });
     port1.unref();
-    this.worker.on('message', (ev: WorkerEvent) => this.onEvent(ev));
-    this.worker.on('error', (err) => this.fail(err));
-    this.worker.on('exit', (code) => {
-      if (!this.closed) this.fail(new Error(`VU ${this.id} worker exited unexpectedly (code ${code})`));
+    worker.on('message', (ev: WorkerEvent) => {
+      if (worker === this.worker) this.onEvent(ev);
     });
+    worker.on('error', (err) => {
+      if (worker === this.worker) this.fail(err);
+    });
+    worker.on('exit', (code) => {
+      if (worker === this.worker && !this.closed) {
+        this.fail(new Error(`VU ${this.id} worker exited unexpectedly (code ${code})`));
+      }
+    });
+    this.worker = worker;
+    this.httpPort = port1;
+  }
+
+  /**
+   * The interrupted iteration kept running JavaScript: its worker is terminated, the iteration ends
+   * as interrupted (counted as k6 counts it), and a fresh worker runs the init code again for
+   * whatever this VU does next (teardown, handleSummary, a later scenario).
+   */
+  private killBusyIteration(p: Pending): void {
+    this.pending = undefined;
+    const old = this.worker;
+    const oldPort = this.httpPort;
+    this.startWorker();
+    void old.terminate();
+    oldPort.close();
+    this.lastIterate = undefined;
+    if (p.cmd === 'loop') {
+      if (this.loopCounters) Atomics.add(this.loopCounters, SC_INTERRUPTED, 1);
+      p.resolve({ ran: Atomics.load(this.signals, LOOP_RAN) });
+    } else {
+      p.resolve({ completed: false } satisfies IterationResult);
+    }
+    this.ready = this.sendNow<unknown>({ cmd: 'init' }).then(
+      () => {
+        this.ready = undefined;
+      },
+      (err: Error) => {
+        this.ready = undefined;
+        this.fail(err);
+      },
+    );
   }
 
   private async serveHttp(port: MessageChannel['port1'], reqs: WireRequest[]): Promise<void> {
@@ -289,12 +355,16 @@ class WorkerVu implements Vu {
   }
 
   private send<T>(cmd: Command): Promise<T> {
+    return this.ready ? this.ready.then(() => this.sendNow<T>(cmd)) : this.sendNow<T>(cmd);
+  }
+
+  private sendNow<T>(cmd: Command): Promise<T> {
     if (this.closed) return Promise.reject(new Error(`VU ${this.id} is closed`));
     if (this.exited) return Promise.reject(this.exited);
     if (this.pending) return Promise.reject(new Error(`VU ${this.id} is busy`));
     const seq = ++this.seq;
     return new Promise<T>((resolve, reject) => {
-      this.pending = { seq, resolve: resolve as (v: unknown) => void, reject };
+      this.pending = { seq, cmd: cmd.cmd, resolve: resolve as (v: unknown) => void, reject };
       this.worker.postMessage({ ...cmd, seq });
     });
   }
@@ -340,6 +410,7 @@ class WorkerVu implements Vu {
     Atomics.store(this.signals, INTERRUPT, 0);
     Atomics.store(this.signals, GO, 1);
     this.onLoopResult = onResult;
+    this.loopCounters = new Int32Array(spec.scenarioCounters);
     try {
       return await this.send<{ ran: number }>({ cmd: 'loop', spec });
     } finally {
@@ -365,6 +436,12 @@ class WorkerVu implements Vu {
     Atomics.store(this.signals, INTERRUPT, 1);
     Atomics.notify(this.signals, INTERRUPT);
     this.engine.abortAll();
+    const p = this.pending;
+    if (p?.cmd === 'loop' || p?.cmd === 'iterate' || p?.cmd === 'iterate-next') {
+      setTimeout(() => {
+        if (this.pending === p) this.killBusyIteration(p);
+      }, FORCED_INTERRUPT_MS);
+    }
   }
   async close(): Promise<void> {
     if (this.closed) return;

@@ -7,7 +7,8 @@ export const SIGNAL = 0; // bumped by the main thread when an HTTP answer is on 
 export const INTERRUPT = 1; // 1 while the current iteration must stop (sleep returns, next call throws)
 export const GO = 2; // 1 while a looping VU may start another iteration (main clears it to stop the loop)
 export const STARTED = 3; // iterations this VU has started (lets a delayed ramp-down interrupt hit the right one)
-export const VU_SLOTS = 4;
+export const LOOP_RAN = 4; // iterations the running loop command has started (its reply, should the worker be killed)
+export const VU_SLOTS = 5;
 
 /**
  * Slots of a scenario's shared counters (one Int32Array per scenario run), updated with Atomics by

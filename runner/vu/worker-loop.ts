@@ -6,6 +6,7 @@ import type { IterationView } from '../modules/runtime.js';
 import {
   GO,
   INTERRUPT,
+  LOOP_RAN,
   SC_COMPLETED,
   SC_INTERRUPTED,
   SC_LEFT,
@@ -47,6 +48,7 @@ export async function runLoop(spec: LoopSpec, signals: Int32Array, deps: LoopDep
   // property definitions fewer per iteration in a cold isolate. Nothing keeps an iteration's view
   // past its end (rt.iteration is cleared; k6/execution reads it when asked).
   const ctx = iterationView(spec.scenario, [0, 0, 0, 0], spec.testOptions);
+  Atomics.store(signals, LOOP_RAN, 0);
   for (;;) {
     // Counted before GO is read: a ramp-down that clears GO and then reads STARTED can never miss
     // an iteration that is about to start (its delayed interrupt must hit that iteration).
@@ -59,6 +61,7 @@ export async function runLoop(spec: LoopSpec, signals: Int32Array, deps: LoopDep
     ctx.iterationInScenario = spec.iterationInScenario + ran;
     ctx.iterationInInstance = Atomics.add(instance, 0, 1);
     ran += 1;
+    Atomics.store(signals, LOOP_RAN, ran);
     const pending = deps.runIteration(spec.fnName, spec.data, ctx);
     const result = pending instanceof Promise ? await pending : pending;
     Atomics.add(counters, result.completed ? SC_COMPLETED : SC_INTERRUPTED, 1);
