@@ -346,6 +346,10 @@ export async function runTest(
       teardownFailed = true;
       log('error', (error as Error).message, { hint: 'script exception' });
     }
+    // As k6, after teardown, when a run that ended by itself (not by Ctrl-C) saw no iteration end.
+    if (!controller.stopReason && runs.every((run) => run.completed === 0)) {
+      log('warn', 'No script iterations fully finished, consider making the test duration longer');
+    }
     const testRunDurationMs = Date.now() - testStart;
 
     const final = engine.evaluate({ final: true, elapsedMs: testRunDurationMs });
