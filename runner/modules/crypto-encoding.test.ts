@@ -1,9 +1,7 @@
 // k6/crypto and k6/encoding: the values and GoErrors k6 v1.3 gives (read off the real k6 by hand, then
 // held here), and fixtures/crypto-encoding.js run on the real k6 and the runner, line for line.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { realK6 } from '../../stack/real-k6.js';
-import { REPO } from '../e2e/harness.js';
+import { logLines, realK6OrSkip, RUNNER } from '../e2e/side-by-side.js';
 import { createCryptoModule } from './crypto.js';
 import { createEncodingModule } from './encoding.js';
 import { goBase64Decode } from './go-base64.js';
@@ -96,29 +94,12 @@ describe('runner/modules k6/crypto and k6/encoding (k6 v1.3 values)', () => {
     assert.equal(encoding.b64encode!('\xff\xfe?>', 'url'), 'w7_Dvj8-');
   });
 
-  it('fixtures/crypto-encoding.js prints the same lines on real k6 and on the runner', function () {
-    const k6 = realK6();
-    if (!k6) {
-      console.warn('      skipped: no real k6 (../shared/tools/k6 or REAL_K6) beside this clone');
-      this.skip();
-    }
+  it('fixtures/crypto-encoding.js logs the same lines on real k6 and on the runner', function () {
+    const k6 = realK6OrSkip(this);
     this.timeout(60_000);
     const script = 'runner/modules/fixtures/crypto-encoding.js';
-    const consoleLines = (command: string, args: string[]) => {
-      const run = spawnSync(command, [...args, 'run', '-q', '--summary-mode=disabled', script], {
-        cwd: REPO,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
-      });
-      assert.equal(run.status, 0, run.stderr);
-      return run.stderr
-        .split('\n')
-        .filter((line) => line.includes('source=console'))
-        .map((line) => /msg="(.*)" source=console$/.exec(line)?.[1] ?? line);
-    };
-    const expected = consoleLines(k6!, []);
-    const actual = consoleLines(process.execPath, ['bin/loadlab.js']);
+    const expected = logLines(k6, script);
     assert.ok(expected.length > 100, `${expected.length} lines from k6`);
-    assert.deepEqual(actual, expected);
+    assert.deepEqual(logLines(RUNNER, script), expected);
   });
 });

@@ -10,6 +10,7 @@ import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
 import { createMetricsModule } from './metrics.js';
 import type { VuRuntime } from './runtime.js';
+import type { VuTimers } from './timers.js';
 
 type ModuleObject = Record<string, unknown>;
 
@@ -31,6 +32,7 @@ export class ModuleRegistry {
     private readonly browserModuleUrl: string,
     private readonly tsxApiUrl: string | undefined,
     private readonly moduleEnv: VuModuleEnv,
+    private readonly timers: VuTimers,
   ) {}
 
   /** Loads the modules that cannot be built synchronously, for the imports the bundle declares. */
@@ -76,6 +78,8 @@ export class ModuleRegistry {
         return createEncodingModule();
       case 'k6/crypto':
         return createCryptoModule();
+      case 'k6/timers':
+        return { ...this.timers };
       case 'k6/browser':
       case 'k6/experimental/browser': {
         if (!this.browserFactory) throw new Error(`unknown module: ${name}`);

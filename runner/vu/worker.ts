@@ -11,6 +11,7 @@ import type { MetricType, ValueType } from '../types.js';
 import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
+import { TimerQueue } from '../modules/timers.js';
 import {
   AbortSignal,
   InterruptSignal,
@@ -232,14 +233,24 @@ const rt: VuRuntime = {
   },
 };
 
-const registry = new ModuleRegistry(rt, counters, init.browserModuleUrl, init.tsxApiUrl, {
-  vuId: init.vuId,
-  env: init.env,
-  currentTags: () => rt.currentTags(),
-  emit: (samples) => {
-    for (const s of samples) rt.emit({ ...s, tags: { ...s.tags } });
+// The script's timers (k6/timers and its globals): an iteration waits for them before it ends.
+const timers = new TimerQueue((message) => rt.log('warn', message, {})); // k6 tags it with no source
+
+const registry = new ModuleRegistry(
+  rt,
+  counters,
+  init.browserModuleUrl,
+  init.tsxApiUrl,
+  {
+    vuId: init.vuId,
+    env: init.env,
+    currentTags: () => rt.currentTags(),
+    emit: (samples) => {
+      for (const s of samples) rt.emit({ ...s, tags: { ...s.tags } });
+    },
   },
-});
+  timers.api,
+);
 
 function setPhase(p: Phase): void {
   (rt as { phase: Phase }).phase = p;
@@ -290,11 +301,23 @@ async function runInit(): Promise<{
   setPhase('init');
   await registry.preload(init.bundle.k6Imports ?? []);
   const module = { exports: {} as Record<string, unknown> };
-  // Wrapped on the bundle's first line so stack line numbers stay the bundle's own.
-  const wrapper = vm.runInThisContext(`(function (exports, require, module) {${init.bundle.code}\n})`, {
-    filename: bundleName,
-  }) as (e: unknown, r: (n: string) => unknown, m: unknown) => void;
-  wrapper(module.exports, (n) => registry.require(n), module);
+  // Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
+  // parameters stand in for Node's globals in the script's code only (the runner's own code, such
+  // as playwright in k6/browser, keeps Node's timers).
+  const wrapper = vm.runInThisContext(
+    `(function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {${init.bundle.code}\n})`,
+    { filename: bundleName },
+  ) as (e: unknown, r: (n: string) => unknown, m: unknown, ...t: unknown[]) => void;
+  const { setTimeout, clearTimeout, setInterval, clearInterval } = timers.api;
+  wrapper(
+    module.exports,
+    (n) => registry.require(n),
+    module,
+    setTimeout,
+    clearTimeout,
+    setInterval,
+    clearInterval,
+  );
   scriptExports = module.exports;
   const options =
     scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
@@ -369,15 +392,30 @@ function runIteration(
     rt.checkInterrupted();
     value = fn(fnName)(data);
   } catch (err) {
+    timers.stopAll();
     return endIteration(start, err);
   }
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return Promise.resolve(value).then(
-      () => endIteration(start, RETURNED),
-      (err: unknown) => endIteration(start, err),
+      () => afterTimers(start),
+      (err: unknown) => {
+        timers.stopAll();
+        return endIteration(start, err);
+      },
     );
   }
-  return endIteration(start, RETURNED);
+  return timers.busy ? afterTimers(start) : endIteration(start, RETURNED);
+}
+
+/** Ends an iteration whose body returned once its timers are done (or one threw, or it was interrupted). */
+function afterTimers(start: number): LoopIterationResult | Promise<LoopIterationResult> {
+  if (!timers.busy) return endIteration(start, RETURNED);
+  return timers
+    .settle(() => Atomics.load(signals, INTERRUPT) !== 0)
+    .then(
+      (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
+      (err: unknown) => endIteration(start, err),
+    );
 }
 
 function beginIteration(ctx: IterationView): void {

@@ -1,0 +1,35 @@
+// Runs one script on the real k6 and on the runner, for tests that compare what each logs.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { realK6 } from '../../stack/real-k6.js';
+import { REPO } from './harness.js';
+
+/** The runner's command. */
+export const RUNNER = [process.execPath, 'bin/loadlab.js'];
+
+/** The real k6's command; the test is skipped with one line where no real k6 is beside the clone. */
+export function realK6OrSkip(context: Mocha.Context): string[] {
+  const k6 = realK6();
+  if (!k6) {
+    console.warn('      skipped: no real k6 (../shared/tools/k6 or REAL_K6) beside this clone');
+    context.skip();
+  }
+  return [k6!];
+}
+
+/**
+ * The log lines of `run -q --summary-mode=disabled <script>` without their time, and without the
+ * bytecode offset k6 adds to a stack frame's column (`:19:30(3)`), which a V8 engine has no notion of.
+ */
+export function logLines(command: string[], script: string): string[] {
+  const run = spawnSync(command[0]!, [...command.slice(1), 'run', '-q', '--summary-mode=disabled', script], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('time=') && !line.includes('Error from API server'))
+    .map((line) => line.replace(/^time="[^"]*" /, '').replace(/(:\d+:\d+)\(\d+\)/g, '$1'));
+}
