@@ -303,9 +303,10 @@ async function runInit(): Promise<{
   const module = { exports: {} as Record<string, unknown> };
   // Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
   // parameters stand in for Node's globals in the script's code only (the runner's own code, such
-  // as playwright in k6/browser, keeps Node's timers).
+  // as playwright in k6/browser, keeps Node's timers). Strict, as the ES module k6 runs is: the
+  // CommonJS bundle lost that, and a write to a frozen object passed silently instead of throwing.
   const wrapper = vm.runInThisContext(
-    `(function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {${init.bundle.code}\n})`,
+    `(function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {"use strict";${init.bundle.code}\n})`,
     { filename: bundleName },
   ) as (e: unknown, r: (n: string) => unknown, m: unknown, ...t: unknown[]) => void;
   const { setTimeout, clearTimeout, setInterval, clearInterval } = timers.api;
