@@ -4,6 +4,7 @@
 import { BROWSER_METRICS } from '../metrics/builtin.js';
 import type { VuModuleEnv } from '../types.js';
 import { createCryptoModule } from './crypto.js';
+import { createDataModule } from './data.js';
 import { createEncodingModule } from './encoding.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
 import { createHttpModule } from './http.js';
@@ -37,7 +38,7 @@ export class ModuleRegistry {
 
   /** Loads the modules that cannot be built synchronously, for the imports the bundle declares. */
   async preload(names: readonly string[]): Promise<void> {
-    if (names.includes('k6/browser') || names.includes('k6/experimental/browser')) {
+    if (names.includes('k6/browser')) {
       try {
         // The browser module is TypeScript when the runner runs from sources: register tsx first.
         if (this.tsxApiUrl) {
@@ -78,10 +79,11 @@ export class ModuleRegistry {
         return createEncodingModule();
       case 'k6/crypto':
         return createCryptoModule();
+      case 'k6/data':
+        return createDataModule(this.rt);
       case 'k6/timers':
         return { ...this.timers };
-      case 'k6/browser':
-      case 'k6/experimental/browser': {
+      case 'k6/browser': {
         if (!this.browserFactory) throw new Error(`unknown module: ${name}`);
         for (const [metric, { type, contains }] of Object.entries(BROWSER_METRICS)) {
           this.rt.declareMetric(metric, type, contains);
