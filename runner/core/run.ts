@@ -27,6 +27,7 @@ import { banner, logLine, progressText, startProgress, type ConsoleIO } from './
 import { ScenarioRun, type PooledVu } from './executors.js';
 import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from './options.js';
 import { goPathError } from './go-path-error.js';
+import { moduleProblem } from '../modules/names.js';
 
 export const EXIT = {
   ok: 0,
@@ -97,6 +98,14 @@ export async function runTest(
       hint: 'script exception',
     });
     return EXIT.scriptException;
+  }
+  // A k6 module the runner cannot serve stops the run before any VU, in one line (GoError, as k6's).
+  for (const name of bundle.k6Imports ?? []) {
+    const problem = moduleProblem(name);
+    if (problem !== undefined) {
+      log('error', `GoError: ${problem}\n`, { hint: 'script exception' });
+      return EXIT.scriptException;
+    }
   }
 
   // k6 run exposes the system environment in __ENV; -e values win.
