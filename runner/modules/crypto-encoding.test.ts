@@ -1,7 +1,7 @@
 // k6/crypto and k6/encoding: the values and GoErrors k6 v1.3 gives (read off the real k6 by hand, then
 // held here), and fixtures/crypto-encoding.js run on the real k6 and the runner, line for line.
 import assert from 'node:assert/strict';
-import { logLines, realK6OrSkip, RUNNER } from '../e2e/side-by-side.js';
+import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 import { createCryptoModule } from './crypto.js';
 import { createEncodingModule } from './encoding.js';
 import { goBase64Decode } from './go-base64.js';

@@ -1,6 +1,6 @@
 // k6/data: fixtures/data.js logged line for line on real k6 and the runner.
 import assert from 'node:assert/strict';
-import { logLines, realK6OrSkip, RUNNER } from '../e2e/side-by-side.js';
+import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 
 describe('runner/modules k6/data', () => {
   it('fixtures/data.js logs the same lines on real k6 and on the runner', function () {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realK6OrSkip, RUNNER } from '../e2e/side-by-side.js';
+import { realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 import { REPO } from '../e2e/harness.js';
 import { NOT_IMPLEMENTED_MODULES } from './names.js';
 

@@ -1,6 +1,6 @@
 // k6/timers: the queue on its own, and fixtures/timers.js logged line for line on real k6 and the runner.
 import assert from 'node:assert/strict';
-import { logLines, realK6OrSkip, RUNNER } from '../e2e/side-by-side.js';
+import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 import { TimerQueue } from './timers.js';
 
 /** k6 stops an iteration's timers in Go map order, which changes from run to run: each run of such lines is sorted. */
