@@ -19,6 +19,8 @@ export interface RunFlags {
   summaryMode?: (typeof SUMMARY_MODES)[number];
   summaryTimeUnit?: string;
   quiet: boolean;
+  /** -v/--verbose: debug lines (console.debug) are printed too. */
+  verbose: boolean;
   noColor: boolean;
   noThresholds: boolean;
   /** What k6's flag parser prints for deprecated flags, one line each, before anything else. */
@@ -66,6 +68,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
     tags: {},
     outs: [],
     quiet: false,
+    verbose: false,
     noColor: false,
     noThresholds: false,
     deprecations: [],
@@ -78,6 +81,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
       arg = arg.slice(0, arg.indexOf('='));
     }
     if (arg === '-q' || arg === '--quiet') flags.quiet = true;
+    else if (arg === '-v' || arg === '--verbose') flags.verbose = true;
     else if (arg === '--no-color') flags.noColor = true;
     else if (arg === '--no-thresholds') flags.noThresholds = true;
     else if (arg === '--no-summary') {

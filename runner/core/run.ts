@@ -120,6 +120,8 @@ export async function runTest(
       for (const o of engineRef.outputs) o.addSamples(samples);
     },
     onLog(level, message, fields) {
+      // k6 prints debug lines (console.debug) only with -v.
+      if (level === 'debug' && !flags.verbose) return;
       // Lines without fields of their own (k6 module warnings) keep the console's source tag.
       log(level, message, fields ?? { source: 'console' });
     },

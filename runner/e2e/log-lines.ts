@@ -21,8 +21,9 @@ export function realK6OrSkip(context: Mocha.Context): string[] {
  * The log lines of `run -q --summary-mode=disabled <script>` without their time, and without the
  * bytecode offset k6 adds to a stack frame's column (`:19:30(3)`), which a V8 engine has no notion of.
  */
-export function logLines(command: string[], script: string): string[] {
-  const run = spawnSync(command[0]!, [...command.slice(1), 'run', '-q', '--summary-mode=disabled', script], {
+export function logLines(command: string[], script: string, flags: string[] = []): string[] {
+  const args = [...command.slice(1), 'run', '-q', '--summary-mode=disabled', ...flags, script];
+  const run = spawnSync(command[0]!, args, {
     cwd: REPO,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
