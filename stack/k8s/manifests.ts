@@ -1,6 +1,7 @@
 // `npm run k8s:manifests -- <scenario> --parallelism N --profile P [...]` (after `npm run build:k6`):
 // writes the manifests of one distributed run on k6-operator to results/k8s/<TestRun name>/, ready for
-// `kubectl apply -f`. Bad arguments, a missing bundle or secret, or more runners than VUs: one line, exit 2.
+// `kubectl apply -f`. Bad arguments, a missing bundle or secret, or a runner that would get no VU: one
+// line, exit 2 (a bundle whose init fails: its message, exit 1).
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
