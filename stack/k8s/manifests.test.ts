@@ -12,10 +12,27 @@ import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { UsageError } from './manifest-args.js';
 import { generate, suiteScenarios } from './manifests.js';
+import { hasTool } from '../tools.js';
 import { IMAGE_SUITE_DIR, SECRET_NAME } from './testrun.js';
 import { testRunProblems } from './testrun-schema.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** The arguments stack/k8s/example/testrun.yaml was written with (the README names them). */
+const EXAMPLE_ARGS = [
+  'scenarios/load/mixed-traffic',
+  '--parallelism',
+  '4',
+  '--profile',
+  'load',
+  '--separate',
+  '--cleanup',
+  'post',
+  '--testid',
+  'example',
+  '--no-secret',
+  '--script',
+  'image',
+];
 const ENV = {
   DEMO_EMAIL: 'k8s@loadlab.local',
   DEMO_PASSWORD: 'k8s-secret',
@@ -275,6 +292,35 @@ describe('k8s manifests for k6-operator', function () {
     for (const v of (m.testRun.spec as { runner: { env: EnvVar[] } }).runner.env)
       if (v.valueFrom?.secretKeyRef)
         assert.ok(readme.includes(`--from-literal=${v.valueFrom.secretKeyRef.key}=`), v.name);
+  });
+
+  it('example/testrun.yaml is what the command writes for the arguments it names', async () => {
+    const committed = readFileSync(join(REPO, 'stack/k8s/example/testrun.yaml'), 'utf8');
+    const m = await run(EXAMPLE_ARGS);
+    assert.deepEqual(m.files, ['testrun.yaml']);
+    // Compared as data: prettier (npm run format) requotes the committed copy.
+    assert.deepEqual(parse(committed), m.testRun, 'regenerate: see the command in stack/k8s/README.md');
+    assert.ok(readFileSync(join(REPO, 'stack/k8s/README.md'), 'utf8').includes(EXAMPLE_ARGS.join(' ')));
+  });
+
+  it("the README's kubectl command for --no-secret makes the keys the TestRun reads", async function () {
+    if (!hasTool('kubectl')) return this.skip(); // kubectl is not installed here
+    const readme = readFileSync(join(REPO, 'stack/k8s/README.md'), 'utf8');
+    const command = /^kubectl create secret generic [^\n]*(\n {2}[^\n]*)*/m
+      .exec(readme)![0]
+      .replace(/\\\n/g, ' ');
+    const made = spawnSync('sh', ['-c', `${command} --dry-run=client -o json`], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...ENV },
+    });
+    assert.equal(made.status, 0, made.stderr);
+    const secret = JSON.parse(made.stdout) as { metadata: { name: string }; data: Record<string, string> };
+    const m = await run(['scenarios/smoke/api-health', '--parallelism', '1', '--profile', 'smoke']);
+    assert.equal(secret.metadata.name, m.secret!.metadata.name);
+    const decoded = Object.fromEntries(
+      Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]),
+    );
+    assert.deepEqual(decoded, m.secret!.stringData);
   });
 
   it('refuses bad arguments in one line', async () => {
