@@ -253,7 +253,7 @@ describe('k8s manifests for k6-operator', function () {
         env: EnvVar[];
         volumes: unknown[];
         volumeMounts: unknown[];
-        resources: unknown;
+        securityContext: unknown;
       };
     };
     assert.equal(spec.script.localFile, `${IMAGE_SUITE_DIR}/scenarios/smoke/api-health.js`);
@@ -270,6 +270,8 @@ describe('k8s manifests for k6-operator', function () {
       { name: 'results', persistentVolumeClaim: { claimName: 'k6-results' } },
     ]);
     assert.deepEqual(spec.runner.volumeMounts, [{ name: 'results', mountPath: '/home/k6/results' }]);
+    assert.deepEqual(spec.runner.securityContext, { fsGroup: 12345 }, 'the volume is writable for k6');
+    assert.match(readFileSync(join(REPO, 'stack/k6.Dockerfile'), 'utf8'), /adduser -D -H -u 12345 /);
     // The Dockerfile copies dist/k6 to /home/k6/suite, so the local file is the bundle built here.
     assert.match(
       readFileSync(join(REPO, 'stack/k6.Dockerfile'), 'utf8'),

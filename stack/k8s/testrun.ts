@@ -8,6 +8,8 @@ import type { ManifestArgs } from './manifest-args.js';
 export const IMAGE_SUITE_DIR = '/home/k6/suite';
 export const IMAGE_RESULTS_DIR = '/home/k6/results';
 export const SECRET_NAME = 'loadlab-k6';
+/** The group of the image's k6 user (`adduser -u 12345` in stack/k6.Dockerfile). */
+export const IMAGE_GID = 12345;
 
 /** Secret keys and the environment variables (from .env) their values come from. */
 export const SECRET_SOURCES = {
@@ -123,6 +125,9 @@ function runner(args: ManifestArgs, inputs: ManifestInputs): Record<string, unkn
   if (args.resultsClaim) {
     pod.volumes = [{ name: 'results', persistentVolumeClaim: { claimName: args.resultsClaim } }];
     pod.volumeMounts = [{ name: 'results', mountPath: IMAGE_RESULTS_DIR }];
+    // The image runs k6 as uid/gid 12345 (stack/k6.Dockerfile); a fresh volume is root's until fsGroup
+    // hands it to that group, and k6 could not write its summaries there.
+    pod.securityContext = { fsGroup: IMAGE_GID };
   }
   return pod;
 }
