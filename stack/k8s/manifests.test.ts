@@ -306,7 +306,10 @@ describe('k8s manifests for k6-operator', function () {
   });
 
   it("the README's kubectl command for --no-secret makes the keys the TestRun reads", async function () {
-    if (!hasTool('kubectl')) return this.skip(); // kubectl is not installed here
+    if (!hasTool('kubectl')) {
+      console.warn('      skipped: kubectl is not installed');
+      return this.skip();
+    }
     const readme = readFileSync(join(REPO, 'stack/k8s/README.md'), 'utf8');
     const command = /^kubectl create secret generic [^\n]*(\n {2}[^\n]*)*/m
       .exec(readme)![0]
