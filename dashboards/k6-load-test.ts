@@ -19,6 +19,18 @@ export const K6_DASHBOARD_UID = 'loadlab-k6';
 
 /** Samples of the selected run; `vus`/`vus_max` carry run tags only, so they skip the scenario filter. */
 const RUN = `"testid" =~ /^$testid$/ AND $timeFilter`;
+
+/**
+ * A distributed run (stack/k8s: k6-operator) has one k6 per pod, each reporting its own `vus` and
+ * `vus_max`, tagged `instance_id`. The run's VUs are the sum over instances of each one's value in the
+ * bucket; a single k6 has no instance_id and is one group, so the same query serves both.
+ */
+function vusOfRun(metric: 'vus' | 'vus_max', bucket: string): string {
+  return (
+    `SELECT sum("vus") FROM (SELECT max("value") AS "vus" FROM "${metric}" WHERE ${RUN} ` +
+    `GROUP BY time(${bucket}), "instance_id") WHERE $timeFilter GROUP BY time(${bucket})`
+  );
+}
 const RUN_AND_SCENARIO = `"testid" =~ /^$testid$/ AND "scenario" =~ /^$scenario$/ AND $timeFilter`;
 
 function q(refId: string, query: string, alias?: string): InfluxQlBuilder {
@@ -93,7 +105,22 @@ function overview(): cog.Builder<Panel>[] {
       'short',
       q('A', `SELECT sum("value") FROM "iterations" WHERE ${RUN_AND_SCENARIO}`),
     ),
-    singleStat(INFLUXDB, 'Peak VUs', 'short', q('A', `SELECT max("value") FROM "vus" WHERE ${RUN}`)),
+    singleStat(
+      INFLUXDB,
+      'Peak VUs',
+      'short',
+      q('A', `SELECT max("sum") FROM (${vusOfRun('vus', '1s')}) WHERE $timeFilter`),
+    ),
+    singleStat(
+      INFLUXDB,
+      'Instances',
+      'short',
+      // One group per instance_id that reported; 1 for a single k6 or the Node runner.
+      q(
+        'A',
+        `SELECT count("peak") FROM (SELECT max("value") AS "peak" FROM "vus_max" WHERE ${RUN} GROUP BY "instance_id")`,
+      ),
+    ).description('k6 processes that streamed this testid: the runner pods of a k6-operator TestRun.'),
   ];
 }
 
@@ -121,18 +148,16 @@ export function k6Dashboard(): Dashboard {
       ]),
     )
     .withPanel(
-      timeSeries(INFLUXDB, 'Virtual users', 'short', [
-        q(
-          'A',
-          `SELECT max("value") FROM "vus" WHERE ${RUN} GROUP BY time($__interval) fill(previous)`,
-          'VUs',
-        ),
-        q(
-          'B',
-          `SELECT max("value") FROM "vus_max" WHERE ${RUN} GROUP BY time($__interval) fill(previous)`,
-          'VUs max',
-        ),
-      ]),
+      timeSeries(
+        INFLUXDB,
+        'Virtual users',
+        'short',
+        [
+          q('A', `${vusOfRun('vus', '$__interval')} fill(previous)`, 'VUs'),
+          q('B', `${vusOfRun('vus_max', '$__interval')} fill(previous)`, 'VUs max'),
+        ],
+        { description: 'Summed over the instances of a distributed run (instance_id).' },
+      ),
     )
     .withPanel(
       timeSeries(

@@ -75,6 +75,34 @@ describe('k6 summary handler', () => {
     ]);
   });
 
+  it('names every file after LT_INSTANCE when set, so pods sharing a volume keep their own', () => {
+    const at = new Date('2026-11-22T22:55:01Z');
+    const pod = (instance: string) =>
+      Object.keys(
+        summaryFiles(
+          real,
+          { scenario: 'smoke', profile: 'load' },
+          { LT_INSTANCE: instance, LT_RUN_SUMMARY: 'shared/run.json' },
+          at,
+        ),
+      ).sort();
+    assert.deepEqual(pod('loadlab-smoke-1-x7k2p'), [
+      'results/summary-latest-loadlab-smoke-1-x7k2p.json',
+      'results/summary-smoke-load-2026-11-22T22-55-01Z-loadlab-smoke-1-x7k2p.json',
+      'shared/run-loadlab-smoke-1-x7k2p.json',
+      'stdout',
+    ]);
+    const files = [...pod('pod-1'), ...pod('pod-2')].filter((f) => f !== 'stdout');
+    assert.equal(new Set(files).size, 6, 'no file name shared by the two pods');
+    assert.deepEqual(pod('a b/c').slice(0, 1), ['results/summary-latest-a_b_c.json']);
+    assert.deepEqual(pod(' '), [
+      'results/summary-latest.json',
+      'results/summary-smoke-load-2026-11-22T22-55-01Z.json',
+      'shared/run.json',
+      'stdout',
+    ]);
+  });
+
   it('labels with LT_SCENARIO when set, made safe for file names', () => {
     assert.equal(scenarioLabel('smoke', {}), 'smoke');
     assert.equal(scenarioLabel('smoke', { LT_SCENARIO: 'my run/1' }), 'my_run_1');

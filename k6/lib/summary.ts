@@ -20,6 +20,24 @@ export function normalizePath(path: string): string {
 }
 
 /**
+ * `-<LT_INSTANCE>` when set, else nothing. Every pod of a distributed run (stack/k8s) runs handleSummary
+ * on its own share of the test at the same second; on a shared volume their files would overwrite each
+ * other, so the manifests set LT_INSTANCE to the pod's name.
+ */
+export function instanceSuffix(env: Record<string, string | undefined>): string {
+  const instance = (env.LT_INSTANCE ?? '').trim();
+  return instance ? `-${instance.replace(/[^\w.-]+/g, '_')}` : '';
+}
+
+/** `dir/x.json` + `-pod-1` -> `dir/x-pod-1.json` (appended when the name has no extension). */
+function withSuffix(path: string, suffix: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') + 1
+    ? `${path.slice(0, dot)}${suffix}${path.slice(dot)}`
+    : `${path}${suffix}`;
+}
+
+/**
  * One entry per file. LT_RUN_SUMMARY (the report runner's per-run copy) is added only when it is
  * a different file: the latest summary has exactly one writer (the original project wrote it twice).
  */
@@ -32,12 +50,13 @@ export function summaryFiles(
   const json = JSON.stringify(data, null, 2);
   // LT_RESULTS_DIR lets `test:report --results DIR` keep every file of a run under DIR.
   const dir = normalizePath(env.LT_RESULTS_DIR || 'results').replace(/\/$/, '');
+  const suffix = instanceSuffix(env);
   const files: Record<string, string> = {
-    [`${dir}/summary-latest.json`]: json,
-    [`${dir}/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}.json`]: json,
+    [`${dir}/summary-latest${suffix}.json`]: json,
+    [`${dir}/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}${suffix}.json`]: json,
     stdout: renderSummaryText(data, labels),
   };
-  const extra = env.LT_RUN_SUMMARY ? normalizePath(env.LT_RUN_SUMMARY) : '';
+  const extra = env.LT_RUN_SUMMARY ? withSuffix(normalizePath(env.LT_RUN_SUMMARY), suffix) : '';
   if (extra && !(extra in files)) files[extra] = json;
   return files;
 }

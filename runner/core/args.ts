@@ -18,6 +18,9 @@ export interface RunFlags {
   summaryTrendStats?: string[];
   summaryMode?: (typeof SUMMARY_MODES)[number];
   summaryTimeUnit?: string;
+  /** Parsed only to be refused with exit 104 (options.ts): the runner is one process, never a segment. */
+  executionSegment?: string;
+  executionSegmentSequence?: string;
   quiet: boolean;
   /** -v/--verbose: debug lines (console.debug) are printed too. */
   verbose: boolean;
@@ -45,6 +48,8 @@ const VALUE_FLAGS: Record<string, string> = {
   '--summary-trend-stats': 'summaryTrendStats',
   '--summary-mode': 'summaryMode',
   '--summary-time-unit': 'summaryTimeUnit',
+  '--execution-segment': 'executionSegment',
+  '--execution-segment-sequence': 'executionSegmentSequence',
 };
 
 function keyValue(text: string, flag: string): [string, string] {
@@ -128,6 +133,12 @@ export function parseRunArgs(argv: string[]): RunFlags {
           break;
         case 'summaryTimeUnit':
           flags.summaryTimeUnit = value;
+          break;
+        case 'executionSegment':
+          flags.executionSegment = value;
+          break;
+        case 'executionSegmentSequence':
+          flags.executionSegmentSequence = value;
           break;
         case 'summaryMode':
           if (!(SUMMARY_MODES as readonly string[]).includes(value)) {

@@ -119,6 +119,31 @@ describe('runner options', () => {
     assert.deepEqual(commaStages.stages, stages.stages, 'the comma form k6 accepts');
   });
 
+  it('refuses execution segments from the flags, K6_* and the script options', () => {
+    const script = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '1s' } } };
+    assert.throws(
+      () => consolidate(script, {}, flags('--execution-segment', '0:1/2')),
+      (e: Error) =>
+        e instanceof OptionsError &&
+        /^execution segments \(--execution-segment\) are not supported/.test(e.message),
+    );
+    assert.throws(
+      () => consolidate(script, {}, flags('--execution-segment-sequence=0,1/2,1')),
+      /\(--execution-segment-sequence\) are not supported/,
+    );
+    assert.throws(
+      () =>
+        consolidate(
+          script,
+          { K6_EXECUTION_SEGMENT: '1/2:1', K6_EXECUTION_SEGMENT_SEQUENCE: '0,1/2,1' },
+          flags(),
+        ),
+      /\(--execution-segment, --execution-segment-sequence\)/,
+    );
+    assert.throws(() => consolidate({ ...script, executionSegment: '0:1/2' }, {}, flags()), OptionsError);
+    assert.doesNotThrow(() => consolidate(script, { K6_EXECUTION_SEGMENT: '' }, flags()));
+  });
+
   it('validates scenarios with k6 messages (exit 104)', () => {
     const bad = (scenarios: Record<string, unknown>) => () => consolidate({ scenarios }, {}, flags());
     assert.throws(

@@ -204,11 +204,37 @@ function validateTrendStat(stat: string): void {
   }
 }
 
+/**
+ * k6 runs a slice of the test with --execution-segment (k6-operator starts one such k6 per pod). The
+ * Node runner always runs the whole test, so a segment from the flags, K6_* or the script's options is
+ * refused rather than silently ignored: N runners would each generate the full load.
+ */
+function refuseExecutionSegments(
+  script: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  flags: RunFlags,
+): void {
+  const given = [
+    ['--execution-segment', flags.executionSegment ?? env.K6_EXECUTION_SEGMENT ?? script.executionSegment],
+    [
+      '--execution-segment-sequence',
+      flags.executionSegmentSequence ?? env.K6_EXECUTION_SEGMENT_SEQUENCE ?? script.executionSegmentSequence,
+    ],
+  ].filter(([, value]) => value !== undefined && value !== '');
+  if (given.length === 0) return;
+  throw new OptionsError(
+    `execution segments (${given.map(([name]) => name).join(', ')}) are not supported by the loadlab ` +
+      'Node runner, which always runs the whole test; run segmented or distributed tests on k6 ' +
+      '(stack/k8s/README.md)',
+  );
+}
+
 export function consolidate(
   script: Record<string, unknown>,
   env: Record<string, string | undefined>,
   flags: RunFlags,
 ): TestConfig {
+  refuseExecutionSegments(script, env, flags);
   const fromEnv = {
     vus: env.K6_VUS ? Number(env.K6_VUS) : undefined,
     duration: env.K6_DURATION || undefined,
