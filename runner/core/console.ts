@@ -1,5 +1,5 @@
 // What the runner prints: k6's banner, logfmt log lines on stderr, and a progress display
-// (redrawn on a TTY, a plain line every 10 s otherwise).
+// (redrawn on a TTY, a plain block every second otherwise, as k6 on stdout).
 import { formatDuration } from '../metrics/index.js';
 import type { ScenarioRun } from './executors.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from './options.js';
@@ -77,12 +77,7 @@ export function banner(
   dashboardUrl?: string,
 ): string {
   const maxVus = scenarios.reduce((sum, s) => sum + scenarioMaxVus(s), 0);
-  const maxMs = Math.max(
-    ...scenarios.map(
-      (s) =>
-        s.startTimeMs + scenarioDurationMs(s) + s.gracefulStopMs + (s.executor === 'ramping-vus' ? 0 : 0),
-    ),
-  );
+  const maxMs = maxDurationMs(scenarios);
   const lines = [
     ...LOGO,
     '     execution: local',
@@ -97,19 +92,38 @@ export function banner(
   return lines.join('\n') + '\n';
 }
 
-const clock = (ms: number) => {
-  const m = Math.floor(ms / 60_000);
-  const s = (ms % 60_000) / 1000;
-  return `${String(m).padStart(2, '0')}m${s.toFixed(1).padStart(4, '0')}s`;
-};
+/** The run's maximum duration with graceful stops, as the banner states it. */
+export function maxDurationMs(scenarios: ScenarioConfig[]): number {
+  return Math.max(...scenarios.map((s) => s.startTimeMs + scenarioDurationMs(s) + s.gracefulStopMs));
+}
 
-export function progressText(runs: ScenarioRun[], elapsedMs: number, maxVus: number): string {
+/**
+ * Elapsed time as k6's progress line shows it: tenths truncated, and as wide as the run's maximum
+ * duration needs, so the line never changes width ("1.0s" under 10 s, "01.0s", "00m01.0s", "00h00m01.0s").
+ */
+export function progressClock(ms: number, maxMs: number): string {
+  const tenths = Math.floor(ms / 100);
+  const fraction = tenths % 10;
+  const seconds = Math.floor(tenths / 10) % 60;
+  const minutes = Math.floor(tenths / 600) % 60;
+  const hours = Math.floor(tenths / 36_000) % 24;
+  const days = Math.floor(tenths / 864_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const max = Math.round(maxMs / 100) * 100;
+  if (max >= 86_400_000) return `${days}d${two(hours)}h${two(minutes)}m${two(seconds)}.${fraction}s`;
+  if (max >= 3_600_000) return `${two(hours + days * 24)}h${two(minutes)}m${two(seconds)}.${fraction}s`;
+  if (max >= 60_000) return `${two(minutes + (hours + days * 24) * 60)}m${two(seconds)}.${fraction}s`;
+  if (max >= 10_000) return `${two(seconds)}.${fraction}s`;
+  return `${seconds}.${fraction}s`;
+}
+
+export function progressText(runs: ScenarioRun[], elapsedMs: number, maxVus: number, maxMs: number): string {
   const active = runs.reduce((n, r) => n + r.activeVus, 0);
   const completed = runs.reduce((n, r) => n + r.completed, 0);
   const interrupted = runs.reduce((n, r) => n + r.interrupted, 0);
   const width = Math.max(...runs.map((r) => r.config.name.length));
   const lines = [
-    `running (${clock(elapsedMs)}), ${active}/${maxVus} VUs, ${completed} complete and ${interrupted} interrupted iterations`,
+    `running (${progressClock(elapsedMs, maxMs)}), ${active}/${maxVus} VUs, ${completed} complete and ${interrupted} interrupted iterations`,
   ];
   for (const r of runs) {
     const pct = Math.round(r.progress() * 100);
@@ -121,13 +135,16 @@ export function progressText(runs: ScenarioRun[], elapsedMs: number, maxVus: num
   return lines.join('\n');
 }
 
-/** Redraws in place on a TTY (about once a second); prints a plain block every 10 s otherwise. */
-export function startProgress(io: ConsoleIO, render: () => string): () => void {
+/**
+ * k6's progress display, on stdout as k6 writes it: redrawn in place about once a second on a TTY,
+ * otherwise a plain block every second; the last one follows the end-of-test summary.
+ */
+export function startProgress(io: ConsoleIO, render: () => string): { stop(): void; final(): void } {
   let drawn = 0;
   const draw = () => {
     const text = render();
     if (io.isTTY) {
-      io.err(
+      io.out(
         `${drawn ? `\x1b[${drawn}A` : ''}${text
           .split('\n')
           .map((l) => `${l}\x1b[0K`)
@@ -135,13 +152,11 @@ export function startProgress(io: ConsoleIO, render: () => string): () => void {
       );
       drawn = text.split('\n').length;
     } else {
-      io.err(`${text}\n\n`);
+      io.out(`\n${text}\n`);
     }
   };
-  const timer = setInterval(draw, io.isTTY ? 1000 : 10_000);
+  const timer = setInterval(draw, 1000);
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    draw();
-  };
+  // k6 stops redrawing when the scenarios end and draws the last block after the summary.
+  return { stop: () => clearInterval(timer), final: draw };
 }

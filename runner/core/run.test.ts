@@ -63,7 +63,8 @@ describe('runner/core/run on k6-golden sc.js', function () {
   it('counts the VUs an arrival-rate scenario grows in the progress line, as k6 does', async () => {
     const result = await runLoadlab([`${GOLDEN}/sc.js`, '--summary-mode=disabled']);
     assert.equal(result.code, 0, result.stderr);
-    const progress = result.stderr.split('\n').filter((l) => l.startsWith('running ('));
+    // Progress is on stdout, as k6 writes it when stdout is not a terminal.
+    const progress = result.stdout.split('\n').filter((l) => l.startsWith('running ('));
     // The last line: 0 active of the 4 initialised (3 before the start, 1 grown), not of the first 3.
     assert.match(
       progress.at(-1)!,

@@ -23,7 +23,7 @@ import {
   type VuHooks,
 } from '../vu/index.js';
 import type { RunFlags } from './args.js';
-import { banner, logLine, progressText, startProgress, type ConsoleIO } from './console.js';
+import { banner, logLine, maxDurationMs, progressText, startProgress, type ConsoleIO } from './console.js';
 import { ScenarioRun, type PooledVu } from './executors.js';
 import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from './options.js';
 import { goPathError } from './go-path-error.js';
@@ -335,9 +335,11 @@ export async function runTest(
         controller.requestStop('thresholds');
       }
     }, 2000);
-    const stopProgress = flags.quiet
-      ? () => {}
-      : startProgress(io, () => progressText(runs, Date.now() - testStart, allocatedVus()));
+    const progress = flags.quiet
+      ? { stop: () => {}, final: () => {} }
+      : startProgress(io, () =>
+          progressText(runs, Date.now() - testStart, allocatedVus(), maxDurationMs(config.scenarios)),
+        );
 
     await Promise.all(
       runs.map(async (run) => {
@@ -348,7 +350,7 @@ export async function runTest(
     );
     clearInterval(gauges);
     clearInterval(thresholdTimer);
-    stopProgress();
+    progress.stop();
 
     let teardownFailed = false;
     try {
@@ -377,6 +379,7 @@ export async function runTest(
     if (config.summaryMode !== 'disabled') {
       await writeSummary(vu0, data, engine, config, flags, io, log);
     }
+    progress.final();
     for (const o of engineRef.outputs) {
       try {
         await o.stop();
