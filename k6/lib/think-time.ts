@@ -40,6 +40,8 @@ export const THINK_TIME = {
   clinic: fixed(0.5),
   /** Secured clinic: the anonymous probe, once a second. */
   clinicProbe: fixed(1),
+  /** Error simulation: a user pauses as in smoke. */
+  errors: fixed(0.5),
   /** Browser: a user looks at the dashboard before closing the tab. */
   browser: fixed(1),
 } as const satisfies Record<string, Pause>;

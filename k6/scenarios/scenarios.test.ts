@@ -4,7 +4,13 @@
 import assert from 'node:assert/strict';
 import { profileByName } from '../lib/profiles.js';
 import { scenarioThresholds } from '../lib/thresholds.js';
-import { describeTrace, loadScript, withRandom, type TraceEvent } from '../testing/fake-k6.js';
+import {
+  describeTrace,
+  healthyResponder,
+  loadScript,
+  withRandom,
+  type TraceEvent,
+} from '../testing/fake-k6.js';
 
 const ENV = { BASE_URL: 'http://sandbox.test', DEMO_EMAIL: 'demo@loadlab.test', DEMO_PASSWORD: 'pw' };
 
@@ -279,6 +285,35 @@ describe('k6 scenarios (spec sequences)', function () {
       Object.keys(files).some((f) => /^results\/summary-browser-login-smoke-/.test(f)),
       Object.keys(files).join(),
     );
+  });
+
+  it('error simulation: health, simulated 404, pause, simulated 422, users, pause; the errors are expected', async () => {
+    const s = await loadScript('k6/scenarios/errors/error-simulation.ts', ENV, (method, url) =>
+      url.includes('/api/errors/')
+        ? { status: Number(url.slice(-3)), body: {}, headers: { 'Content-Type': 'application/problem+json' } }
+        : healthyResponder(method, url, null),
+    );
+    const options = s.module.options as Options;
+    assertRamping(options, 'error_simulation', { test_type: 'errors', suite: 'error-simulation' }, 'smoke');
+    assert.deepEqual(
+      options.thresholds,
+      scenarioThresholds('smoke', { 'http_req_failed{endpoint:errors}': ['rate==0'] }),
+    );
+    s.reset();
+    s.module.default();
+    assert.deepEqual(describeTrace(s.trace), [
+      'GET /health',
+      'GET /api/errors/404',
+      'sleep 0.5',
+      'GET /api/errors/422',
+      'GET /api/users',
+      'sleep 0.5',
+    ]);
+    assert.deepEqual(
+      requests(s.trace).map((r) => r.expected),
+      [undefined, [404], [422], undefined],
+    );
+    assert.ok(s.trace.every((e) => e.kind !== 'check' || e.ok));
   });
 
   it('every profile-driven scenario labels its summary files with the scenario and the profile that ran', async () => {
