@@ -56,8 +56,11 @@ export function chooseTarget(
   const major = /^v?(\d+)\./.exec(version)?.[1];
   if (major === '1') {
     const db = decodeURIComponent(parsed.pathname.replace(/^\/+/, '')) || 'k6';
+    // The URL as given (credentials and k6's query options such as pushInterval kept), with the database.
+    const target = new URL(url);
+    target.pathname = `/${encodeURIComponent(db)}`;
     return {
-      output: `influxdb=${base}/${db}`,
+      output: `influxdb=${target.href}`,
       api: 'v1',
       env: {},
       description: `stack: InfluxDB ${version} at ${base} speaks the v1 API: database ${db}, k6's influxdb output`,

@@ -316,6 +316,15 @@ describe('stack/influx-target.ts: the write API follows the server version', () 
     const t = chooseTarget('http://127.0.0.1:8086/k6', '1.6.7~rc0', {});
     assert.equal(t.output, 'influxdb=http://127.0.0.1:8086/k6');
     assert.deepEqual(t.env, {});
+    // Credentials and k6's URL options go through; no path means k6's default database.
+    assert.equal(
+      chooseTarget('http://u:p@127.0.0.1:8086/db1?pushInterval=5s', '1.8.10', {}).output,
+      'influxdb=http://u:p@127.0.0.1:8086/db1?pushInterval=5s',
+    );
+    assert.equal(
+      chooseTarget('http://127.0.0.1:8086', '1.8.10', {}).output,
+      'influxdb=http://127.0.0.1:8086/k6',
+    );
   });
 
   it('2.x (with or without the v): xk6-influxdb with the compose org, bucket and admin token', () => {
