@@ -1,8 +1,9 @@
 // Structure of the generated dashboards and of the Grafana provisioning: only provisioned datasource
 // uids, no `${DS_...}` inputs, JSON in sync with its TypeScript source, variables that exist.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { DASHBOARD_FILES, JSON_DIR, renderedDashboards } from './build.js';
 import { panelQueries, unfilledVariables } from './queries.js';
@@ -124,6 +125,32 @@ describe('dashboards', () => {
       (v) => v.name,
     );
     assert.deepEqual(variables, ['testid', 'scenario']);
+  });
+
+  it('k6 dashboard queries every custom metric the suite declares (k6/**: new Trend/Rate/Counter/Gauge)', () => {
+    const declared = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+          for (const m of readFileSync(path, 'utf8').matchAll(/new (?:Trend|Rate|Counter|Gauge)\('(\w+)'/g))
+            declared.add(m[1]!);
+      }
+    };
+    walk(fileURLToPath(new URL('../k6', import.meta.url)));
+    // The nine of the spec and the gate's counter, at least.
+    assert.ok(declared.size >= 10, [...declared].join());
+    const queried = new Set(
+      panelQueries(load('k6-load-test.json')).flatMap((q) =>
+        [...q.text.matchAll(/FROM "(\w+)"/g)].map((m) => m[1]!),
+      ),
+    );
+    assert.deepEqual(
+      [...declared].filter((name) => !queried.has(name)),
+      [],
+      'custom metrics without a panel',
+    );
   });
 
   it('services dashboard covers rate, errors, duration per route, event-loop lag and memory', () => {

@@ -1,17 +1,38 @@
-// Puts a real run into an InfluxDB 1.x for the dashboard query tests: the project's Node runner runs
-// the suite's smoke bundle against the real sandbox and streams it with k6's v1 output
-// (`-o influxdb=...`), exactly as `npm run test:smoke:influx:local` does, only shorter.
+// Puts real runs into an InfluxDB 1.x for the dashboard query tests: the project's Node runner runs
+// every suite bundle that records a metric of its own (and smoke) against the real sandbox and streams
+// them with k6's v1 output (`-o influxdb=...`), as `npm run stream:influx:local` does, only shorter,
+// all under one testid. The stress run asks the sandbox for faults, so degraded_responses has samples.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../services/sandbox/main.js';
+import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SMOKE_BUNDLE = 'dist/k6/scenarios/smoke/api-health.js';
 
+const SHORT = ['--vus', '2', '--duration', '2s'];
+/** Each bundle with its k6 flags and env; CLI --vus/--duration replace a scenario with k6's "default". */
+const RUNS: Array<{ bundle: string; args: string[]; env?: Record<string, string> }> = [
+  { bundle: SMOKE_BUNDLE, args: SHORT },
+  { bundle: 'dist/k6/scenarios/load/api-auth.js', args: SHORT },
+  { bundle: 'dist/k6/scenarios/load/api-users.js', args: SHORT },
+  { bundle: 'dist/k6/scenarios/load/mixed-traffic.js', args: SHORT },
+  { bundle: 'dist/k6/journeys/login-flow.js', args: SHORT },
+  { bundle: 'dist/k6/journeys/authenticated-user.js', args: SHORT },
+  { bundle: 'dist/k6/scenarios/spike/api-spike.js', args: SHORT },
+  { bundle: 'dist/k6/scenarios/stress/api-breakpoint.js', args: SHORT, env: { LT_FAULT_ERROR_RATE: '0.5' } },
+  // Sized by env so the browser scenario (browser_login) and its browser stay.
+  {
+    bundle: 'dist/k6/scenarios/browser/login-page.js',
+    args: [],
+    env: { LT_BROWSER_VUS: '1', LT_BROWSER_ITERATIONS: '1' },
+  },
+];
+
 export interface StreamedRun {
   testid: string;
-  scenario: string;
+  /** The scenario tags the runs carry: "default" for the CLI-shortened ones, and browser_login. */
+  scenarios: string[];
   /** Time window that holds every point, in ms since the epoch (Grafana's $timeFilter). */
   fromMs: number;
   toMs: number;
@@ -32,48 +53,47 @@ function run(
   });
 }
 
-/** A real smoke run of the suite on the Node runner (2 VUs, 3 s), streamed with the k6 v1 InfluxDB output. */
-export async function streamRunnerSmoke(influxUrl: string, db: string): Promise<StreamedRun> {
+/** Short real runs of the suite on the Node runner, streamed with the k6 v1 InfluxDB output. */
+export async function streamSuiteRuns(influxUrl: string, db: string, runs = RUNS): Promise<StreamedRun> {
   const testid = `dashboards-test-${Date.now()}`;
-  const env = {
-    ...process.env,
-    DEMO_EMAIL: 'dashboards-test@loadlab.local',
-    DEMO_PASSWORD: `pw-${process.pid}-${Date.now()}`,
-    LOG_LEVEL: 'silent',
-  };
-  if (!existsSync(`${ROOT}/${SMOKE_BUNDLE}`)) {
+  const env = { ...process.env, ...TEST_CREDENTIALS, LOG_LEVEL: 'silent', LT_THINK_TIME: '0.2' };
+  if (!runs.every((r) => existsSync(`${ROOT}/${r.bundle}`))) {
     const build = await run('npm', ['run', '--silent', 'build:k6'], env);
     if (build.code !== 0) throw new Error(`npm run build:k6 failed: ${build.output}`);
   }
-  const sandbox = await startSandbox({ ...env, PORT: '0', HOST: '127.0.0.1' });
+  // Fault injection on, with no default faults: only a run that asks (LT_FAULT_*) gets them.
+  const sandbox = await startTestSandbox({ enabled: true, latencyMs: 0, errorRate: 0 });
   const fromMs = Date.now() - 60_000;
   try {
-    const result = await run(
-      process.execPath,
-      [
-        'bin/loadlab.js',
-        'run',
-        SMOKE_BUNDLE,
-        '-o',
-        `influxdb=${influxUrl}/${db}`,
-        '--vus',
-        '2',
-        '--duration',
-        '3s',
-        '--tag',
-        `testid=${testid}`,
-        '-e',
-        `BASE_URL=${sandbox.url}`,
-        '-q',
-      ],
-      env,
-    );
-    // 0 = thresholds held, 99 = some crossed: both are complete runs whose points were written.
-    if (result.code !== 0 && result.code !== 99)
-      throw new Error(`runner exited ${result.code}: ${result.output}`);
+    for (const r of runs) {
+      const result = await run(
+        process.execPath,
+        [
+          'bin/loadlab.js',
+          'run',
+          r.bundle,
+          '-o',
+          `influxdb=${influxUrl}/${db}`,
+          ...r.args,
+          '--tag',
+          `testid=${testid}`,
+          '-e',
+          `BASE_URL=${sandbox.url}`,
+          '-q',
+        ],
+        { ...env, ...r.env },
+      );
+      // 0 = thresholds held, 99 = some crossed (the faulty stress run): both wrote their points.
+      if (result.code !== 0 && result.code !== 99)
+        throw new Error(`${r.bundle}: runner exited ${result.code}: ${result.output}`);
+    }
   } finally {
     await sandbox.close();
   }
-  // A CLI --vus/--duration replaces the script's scenarios with k6's implicit one, named "default".
-  return { testid, scenario: 'default', fromMs, toMs: Date.now() + 60_000 };
+  return { testid, scenarios: ['default', 'browser_login'], fromMs, toMs: Date.now() + 60_000 };
+}
+
+/** The smoke run alone (2 VUs, 2 s): one Node-runner instance next to a distributed run. */
+export function streamRunnerSmoke(influxUrl: string, db: string): Promise<StreamedRun> {
+  return streamSuiteRuns(influxUrl, db, [RUNS[0]!]);
 }

@@ -48,20 +48,98 @@ const ERROR_SLO: Array<[number, string]> = [
   [0.01, 'red'], // load rate<0.01
 ];
 
+/** One series of a suite metric, aliased by its name: `select` per interval (default) or per `group`. */
+const series = (refId: string, select: string, metric: string, group = 'time($__interval) fill(none)') =>
+  q(refId, `SELECT ${select} FROM "${metric}" WHERE ${RUN_AND_SCENARIO} GROUP BY ${group}`, metric);
+const p95 = (refId: string, metric: string) => series(refId, 'percentile("value", 95)', metric);
+const perSecond = (refId: string, metric: string) =>
+  series(refId, 'sum("value")', metric, 'time(1s) fill(0)');
+
+/**
+ * The suite's own metrics (k6/): the nine custom metrics of the spec and the gate's
+ * completed_iterations (the clinic scripts record none of their own). dashboards.test.ts checks that
+ * every metric the suite declares is queried here, influxql.test.ts that each query finds data.
+ */
+function suiteMetrics(): cog.Builder<Panel>[] {
+  return [
+    timeSeries(
+      INFLUXDB,
+      'Flow durations p95',
+      'ms',
+      [
+        p95('A', 'login_duration'),
+        p95('B', 'users_list_duration'),
+        p95('C', 'login_flow_duration'),
+        p95('D', 'journey_duration'),
+        p95('E', 'mixed_request_duration'),
+      ],
+      {
+        sloLines: [
+          [2000, 'orange'],
+          [4000, 'red'],
+        ],
+        description:
+          'Custom Trends: login_duration (load auth), users_list_duration (load users), login_flow_duration ' +
+          '(login flow), journey_duration (authenticated user), mixed_request_duration (mixed traffic). ' +
+          'Dashed: p(95) limits 2000 ms (login, users list) and 4000 ms (login flow).',
+      },
+    ),
+    timeSeries(
+      INFLUXDB,
+      'Failure rates (login_errors, spike_failures)',
+      'percentunit',
+      [series('A', 'mean("value")', 'login_errors'), series('B', 'mean("value")', 'spike_failures')],
+      {
+        sloLines: [
+          [0.01, 'orange'],
+          [0.1, 'red'],
+        ],
+        description: 'Custom Rates. Dashed: login_errors rate<0.01, spike_failures rate<0.10.',
+      },
+    ),
+    timeSeries(
+      INFLUXDB,
+      'Degraded responses per second (stress)',
+      'short',
+      [perSecond('A', 'degraded_responses')],
+      {
+        description: 'Responses of the stress scenario that failed or took longer than 2 s (informational).',
+      },
+    ),
+    timeSeries(INFLUXDB, 'Browser page load p95', 'ms', [p95('A', 'browser_page_load')], {
+      sloLines: [[5000, 'red']],
+      description: 'browser_page_load: the login page in Chromium; p(95)<5000.',
+    }),
+    timeSeries(
+      INFLUXDB,
+      'Completed iterations per second (the gate)',
+      'short',
+      [perSecond('A', 'completed_iterations')],
+      {
+        width: 24,
+        description:
+          'completed_iterations counts iterations that ran to their end; every scenario fails a run where it stays 0.',
+      },
+    ),
+  ];
+}
+
+// The variables list runs and scenarios from `iterations`, which every run records: a browser
+// scenario makes no http_reqs, so a list taken from http_reqs would never offer it.
 function variables(): QueryVariableBuilder[] {
   return [
     new QueryVariableBuilder('testid')
       .label('Test id')
       .description('The --tag testid=... of a run; the streaming npm scripts set <UTC timestamp>-<scenario>.')
       .datasource(INFLUXDB)
-      .query('SHOW TAG VALUES FROM "http_reqs" WITH KEY = "testid"')
+      .query('SHOW TAG VALUES FROM "iterations" WITH KEY = "testid"')
       .refresh(VariableRefresh.OnTimeRangeChanged)
       // Test ids start with a UTC timestamp: newest first.
       .sort(VariableSort.AlphabeticalDesc),
     new QueryVariableBuilder('scenario')
       .label('Scenario')
       .datasource(INFLUXDB)
-      .query('SHOW TAG VALUES FROM "http_reqs" WITH KEY = "scenario" WHERE "testid" =~ /^$testid$/')
+      .query('SHOW TAG VALUES FROM "iterations" WITH KEY = "scenario" WHERE "testid" =~ /^$testid$/')
       .refresh(VariableRefresh.OnTimeRangeChanged)
       .sort(VariableSort.AlphabeticalAsc)
       .multi(true)
@@ -242,6 +320,9 @@ export function k6Dashboard(): Dashboard {
         // One row per name, with the failure rate joined next to the latencies.
         .withTransformation({ id: 'merge', options: {} }),
     )
+    .withRow(new RowBuilder('Suite metrics'));
+  for (const panel of suiteMetrics()) builder.withPanel(panel);
+  builder
     .withRow(new RowBuilder('Data transfer'))
     .withPanel(
       timeSeries(

@@ -82,8 +82,10 @@ describe('stack command wrappers', () => {
   });
 
   it('stream-native.sh local passes k6 flags after the profile on to the engine', async () => {
-    // An InfluxDB that answers /ping, and a k6 >= 1.0 on PATH that prints its arguments.
-    const influx = createServer((_req, res) => res.writeHead(204).end());
+    // An InfluxDB 1.x that answers /ping, and a k6 >= 1.0 on PATH that prints its arguments.
+    const influx = createServer((_req, res) =>
+      res.writeHead(204, { 'X-Influxdb-Version': '1.6.7~rc0' }).end(),
+    );
     await new Promise<void>((r) => influx.listen(0, '127.0.0.1', r));
     const bin = mkdtempSync(join(tmpdir(), 'loadlab-fake-k6-'));
     writeFileSync(
@@ -112,6 +114,8 @@ describe('stack command wrappers', () => {
         child.on('close', (code) => resolve({ code, out }));
       });
       assert.equal(result.code, 0, result.out);
+      assert.match(result.out, /InfluxDB 1\.6\.7~rc0 at http:\/\/127\.0\.0\.1:\d+ speaks the v1 API/);
+      assert.match(result.out, /engine: k6 from PATH/);
       assert.match(
         result.out,
         /k6-args: run .*-o influxdb=http:\/\/127\.0\.0\.1:\d+\/k6 --vus 2 --duration 5s/,

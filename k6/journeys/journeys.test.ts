@@ -2,8 +2,8 @@
 // the checks, and the journey metrics with their types.
 import assert from 'node:assert/strict';
 import { profileByName } from '../lib/profiles.js';
-import { thresholdsFor } from '../lib/thresholds.js';
-import { describeTrace, loadScript, type TraceEvent } from '../testing/fake-k6.js';
+import { scenarioThresholds } from '../lib/thresholds.js';
+import { describeTrace, loadScript, withRandom, type TraceEvent } from '../testing/fake-k6.js';
 
 const ENV = { BASE_URL: 'http://sandbox.test', DEMO_EMAIL: 'demo@loadlab.test', DEMO_PASSWORD: 'pw' };
 
@@ -17,19 +17,20 @@ const adds = (trace: TraceEvent[], name: string) =>
 describe('k6 journeys (spec sequences)', function () {
   this.timeout(20_000);
 
-  it('login flow: 01_load_login_page, 02_api_login, 03_post_login_navigation; login_flow_duration (time)', async () => {
+  it('login flow: 01_load_login_page, 02_api_login, 03_post_login_navigation, pause 0.5-1.5 s; login_flow_duration (time)', async () => {
     const s = await loadScript('k6/journeys/login-flow.ts', ENV);
     const options = s.module.options as Options;
     assert.deepEqual(options.scenarios.journey_login!.tags, { test_type: 'journey', suite: 'login-flow' });
     assert.deepEqual(options.scenarios.journey_login!.stages, profileByName('load', {}).stages);
-    assert.deepEqual(options.thresholds, thresholdsFor('load', { login_flow_duration: ['p(95)<4000'] }));
-    assert.deepEqual(metrics(s.trace), ['login_flow_duration:trend:time']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('load', { login_flow_duration: ['p(95)<4000'] }));
+    assert.deepEqual(metrics(s.trace), ['completed_iterations:counter', 'login_flow_duration:trend:time']);
     s.reset();
-    s.module.default();
+    await withRandom([0], () => s.module.default());
     assert.deepEqual(describeTrace(s.trace), [
       '::01_load_login_page GET /web/login.html',
       '::02_api_login POST /api/auth/login',
       '::03_post_login_navigation GET /web/dashboard.html',
+      'sleep 0.5',
     ]);
     const checks = s.trace.flatMap((e) =>
       e.kind === 'check' && e.group === '::02_api_login' ? [e.name] : [],
@@ -46,7 +47,7 @@ describe('k6 journeys (spec sequences)', function () {
     );
     s.reset();
     s.module.default();
-    assert.equal(describeTrace(s.trace).length, 3);
+    assert.equal(describeTrace(s.trace).filter((line) => !line.startsWith('sleep')).length, 3);
     assert.ok(s.trace.some((e) => e.kind === 'check' && e.name === 'token returned' && !e.ok));
   });
 
@@ -57,8 +58,8 @@ describe('k6 journeys (spec sequences)', function () {
       test_type: 'journey',
       suite: 'authenticated-user',
     });
-    assert.deepEqual(options.thresholds, thresholdsFor('load'));
-    assert.deepEqual(metrics(s.trace), ['journey_duration:trend']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('load'));
+    assert.deepEqual(metrics(s.trace), ['completed_iterations:counter', 'journey_duration:trend']);
     s.reset();
     s.module.default();
     assert.deepEqual(describeTrace(s.trace), [

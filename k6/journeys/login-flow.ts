@@ -1,10 +1,13 @@
-// Journey: open the login page, log in through the API, land on the dashboard, as one timed flow.
+// Journey: open the login page, log in through the API, land on the dashboard, as one timed flow;
+// the pause after it is outside login_flow_duration.
 import { check, group } from 'k6';
 import { Trend } from 'k6/metrics';
 import { suiteConfig } from '../lib/config.js';
 import { summaryHandler } from '../lib/handle-summary.js';
+import { endIteration } from '../lib/iteration.js';
 import { rampingOptions, type ScenarioPlan } from '../lib/options.js';
 import { getStaticPage, login } from '../lib/requests.js';
+import { THINK_TIME } from '../lib/think-time.js';
 import { CUSTOM_THRESHOLDS } from '../lib/thresholds.js';
 
 const plan: ScenarioPlan = {
@@ -35,6 +38,7 @@ export default function (): void {
     getStaticPage(config.baseUrl, 'dashboard');
   });
   loginFlowDuration.add(Date.now() - started);
+  endIteration(THINK_TIME.loginFlowEnd);
 }
 
 export const handleSummary = summaryHandler(plan, 'login-flow');

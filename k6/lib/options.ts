@@ -1,8 +1,8 @@
 // Builds a scenario's k6 options from the selected profile: one ramping-vus scenario tagged with
-// test_type and suite, the profile's thresholds plus the scenario's own, and the trend stats the
+// test_type and suite, the profile's thresholds plus the scenario's own and the gate, and the trend stats the
 // text summary and the reports read (p(99) is a load threshold, so it must be computed).
 import { profileByName, selectProfileName, unknownProfileWarning, type ProfileName } from './profiles.js';
-import { thresholdsFor, type ThresholdSet } from './thresholds.js';
+import { scenarioThresholds, type ThresholdSet } from './thresholds.js';
 
 export const SUMMARY_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'count'];
 
@@ -41,7 +41,7 @@ export function rampingOptions(plan: ScenarioPlan, env: Record<string, string | 
         tags: { test_type: plan.testType, suite: plan.suite },
       },
     },
-    thresholds: thresholdsFor(profileName, plan.thresholds),
+    thresholds: scenarioThresholds(profileName, plan.thresholds),
     summaryTrendStats: SUMMARY_TREND_STATS,
   };
 }

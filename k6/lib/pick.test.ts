@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { thinkTime, weightedPick } from './pick.js';
+import { weightedPick } from './pick.js';
 
 /** A seeded generator (mulberry32) so the distribution test is repeatable. */
 function seeded(seed: number): () => number {
@@ -50,13 +50,5 @@ describe('weighted pick', () => {
       'b',
     );
     assert.throws(() => weightedPick([{ weight: 0, value: 'x' }]), /positive weight/);
-  });
-
-  it('keeps think time within its bounds', () => {
-    assert.equal(
-      thinkTime(0.5, 2, () => 0),
-      0.5,
-    );
-    assert.ok(thinkTime(0.5, 2, () => 0.999) < 2);
   });
 });

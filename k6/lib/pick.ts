@@ -1,4 +1,4 @@
-// Weighted choice and think time, with the random source injectable for tests.
+// Weighted choice, with the random source injectable for tests (pauses: think-time.ts).
 
 export interface Weighted<T> {
   weight: number;
@@ -14,13 +14,4 @@ export function weightedPick<T>(items: readonly Weighted<T>[], random: () => num
     if (point < 0) return item.value;
   }
   return items[items.length - 1]!.value;
-}
-
-/** Seconds to pause, uniform in [min, max). */
-export function thinkTime(
-  minSeconds: number,
-  maxSeconds: number,
-  random: () => number = Math.random,
-): number {
-  return minSeconds + random() * (maxSeconds - minSeconds);
 }

@@ -2,11 +2,15 @@
 // `endpoint` and `name` tags every threshold and report groups by.
 import { check } from 'k6';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { faultHeaders } from './faults.js';
 
 export type Response = RefinedResponse<ResponseType | undefined>;
 
 export const STATIC_PAGES = ['login', 'dashboard', 'team', 'settings', 'activity'] as const;
 export type StaticPage = (typeof STATIC_PAGES)[number];
+
+/** LT_FAULT_* as the sandbox's x-fault-* headers, sent with every sandbox request (faults.ts). */
+export const SANDBOX_FAULTS = faultHeaders(__ENV);
 
 function tags(endpoint: string, name: string) {
   return { endpoint, name };
@@ -22,7 +26,7 @@ function jsonField(res: Response, field: string): unknown {
 }
 
 export function getHealth(baseUrl: string): Response {
-  const res = http.get(`${baseUrl}/health`, { tags: tags('health', 'GET /health') });
+  const res = http.get(`${baseUrl}/health`, { headers: SANDBOX_FAULTS, tags: tags('health', 'GET /health') });
   check(res, {
     'health status 200': (r) => r.status === 200,
     'health responds quickly': (r) => r.timings.duration < 1000,
@@ -31,7 +35,8 @@ export function getHealth(baseUrl: string): Response {
 }
 
 export function getUsers(baseUrl: string, token?: string): Response {
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const headers: Record<string, string> = { ...SANDBOX_FAULTS };
+  if (token) headers.Authorization = `Bearer ${token}`;
   const res = http.get(`${baseUrl}/api/users`, { headers, tags: tags('users', 'GET /api/users') });
   check(res, {
     'users status 200': (r) => r.status === 200,
@@ -46,7 +51,7 @@ export function getUsers(baseUrl: string, token?: string): Response {
 
 export function getStaticPage(baseUrl: string, page: StaticPage): Response {
   const path = `/web/${page}.html`;
-  const res = http.get(`${baseUrl}${path}`, { tags: tags('static', `GET ${path}`) });
+  const res = http.get(`${baseUrl}${path}`, { headers: SANDBOX_FAULTS, tags: tags('static', `GET ${path}`) });
   check(res, {
     'static page status 200': (r) => r.status === 200,
     'static page has html': (r) => String(r.headers['Content-Type'] ?? '').includes('text/html'),
@@ -61,7 +66,7 @@ export interface LoginResult {
 
 export function login(baseUrl: string, email: string, password: string): LoginResult {
   const res = http.post(`${baseUrl}/api/auth/login`, JSON.stringify({ email, password }), {
-    headers: { 'Content-Type': 'application/json' },
+    headers: { ...SANDBOX_FAULTS, 'Content-Type': 'application/json' },
     tags: tags('auth_login', 'POST /api/auth/login'),
   });
   const token = jsonField(res, 'token');

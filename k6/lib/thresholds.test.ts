@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CUSTOM_THRESHOLDS, thresholdsFor } from './thresholds.js';
+import { CUSTOM_THRESHOLDS, GATE_THRESHOLDS, scenarioThresholds, thresholdsFor } from './thresholds.js';
 
 describe('k6 thresholds', () => {
   it('has the spec table for smoke (and ci)', () => {
@@ -47,6 +47,15 @@ describe('k6 thresholds', () => {
       login_flow_duration: ['p(95)<4000'],
       spike_failures: ['rate<0.10'],
       browser_page_load: ['p(95)<5000'],
+    });
+  });
+
+  it('every scenario threshold set carries the gate: completed_iterations count>0', () => {
+    assert.deepEqual(GATE_THRESHOLDS, { completed_iterations: ['count>0'] });
+    assert.deepEqual(scenarioThresholds('load', { login_errors: ['rate<0.01'] }), {
+      ...thresholdsFor('load'),
+      login_errors: ['rate<0.01'],
+      completed_iterations: ['count>0'],
     });
   });
 

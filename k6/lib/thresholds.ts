@@ -54,10 +54,20 @@ export const CUSTOM_THRESHOLDS = {
   browser_page_load: ['p(95)<5000'],
 } as const satisfies ThresholdSet;
 
+/** The gate of every scenario: at least one iteration ran to its end (see iteration.ts). */
+export const GATE_THRESHOLDS = {
+  completed_iterations: ['count>0'],
+} as const satisfies ThresholdSet;
+
 /** A fresh copy: callers add scenario thresholds without touching the shared sets. */
 export function thresholdsFor(profile: ProfileName, extra: ThresholdSet = {}): ThresholdSet {
   const merged: ThresholdSet = {};
   for (const [key, list] of Object.entries({ ...BY_PROFILE[profile] })) merged[key] = [...list];
   for (const [key, list] of Object.entries(extra)) merged[key] = [...(merged[key] ?? []), ...list];
   return merged;
+}
+
+/** A scenario's thresholds: the profile's set, its own, and the gate that fails a run that measured nothing. */
+export function scenarioThresholds(profile: ProfileName, extra: ThresholdSet = {}): ThresholdSet {
+  return thresholdsFor(profile, { ...extra, ...GATE_THRESHOLDS });
 }

@@ -3,8 +3,14 @@
 // checks, and the custom metrics with their types. The k6 modules are recording fakes (../testing).
 import assert from 'node:assert/strict';
 import { profileByName } from '../lib/profiles.js';
-import { thresholdsFor } from '../lib/thresholds.js';
-import { describeTrace, loadScript, withRandom, type TraceEvent } from '../testing/fake-k6.js';
+import { scenarioThresholds } from '../lib/thresholds.js';
+import {
+  describeTrace,
+  healthyResponder,
+  loadScript,
+  withRandom,
+  type TraceEvent,
+} from '../testing/fake-k6.js';
 
 const ENV = { BASE_URL: 'http://sandbox.test', DEMO_EMAIL: 'demo@loadlab.test', DEMO_PASSWORD: 'pw' };
 
@@ -37,6 +43,8 @@ function assertRamping(
   assert.equal(scenario.gracefulRampDown, expected.gracefulRampDown);
 }
 
+// Declared by lib/iteration.ts before the scenario's own metrics.
+const GATE_METRIC = 'completed_iterations:counter';
 const HEALTH_CHECKS = ['health status 200', 'health responds quickly'];
 const USERS_CHECKS = ['users status 200', 'users has array', 'users responds within 2s'];
 const LOGIN_CHECKS = ['login status 200', 'login has token'];
@@ -49,7 +57,7 @@ describe('k6 scenarios (spec sequences)', function () {
     const s = await loadScript('k6/scenarios/smoke/api-health.ts', ENV);
     const options = s.module.options as Options;
     assertRamping(options, 'smoke_api', { test_type: 'smoke', suite: 'api-health' }, 'smoke');
-    assert.deepEqual(options.thresholds, thresholdsFor('smoke'));
+    assert.deepEqual(options.thresholds, scenarioThresholds('smoke'));
     s.reset();
     s.module.default();
     assert.deepEqual(describeTrace(s.trace), [
@@ -80,7 +88,7 @@ describe('k6 scenarios (spec sequences)', function () {
     assert.deepEqual(ci.scenarios.smoke_api!.stages, profileByName('ci', {}).stages);
     const load = (await loadScript('k6/scenarios/smoke/api-health.ts', { ...ENV, LT_PROFILE: 'load' })).module
       .options as Options;
-    assert.deepEqual(load.thresholds, thresholdsFor('load'));
+    assert.deepEqual(load.thresholds, scenarioThresholds('load'));
     const unknown = (await loadScript('k6/scenarios/smoke/api-health.ts', { ...ENV, LT_PROFILE: 'heavy' }))
       .module.options as Options;
     assert.deepEqual(unknown.scenarios.smoke_api!.stages, profileByName('smoke', {}).stages);
@@ -93,18 +101,18 @@ describe('k6 scenarios (spec sequences)', function () {
     );
   });
 
-  it('load auth: one login per iteration, load profile, login_duration (time) and login_errors (rate)', async () => {
+  it('load auth: one login per iteration, pause 0.5-1.5 s, load profile, login_duration (time) and login_errors (rate)', async () => {
     const s = await loadScript('k6/scenarios/load/api-auth.ts', ENV);
     const options = s.module.options as Options;
     assertRamping(options, 'load_auth', { test_type: 'load', suite: 'api-auth' }, 'load');
     assert.deepEqual(
       options.thresholds,
-      thresholdsFor('load', { login_duration: ['p(95)<2000'], login_errors: ['rate<0.01'] }),
+      scenarioThresholds('load', { login_duration: ['p(95)<2000'], login_errors: ['rate<0.01'] }),
     );
-    assert.deepEqual(metrics(s.trace), ['login_duration:trend:time', 'login_errors:rate']);
+    assert.deepEqual(metrics(s.trace), [GATE_METRIC, 'login_duration:trend:time', 'login_errors:rate']);
     s.reset();
-    s.module.default();
-    assert.deepEqual(describeTrace(s.trace), ['POST /api/auth/login']);
+    await withRandom([0.5], () => s.module.default());
+    assert.deepEqual(describeTrace(s.trace), ['POST /api/auth/login', 'sleep 1']);
     assert.deepEqual(adds(s.trace, 'login_duration'), [5]);
     assert.deepEqual(adds(s.trace, 'login_errors'), [0]);
   });
@@ -113,8 +121,8 @@ describe('k6 scenarios (spec sequences)', function () {
     const s = await loadScript('k6/scenarios/load/api-users.ts', ENV);
     const options = s.module.options as Options;
     assertRamping(options, 'load_users', { test_type: 'load', suite: 'api-users' }, 'load');
-    assert.deepEqual(options.thresholds, thresholdsFor('load', { users_list_duration: ['p(95)<2000'] }));
-    assert.deepEqual(metrics(s.trace), ['users_list_duration:trend:time']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('load', { users_list_duration: ['p(95)<2000'] }));
+    assert.deepEqual(metrics(s.trace), [GATE_METRIC, 'users_list_duration:trend:time']);
     s.reset();
     const data = (s.module.setup as () => unknown)();
     assert.deepEqual(data, { token: 'fake-token' });
@@ -134,8 +142,8 @@ describe('k6 scenarios (spec sequences)', function () {
     const s = await loadScript('k6/scenarios/load/mixed-traffic.ts', ENV);
     const options = s.module.options as Options;
     assertRamping(options, 'mixed_traffic', { test_type: 'load', suite: 'mixed-traffic' }, 'load');
-    assert.deepEqual(options.thresholds, thresholdsFor('load'));
-    assert.deepEqual(metrics(s.trace), ['mixed_request_duration:trend']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('load'));
+    assert.deepEqual(metrics(s.trace), [GATE_METRIC, 'mixed_request_duration:trend']);
     assert.deepEqual(
       (s.module.ACTIONS as { weight: number }[]).map((a) => a.weight),
       [35, 30, 15, 20],
@@ -179,8 +187,8 @@ describe('k6 scenarios (spec sequences)', function () {
     const s = await loadScript('k6/scenarios/stress/api-breakpoint.ts', ENV);
     const options = s.module.options as Options;
     assertRamping(options, 'stress_api', { test_type: 'stress', suite: 'api-breakpoint' }, 'stress');
-    assert.deepEqual(options.thresholds, thresholdsFor('stress'));
-    assert.deepEqual(metrics(s.trace), ['degraded_responses:counter']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('stress'));
+    assert.deepEqual(metrics(s.trace), [GATE_METRIC, 'degraded_responses:counter']);
     s.reset();
     s.module.default();
     assert.deepEqual(describeTrace(s.trace), ['GET /health', 'GET /api/users', 'sleep 0.5']);
@@ -192,15 +200,15 @@ describe('k6 scenarios (spec sequences)', function () {
       await loadScript('k6/scenarios/stress/api-breakpoint.ts', { ...ENV, LT_PROFILE: 'breakpoint' })
     ).module.options as Options;
     assert.deepEqual(breakpoint.scenarios.stress_api!.stages, profileByName('breakpoint', {}).stages);
-    assert.deepEqual(breakpoint.thresholds, thresholdsFor('stress'));
+    assert.deepEqual(breakpoint.thresholds, scenarioThresholds('stress'));
   });
 
   it('spike: health, login, users, minimal pause; spike_failures (rate<0.10)', async () => {
     const s = await loadScript('k6/scenarios/spike/api-spike.ts', ENV);
     const options = s.module.options as Options;
     assertRamping(options, 'spike_api', { test_type: 'spike', suite: 'api-spike' }, 'spike');
-    assert.deepEqual(options.thresholds, thresholdsFor('spike', { spike_failures: ['rate<0.10'] }));
-    assert.deepEqual(metrics(s.trace), ['spike_failures:rate']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('spike', { spike_failures: ['rate<0.10'] }));
+    assert.deepEqual(metrics(s.trace), [GATE_METRIC, 'spike_failures:rate']);
     s.reset();
     s.module.default();
     const lines = describeTrace(s.trace);
@@ -218,7 +226,7 @@ describe('k6 scenarios (spec sequences)', function () {
       { duration: '2m', target: 0 },
     ]);
     assert.deepEqual(options.scenarios.soak_api!.tags, { test_type: 'soak', suite: 'api-endurance' });
-    assert.deepEqual(options.thresholds, thresholdsFor('soak'));
+    assert.deepEqual(options.thresholds, scenarioThresholds('soak'));
   });
 
   it('browser: shared-iterations 2 VUs x 4, Chromium via options.browser.type, the spec page flow', async () => {
@@ -237,8 +245,8 @@ describe('k6 scenarios (spec sequences)', function () {
         tags: { test_type: 'browser', suite: 'login-page' },
       },
     });
-    assert.deepEqual(options.thresholds, thresholdsFor('smoke', { browser_page_load: ['p(95)<5000'] }));
-    assert.deepEqual(metrics(s.trace), ['browser_page_load:trend:time']);
+    assert.deepEqual(options.thresholds, scenarioThresholds('smoke', { browser_page_load: ['p(95)<5000'] }));
+    assert.deepEqual(metrics(s.trace), [GATE_METRIC, 'browser_page_load:trend:time']);
     s.reset();
     await s.module.default();
     assert.deepEqual(describeTrace(s.trace), [
@@ -248,14 +256,64 @@ describe('k6 scenarios (spec sequences)', function () {
       'waitForNavigation',
       'click [data-testid=login-submit]',
       'close',
+      'sleep 1',
     ]);
     assert.equal(adds(s.trace, 'browser_page_load').length, 1);
+    // A shorter run keeps the browser: env vars size the scenario, CLI --vus/--iterations would replace it.
+    const short = (
+      await loadScript('k6/scenarios/browser/login-page.ts', {
+        ...ENV,
+        LT_BROWSER_VUS: '1',
+        LT_BROWSER_ITERATIONS: '1',
+      })
+    ).module.options as Options;
+    assert.deepEqual(
+      [
+        short.scenarios.browser_login!.vus,
+        short.scenarios.browser_login!.iterations,
+        short.scenarios.browser_login!.options,
+      ],
+      [1, 1, { browser: { type: 'chromium' } }],
+    );
+    await assert.rejects(
+      loadScript('k6/scenarios/browser/login-page.ts', { ...ENV, LT_BROWSER_ITERATIONS: '0' }),
+      /^Error: LT_BROWSER_ITERATIONS must be a whole number >= 1, got "0"$/,
+    );
     // Smoke thresholds whatever LT_PROFILE/CI say, so the summary is labelled smoke too.
     const files = (s.module.handleSummary as (d: unknown) => Record<string, string>)(EMPTY_SUMMARY);
     assert.ok(
       Object.keys(files).some((f) => /^results\/summary-browser-login-smoke-/.test(f)),
       Object.keys(files).join(),
     );
+  });
+
+  it('error simulation: health, simulated 404, pause, simulated 422, users, pause; the errors are expected', async () => {
+    const s = await loadScript('k6/scenarios/errors/error-simulation.ts', ENV, (method, url) =>
+      url.includes('/api/errors/')
+        ? { status: Number(url.slice(-3)), body: {}, headers: { 'Content-Type': 'application/problem+json' } }
+        : healthyResponder(method, url, null),
+    );
+    const options = s.module.options as Options;
+    assertRamping(options, 'error_simulation', { test_type: 'errors', suite: 'error-simulation' }, 'smoke');
+    assert.deepEqual(
+      options.thresholds,
+      scenarioThresholds('smoke', { 'http_req_failed{endpoint:errors}': ['rate==0'] }),
+    );
+    s.reset();
+    s.module.default();
+    assert.deepEqual(describeTrace(s.trace), [
+      'GET /health',
+      'GET /api/errors/404',
+      'sleep 0.5',
+      'GET /api/errors/422',
+      'GET /api/users',
+      'sleep 0.5',
+    ]);
+    assert.deepEqual(
+      requests(s.trace).map((r) => r.expected),
+      [undefined, [404], [422], undefined],
+    );
+    assert.ok(s.trace.every((e) => e.kind !== 'check' || e.ok));
   });
 
   it('every profile-driven scenario labels its summary files with the scenario and the profile that ran', async () => {

@@ -25,6 +25,8 @@ export type TraceEvent =
       headers: Record<string, string>;
       tags: Record<string, string>;
       group: string;
+      /** The statuses a per-request responseCallback (http.expectedStatuses) marks expected. */
+      expected?: number[];
     }
   | { kind: 'check'; name: string; ok: boolean; group: string }
   | { kind: 'sleep'; seconds: number }
@@ -65,6 +67,9 @@ function fakeModules(rec: Recorder): Record<string, Record<string, unknown>> {
       headers: { ...((params?.headers as Record<string, string>) ?? {}) },
       tags: { ...((params?.tags as Record<string, string>) ?? {}) },
       group: groupPath(),
+      ...(params?.responseCallback
+        ? { expected: (params.responseCallback as { statuses: number[] }).statuses }
+        : {}),
     });
     const answer = rec.responder(method, url, text);
     const raw = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? null);

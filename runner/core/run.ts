@@ -139,7 +139,7 @@ export async function runTest(
     vus.push(vu0);
     let scriptOptions: Record<string, unknown>;
     let exportsList: string[];
-    let declaredMetrics: { name: string; type: Sample['type'] }[] | undefined;
+    let declaredMetrics: { name: string; type: Sample['type']; contains: Sample['contains'] }[] | undefined;
     try {
       // The declared custom metrics let thresholds on unknown metrics fail before the test, as in k6.
       ({ options: scriptOptions, exports: exportsList, metrics: declaredMetrics } = await vu0.init());

@@ -49,6 +49,8 @@ export class MetricsEngine {
   private readonly metrics = new Map<string, MetricEntry>();
   private readonly subKeysByParent = new Map<string, SubMetric[]>();
   private readonly thresholds: ThresholdState[];
+  /** Custom metrics the init context declared, so a threshold on one that never got a sample still runs. */
+  private readonly declared = new Map<string, { type: MetricType; contains: ValueType }>();
   private readonly trendStats: string[];
   readonly tree = new GroupTree();
   /** Per-group and per-scenario aggregates for the full text summary; undefined when not wanted. */
@@ -88,8 +90,9 @@ export class MetricsEngine {
    * Checks that every threshold names a metric that exists (built-in or declared by the script),
    * as k6 does before the test starts.
    */
-  validateAgainst(declared: { name: string; type: MetricType }[]): void {
+  validateAgainst(declared: { name: string; type: MetricType; contains?: ValueType }[]): void {
     const types = new Map(declared.map((d) => [d.name, d.type]));
+    for (const d of declared) this.declared.set(d.name, { type: d.type, contains: d.contains ?? 'default' });
     for (const t of this.thresholds) {
       const type = BUILTIN_METRICS[t.metricName]?.type ?? types.get(t.metricName);
       if (!type) {
@@ -158,7 +161,9 @@ export class MetricsEngine {
   }
 
   private knownKind(name: string): { type: MetricType; contains: ValueType } | undefined {
-    return BUILTIN_METRICS[name];
+    // k6 registers a custom metric when init declares it: its thresholds are evaluated at the end
+    // even without samples (a Counter at count=0 fails `count>0`).
+    return BUILTIN_METRICS[name] ?? this.declared.get(name);
   }
 
   evaluate(opts: { final: boolean; elapsedMs: number }): Evaluation {

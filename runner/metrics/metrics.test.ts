@@ -97,6 +97,23 @@ describe('runner metrics', () => {
       );
       assert.equal(final.states.checks!['rate>0.9']!.ok, true, 'an empty rate passes');
     });
+
+    it('a declared custom counter that never got a sample fails count>0 at the end, as in k6', () => {
+      const engine = new MetricsEngine({
+        thresholds: parseThresholds({ completed: ['count>0'], latency: ['p(95)<10'] }),
+      });
+      engine.validateAgainst([
+        { name: 'completed', type: 'counter', contains: 'default' },
+        { name: 'latency', type: 'trend', contains: 'time' },
+      ]);
+      assert.equal(engine.evaluate({ final: false, elapsedMs: 500 }).failedMetrics.length, 0);
+      const final = engine.evaluate({ final: true, elapsedMs: 1000 });
+      assert.deepEqual(final.failedMetrics, ['completed']);
+      assert.equal(final.states.latency!['p(95)<10']!.ok, true, 'an empty trend passes');
+      const summary = engine.summaryData({ testRunDurationMs: 1000, isStdOutTTY: false, isStdErrTTY: false });
+      assert.deepEqual(summary.metrics.completed?.values, { count: 0, rate: 0 });
+      assert.equal(summary.metrics.latency?.contains, 'time');
+    });
   });
 
   describe('sinks and formatting', () => {

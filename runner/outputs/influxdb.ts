@@ -39,7 +39,9 @@ function batchingOutput(ctx: OutputContext, target: Target): Output {
     const done = fetch(target.writeUrl, {
       method: 'POST',
       headers: target.headers,
-      body,
+      // Bytes, not a string: fetch would add its own text/plain Content-Type to a string body, where
+      // k6's v1 output sends an empty one and xk6-output-influxdb's Go client none.
+      body: Buffer.from(body),
       signal: AbortSignal.timeout(STOP_TIMEOUT_MS),
     })
       .then(async (res) => {
@@ -150,7 +152,9 @@ export function createInfluxDbV2Output(ctx: OutputContext): Output {
   const bucket = url.pathname.replace(/^\/+/, '') || ctx.env.K6_INFLUXDB_BUCKET;
   if (!bucket) throw new Error('xk6-influxdb output: the Bucket option is required (K6_INFLUXDB_BUCKET)');
   const base = `${url.protocol}//${url.host}`;
-  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8' };
+  // As influxdb-client-go v2.14 (xk6-output-influxdb's client) sends it: Authorization only, no
+  // Content-Type, no gzip (its default; the output never turns gzip on).
+  const headers: Record<string, string> = {};
   if (ctx.env.K6_INFLUXDB_TOKEN) headers.Authorization = `Token ${ctx.env.K6_INFLUXDB_TOKEN}`;
   const params = new URLSearchParams({
     bucket,

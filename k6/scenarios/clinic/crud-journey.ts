@@ -2,11 +2,13 @@
 // benchmark (src/test/jmeter/petclinic-jmeter-crud-benchmark.jmx): create an owner, add a pet, add
 // a visit (POST /visits with the pet id), read the owner and the pet, update both, delete both.
 // Unlike the benchmark, every step carries a check.
-import { check, group, sleep } from 'k6';
+import { check, group } from 'k6';
 import { clinicClient, createdId } from '../../lib/clinic.js';
 import { clinicConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
+import { endIteration } from '../../lib/iteration.js';
 import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
+import { THINK_TIME } from '../../lib/think-time.js';
 
 const plan: ScenarioPlan = {
   name: 'clinic_crud',
@@ -29,6 +31,11 @@ const owner = (address: string, telephone: string) => ({
 const pet = (name: string) => ({ name, birthDate: '2020-01-15', type: { id: 2, name: 'dog' } });
 
 export default function (): void {
+  crud();
+  endIteration(THINK_TIME.clinic);
+}
+
+function crud(): void {
   const ownerId = group('01_create_owner', () =>
     createdId(clinic.post('/owners', owner('1 Bench Street', '6085551023'), '/owners'), 'owner'),
   );
@@ -70,7 +77,6 @@ export default function (): void {
       'owner deleted 204': (r) => r.status === 204,
     });
   });
-  sleep(0.5);
 }
 
 export const handleSummary = summaryHandler(plan, 'clinic-crud');

@@ -1,12 +1,14 @@
 // The secured clinic (9967): readers of owners and vets run as two scenarios at once (exec +
 // scenario tag), and a probe without credentials must be refused with 401.
-import { check, fail, sleep } from 'k6';
+import { check, fail } from 'k6';
 import http from 'k6/http';
 import { basicAuth, clinicClient } from '../../lib/clinic.js';
 import { clinicConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
+import { endIteration } from '../../lib/iteration.js';
 import { SUMMARY_TREND_STATS, type ScenarioPlan } from '../../lib/options.js';
-import { thresholdsFor } from '../../lib/thresholds.js';
+import { THINK_TIME } from '../../lib/think-time.js';
+import { scenarioThresholds } from '../../lib/thresholds.js';
 
 const plan: ScenarioPlan = {
   name: 'clinic_secure',
@@ -37,7 +39,7 @@ export const options = {
     anonymous_probe: scenario('anonymous_probe', 'anonymousProbe', 1, '10s'),
   },
   thresholds: {
-    ...thresholdsFor(plan.fixedProfile!),
+    ...scenarioThresholds(plan.fixedProfile!),
     // k6 tags every sample with its scenario's name, so each scenario can carry its own threshold.
     'checks{scenario:anonymous_probe}': ['rate==1'],
   },
@@ -46,12 +48,12 @@ export const options = {
 
 export function ownersReader(): void {
   check(clinic.get('/owners', '/owners'), { 'owners listed 200': (r) => r.status === 200 });
-  sleep(0.5);
+  endIteration(THINK_TIME.clinic);
 }
 
 export function vetsReader(): void {
   check(clinic.get('/vets', '/vets'), { 'vets listed 200': (r) => r.status === 200 });
-  sleep(0.5);
+  endIteration(THINK_TIME.clinic);
 }
 
 export function anonymousProbe(): void {
@@ -62,7 +64,7 @@ export function anonymousProbe(): void {
   });
   if (res.status === 0) fail(`secured clinic unreachable at ${config.secureBaseUrl}`);
   check(res, { 'anonymous refused 401': (r) => r.status === 401 });
-  sleep(1);
+  endIteration(THINK_TIME.clinicProbe);
 }
 
 export const handleSummary = summaryHandler(plan, 'clinic-secure');

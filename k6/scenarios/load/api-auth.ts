@@ -1,9 +1,11 @@
-// Login under load: every iteration logs in; login_duration and login_errors track the flow.
+// Login under load: every iteration logs in, then pauses; login_duration and login_errors track the flow.
 import { Rate, Trend } from 'k6/metrics';
 import { suiteConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
+import { endIteration } from '../../lib/iteration.js';
 import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
 import { login } from '../../lib/requests.js';
+import { THINK_TIME } from '../../lib/think-time.js';
 import { CUSTOM_THRESHOLDS } from '../../lib/thresholds.js';
 
 const plan: ScenarioPlan = {
@@ -26,6 +28,7 @@ export default function (): void {
   const { res, token } = login(config.baseUrl, config.email, config.password);
   loginDuration.add(res.timings.duration);
   loginErrors.add(res.status !== 200 || token === undefined);
+  endIteration(THINK_TIME.loadAuth);
 }
 
 export const handleSummary = summaryHandler(plan, 'load-auth');

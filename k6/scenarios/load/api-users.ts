@@ -1,11 +1,12 @@
 // Users list under load with one token: setup logs in once and hands the token to every VU.
-import { fail, sleep } from 'k6';
+import { fail } from 'k6';
 import { Trend } from 'k6/metrics';
 import { suiteConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
+import { endIteration } from '../../lib/iteration.js';
 import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
-import { thinkTime } from '../../lib/pick.js';
 import { getUsers, login } from '../../lib/requests.js';
+import { THINK_TIME } from '../../lib/think-time.js';
 import { CUSTOM_THRESHOLDS } from '../../lib/thresholds.js';
 
 const plan: ScenarioPlan = {
@@ -29,7 +30,7 @@ export function setup(): { token: string } {
 export default function (data: { token: string }): void {
   const res = getUsers(config.baseUrl, data.token);
   usersListDuration.add(res.timings.duration);
-  sleep(0.5 + thinkTime(0, 1));
+  endIteration(THINK_TIME.users);
 }
 
 export const handleSummary = summaryHandler(plan, 'load-users');

@@ -1,10 +1,10 @@
 // Mixed traffic: log in, then one weighted pick of what real users do most, then think time.
-import { sleep } from 'k6';
 import { Trend } from 'k6/metrics';
 import { suiteConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
 import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
-import { thinkTime, weightedPick, type Weighted } from '../../lib/pick.js';
+import { endIteration } from '../../lib/iteration.js';
+import { weightedPick, type Weighted } from '../../lib/pick.js';
 import {
   STATIC_PAGES,
   getHealth,
@@ -13,6 +13,7 @@ import {
   login,
   type Response,
 } from '../../lib/requests.js';
+import { THINK_TIME } from '../../lib/think-time.js';
 
 const plan: ScenarioPlan = {
   name: 'mixed_traffic',
@@ -43,7 +44,7 @@ export default function (): void {
   const { token } = login(config.baseUrl, config.email, config.password);
   const res = weightedPick(ACTIONS)(token);
   mixedRequestDuration.add(res.timings.duration);
-  sleep(thinkTime(0.5, 2));
+  endIteration(THINK_TIME.mixed);
 }
 
 export const handleSummary = summaryHandler(plan, 'mixed-traffic');

@@ -1,10 +1,10 @@
 // Soak: 15 VUs for LT_SOAK_MINUTES (default 30) to surface leaks and slow drift.
-import { sleep } from 'k6';
 import { suiteConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
+import { endIteration } from '../../lib/iteration.js';
 import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
-import { thinkTime } from '../../lib/pick.js';
 import { getHealth, getUsers, login } from '../../lib/requests.js';
+import { THINK_TIME } from '../../lib/think-time.js';
 
 const plan: ScenarioPlan = {
   name: 'soak_api',
@@ -20,7 +20,7 @@ export default function (): void {
   getHealth(config.baseUrl);
   const { token } = login(config.baseUrl, config.email, config.password);
   getUsers(config.baseUrl, token);
-  sleep(thinkTime(1, 3));
+  endIteration(THINK_TIME.soak);
 }
 
 export const handleSummary = summaryHandler(plan, 'soak');

@@ -1,10 +1,11 @@
 // Spike: a sudden burst to 100 VUs and back; spike_failures tracks how many requests failed.
-import { sleep } from 'k6';
 import { Rate } from 'k6/metrics';
 import { suiteConfig } from '../../lib/config.js';
 import { summaryHandler } from '../../lib/handle-summary.js';
+import { endIteration } from '../../lib/iteration.js';
 import { rampingOptions, type ScenarioPlan } from '../../lib/options.js';
 import { getHealth, getUsers, login } from '../../lib/requests.js';
+import { THINK_TIME } from '../../lib/think-time.js';
 import { CUSTOM_THRESHOLDS } from '../../lib/thresholds.js';
 
 const plan: ScenarioPlan = {
@@ -24,7 +25,7 @@ export default function (): void {
   const { res, token } = login(config.baseUrl, config.email, config.password);
   spikeFailures.add(res.status !== 200);
   spikeFailures.add(getUsers(config.baseUrl, token).status !== 200);
-  sleep(0.1);
+  endIteration(THINK_TIME.spike);
 }
 
 export const handleSummary = summaryHandler(plan, 'spike');
