@@ -1,12 +1,13 @@
 // The clinic: a PetClinic-REST-compatible API under /petclinic/api. Every route is an operation of
 // the served OpenAPI document, which also validates its parameters and body (contract.ts).
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { refuseDeclaredBodyOver } from '../shared/body-limit.js';
+import { nestsDeeperThan } from '../shared/json-depth.js';
 import type { Logger } from '../shared/logger.js';
 import { createHttpMetrics } from '../shared/metrics.js';
-import { clientErrorStatus } from '../shared/problem.js';
 import type { ClinicConfig } from './config.js';
 import { loadContract, type Contract } from './contract.js';
-import { ClinicProblem, invalid, notFound, sendClinicProblem } from './problems.js';
+import { ClinicProblem, clinicErrorHandler, invalid, notFound } from './problems.js';
 import { registerRoutes, type Handler, type Method } from './routes.js';
 import { authenticate, hashPassword, requireRole, ROLES } from './security.js';
 import { createMemoryStore } from './store/memory.js';
@@ -17,6 +18,26 @@ export interface ClinicApp extends express.Express {
   /** The instance's state, for tests. */
   locals: express.Express['locals'] & { store: ClinicStore; contract: Contract; securityEnabled: boolean };
 }
+
+/** The largest body any operation takes; a larger declared one is refused from the header alone. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+/** The document's deepest body nests 3 levels (a vet's specialties); anything far deeper is an attack
+ * on whatever walks the value recursively (validation error messages overflowed the stack at 5,000). */
+export const MAX_BODY_DEPTH = 32;
+
+const boundedDepth: RequestHandler = (req, _res, next) => {
+  if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+    next(
+      new ClinicProblem(
+        400,
+        'HttpMessageNotReadableException',
+        `JSON request body nests deeper than ${MAX_BODY_DEPTH} levels`,
+      ),
+    );
+    return;
+  }
+  next();
+};
 
 /** Body handling only where the document has a body: reads (a load test's hot path) skip it. */
 const jsonBody: RequestHandler[] = [
@@ -34,7 +55,8 @@ const jsonBody: RequestHandler[] = [
     }
     next();
   },
-  express.json({ limit: '64kb' }),
+  express.json({ limit: BODY_LIMIT_BYTES }),
+  boundedDepth,
 ];
 
 /** 406 when Accept rules out JSON; the common headers are decided without running negotiation. */
@@ -83,6 +105,7 @@ export function createClinicApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(metrics.middleware);
+  app.use(refuseDeclaredBodyOver(BODY_LIMIT_BYTES));
   app.get('/metrics', metrics.handler);
   const document = contract.document(config.securityEnabled);
   const health = (_req: Request, res: Response) => res.json({ status: 'UP' });
@@ -155,33 +178,6 @@ export function createClinicApp(
       ),
     ),
   );
-  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) {
-      next(err);
-      return;
-    }
-    if (err instanceof ClinicProblem) {
-      sendClinicProblem(req, res, err.status, err.title, err.detail, err.errors);
-      return;
-    }
-    // body-parser's and zlib's errors (malformed JSON, bad charset or encoding, a gzip body that does
-    // not inflate, too large, aborted) are the client's: http-errors marks them with a 4xx and expose.
-    const status = clientErrorStatus(err);
-    if (status !== undefined) {
-      const malformed = (err as { type?: unknown }).type === 'entity.parse.failed';
-      const title = malformed ? 'HttpMessageNotReadableException' : 'BadRequestException';
-      const detail = malformed ? 'Malformed JSON request body' : String((err as Error).message);
-      sendClinicProblem(req, res, status, title, detail);
-      return;
-    }
-    deps.logger?.error({ err }, 'unexpected error');
-    sendClinicProblem(
-      req,
-      res,
-      500,
-      'Exception',
-      'An unexpected error occurred while processing your request',
-    );
-  });
+  app.use(clinicErrorHandler(deps.logger));
   return app;
 }

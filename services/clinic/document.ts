@@ -61,6 +61,10 @@ function tightenSchemas(schemas: Record<string, Json & { properties?: Record<str
     if (roles) roles.minItems = 1;
     user.required = ['username', 'password', 'roles'];
   }
+  // Upstream's entity refuses an empty pet name; without minLength, ajv's coercion also turned
+  // `"name": null` into "" and accepted it.
+  const petName = schemas.PetFields?.properties?.name;
+  if (petName) petName.minLength = 1;
   const pet = schemas.PetFields?.properties?.birthDate;
   if (pet)
     pet.description = `${String(pet.description ?? '')} Not in the future and not more than 50 years ago (checked by the server, 400 otherwise).`;
