@@ -75,6 +75,38 @@ function get(
   });
 }
 
+interface ClientLog {
+  answers: { at: number; status: number; close: boolean }[];
+  failures: string[];
+}
+
+/** One keep-alive client requesting without pause until the server refuses new connections (it has
+ * stopped listening) or 30 s pass. Any other error is a request that failed on an open connection. */
+async function keepAliveClient(url: string): Promise<ClientLog> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const log: ClientLog = { answers: [], failures: [] };
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    const outcome = await new Promise<'next' | 'stop'>((resolve) => {
+      const req = httpRequest(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          const close = /close/i.test(res.headers.connection ?? '');
+          log.answers.push({ at: Date.now(), status: res.statusCode ?? 0, close });
+          resolve('next');
+        });
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ECONNREFUSED') log.failures.push(`${err.code ?? ''} ${err.message}`);
+        resolve('stop');
+      });
+      req.end();
+    });
+    if (outcome === 'stop') break;
+  }
+  agent.destroy();
+  return log;
+}
+
 const CREDENTIALS = { DEMO_EMAIL: 'main@test.local', DEMO_PASSWORD: 'main-test-secret' };
 
 describe('sandbox process (main.ts)', function () {
@@ -102,6 +134,47 @@ describe('sandbox process (main.ts)', function () {
       assert.ok(messages.includes('draining in-flight requests'));
       assert.ok(messages.includes('stopped'));
       assert.ok(running.lines.some((l) => l.signal === signal));
+    });
+  }
+
+  // Issue 21: keep-alive clients sending without pause while the process drains.
+  for (const latencyMs of [0, 1500]) {
+    it(`drains 50 keep-alive clients (${latencyMs} ms responses): Connection: close after SIGTERM, 0 resets, exit after the last response`, async () => {
+      const running = await start({
+        ...CREDENTIALS,
+        LOG_LEVEL: 'info',
+        SANDBOX_FAULTS: 'true',
+        SANDBOX_FAULT_LATENCY_MS: String(latencyMs),
+      });
+      const exited = once(running.child, 'exit') as Promise<[number | null]>;
+      const clients = Array.from({ length: 50 }, () => keepAliveClient(`${running.url}/health`));
+      await new Promise((r) => setTimeout(r, latencyMs + 1000));
+      running.child.kill('SIGTERM');
+      const [code] = await exited;
+      const exitAt = Date.now();
+      const logs = await Promise.all(clients);
+      const drainAt = running.lines.find((l) => l.msg === 'draining in-flight requests')?.time as number;
+      assert.equal(code, 0);
+      assert.equal(typeof drainAt, 'number');
+      assert.deepEqual(
+        logs.flatMap((l) => l.failures),
+        [],
+        'no request on an open connection failed',
+      );
+      const answers = logs.flatMap((l) => l.answers);
+      assert.ok(answers.every((a) => a.status === 200));
+      const after = answers.filter((a) => a.at > drainAt);
+      assert.ok(after.length >= 50, `${after.length} answers after SIGTERM: the in-flight ones at least`);
+      // A response written just before the drain may arrive just after it; nothing later may keep the
+      // connection open, and no client gets more than that one.
+      for (const log of logs) {
+        const open = log.answers.filter((a) => a.at > drainAt && !a.close);
+        assert.ok(open.length <= 1, `a client got ${open.length} keep-alive answers after SIGTERM`);
+        assert.ok(open.every((a) => a.at < drainAt + 200));
+      }
+      const lastAnswer = Math.max(...answers.map((a) => a.at));
+      assert.ok(exitAt - lastAnswer < 1500, `exit ${exitAt - lastAnswer} ms after the last response`);
+      assert.ok(exitAt - drainAt < latencyMs + 3000, `drain took ${exitAt - drainAt} ms`);
     });
   }
 
