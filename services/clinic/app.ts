@@ -106,7 +106,11 @@ export function createClinicApp(
   app.set('etag', false);
   app.use(metrics.middleware);
   app.use(refuseDeclaredBodyOver(BODY_LIMIT_BYTES));
-  app.get('/metrics', metrics.handler);
+  // Basic on the secured instance, one cache of verified credentials for the API and /metrics.
+  const auth = config.securityEnabled ? authenticate(store) : undefined;
+  // /metrics is open by default (Prometheus scrapes it without credentials); CLINIC_METRICS_AUTH=true
+  // puts it behind the same Basic authentication on the secured instance.
+  app.get('/metrics', ...(auth && config.protectMetrics ? [auth] : []), metrics.handler);
   const document = contract.document(config.securityEnabled);
   const health = (_req: Request, res: Response) => res.json({ status: 'UP' });
   const docs = (_req: Request, res: Response) => res.json(document);
@@ -119,7 +123,7 @@ export function createClinicApp(
 
   const api = express.Router({ strict: true });
   if (config.securityEnabled) {
-    api.use(authenticate(store));
+    api.use(auth!);
     api.use((_req, res, next) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Cache-Control', 'no-cache, no-store, max-age=0, must-revalidate');

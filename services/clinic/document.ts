@@ -115,7 +115,7 @@ function adjustOperation(path: string, method: string, op: Operation, secured: b
   r['406'] = problem('The Accept header does not allow application/json.');
   if (!r['500']) r['500'] = problem('Server error.');
   if (secured) {
-    r['401'] = { description: 'Missing or wrong credentials (empty body, WWW-Authenticate: Basic).' };
+    r['401'] = problem('Missing or wrong credentials (with WWW-Authenticate: Basic realm="Realm").');
     r['403'] = problem('The user lacks the role this operation needs.');
   }
 }
