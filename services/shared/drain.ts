@@ -8,15 +8,15 @@
 // - the drain ends when the last connection has closed, i.e. right after the last response.
 // http.Server#close() is not used because since Node 19 it destroys idle sockets at once.
 import type { Server, ServerResponse } from 'node:http';
-import { Server as NetServer } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 
 /** How long a socket idle when the drain begins may still bring one more request. */
 export const IDLE_GRACE_MS = 1000;
 
 interface DrainState {
   draining: boolean;
-  /** Responses begun before the drain and not finished yet. */
-  open: Set<ServerResponse>;
+  /** Open connections; per connection, not per request, so keep-alive traffic pays nothing. */
+  sockets: Set<Socket>;
 }
 
 const states = new WeakMap<Server, DrainState>();
@@ -24,24 +24,29 @@ const states = new WeakMap<Server, DrainState>();
 function stateOf(server: Server): DrainState {
   let state = states.get(server);
   if (state) return state;
-  const created: DrainState = { draining: false, open: new Set() };
+  const created: DrainState = { draining: false, sockets: new Set() };
   states.set(server, created);
+  server.on('connection', (socket: Socket) => {
+    created.sockets.add(socket);
+    socket.once('close', () => created.sockets.delete(socket));
+  });
   // First listener, so the header is set before the app can send anything.
   server.prependListener('request', (_req, res: ServerResponse) => {
-    if (created.draining) {
-      res.setHeader('Connection', 'close');
-      return;
-    }
-    created.open.add(res);
-    res.once('close', () => created.open.delete(res));
+    if (created.draining) res.setHeader('Connection', 'close');
   });
   state = created;
   return state;
 }
 
-/** Starts watching responses, so a later drain can mark those in flight: call before listening. */
+/** Starts watching connections, so a later drain can mark the responses in flight: call before
+ * listening. */
 export function prepareDrain(server: Server): void {
   stateOf(server);
+}
+
+/** The response a connection is serving now (Node keeps it there; there is no public accessor). */
+function currentResponse(socket: Socket): ServerResponse | undefined {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
 }
 
 /** The response must end the connection: by header when it has not started, else right after it. */
@@ -59,7 +64,10 @@ function closeAfter(res: ServerResponse): void {
 export function drain(server: Server, timeoutMs = 10_000): Promise<void> {
   const state = stateOf(server);
   state.draining = true;
-  for (const res of state.open) closeAfter(res);
+  for (const socket of state.sockets) {
+    const res = currentResponse(socket);
+    if (res) closeAfter(res);
+  }
   return new Promise((resolve) => {
     const timers: NodeJS.Timeout[] = [];
     const later = (ms: number, action: () => void, repeat = false) => {
