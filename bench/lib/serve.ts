@@ -8,6 +8,7 @@ import { createClinicApp } from '../../services/clinic/app.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import { isEntryPoint } from '../../services/shared/entry.js';
 import { createLogger } from '../../services/shared/logger.js';
+import { listen } from '../../services/shared/server.js';
 
 export const SANDBOX_BENCH_CREDENTIALS = { email: 'bench@loadlab.local', password: 'bench-secret' };
 
@@ -59,6 +60,8 @@ function minimalExpress(): RequestListener {
   return app;
 }
 
+const SERVICES = new Set(['sandbox', 'clinic']);
+
 const kinds: Record<string, () => RequestListener> = {
   bare: () => bare,
   express: minimalExpress,
@@ -83,9 +86,18 @@ if (isEntryPoint(import.meta.url)) {
     console.error(`serve.ts: kind must be one of ${Object.keys(kinds).join(', ')}`);
     process.exit(2);
   }
-  const server = createServer(make());
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.send?.((server.address() as AddressInfo).port));
-  process.on('message', () => server.close(() => process.exit(0)));
+  const kind = process.argv[2]!;
+  // The services run behind the shared listen() they start with (Host check, drain bookkeeping), so
+  // the benchmark pays what production pays; the references are plain node:http servers.
+  if (SERVICES.has(kind)) {
+    const started = await listen(make(), 0, '127.0.0.1');
+    process.send?.((started.server.address() as AddressInfo).port);
+    process.on('message', () => void started.close().then(() => process.exit(0)));
+  } else {
+    const server = createServer(make());
+    server.keepAliveTimeout = 60_000;
+    server.listen(0, '127.0.0.1', () => process.send?.((server.address() as AddressInfo).port));
+    process.on('message', () => server.close(() => process.exit(0)));
+  }
   process.on('disconnect', () => process.exit(0));
 }

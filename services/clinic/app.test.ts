@@ -370,3 +370,64 @@ describe('clinic API (open instance)', () => {
     );
   });
 });
+
+describe('clinic API under hostile input (issue 21)', () => {
+  let c: CheckedClient;
+  beforeEach(() => {
+    c = checkedClient(open());
+  });
+
+  it('answers a malformed percent-escape in any {id} with a 400 problem detail, on every method', async () => {
+    for (const id of ['%E0', '%', '%zz', '%ff', '%c0%af']) {
+      isProblem(await c.get(`${API}/owners/${id}`), 400, 'BadRequestException');
+      isProblem(await c.put(`${API}/pets/${id}`).send(newPet), 400);
+      isProblem(await c.delete(`${API}/visits/${id}`), 400);
+      isProblem(await c.get(`${API}/owners/1/pets/${id}`), 400);
+    }
+  });
+
+  it('refuses JSON nested 5,000 deep (at the top or inside a field) with 400, not a stack overflow', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    for (const body of [deep, `{"firstName":${deep}}`, `{"a":${'{"a":'.repeat(40)}1${'}'.repeat(40)}}`]) {
+      const res = await c.post(`${API}/owners`).set('Content-Type', 'application/json').send(body);
+      isProblem(res, 400, 'HttpMessageNotReadableException');
+      assert.match(res.body.detail, /deeper than 32 levels/);
+    }
+  });
+
+  it('titles 413 and 415 with the exception names, not BadRequestException', async () => {
+    isProblem(
+      await c.post(`${API}/owners`).send({ big: 'x'.repeat(70_000) }),
+      413,
+      'MaxUploadSizeExceededException',
+    );
+    isProblem(
+      await c.post(`${API}/owners`).set('Content-Type', 'application/json; charset=latin1').send('{}'),
+      415,
+      'HttpMediaTypeNotSupportedException',
+    );
+  });
+
+  it('refuses an empty or null required name of a pet, owner, vet, specialty and pet type with 400', async () => {
+    const owner = { ...newOwner };
+    const cases: [string, Record<string, unknown>, string][] = [
+      [`${API}/owners/1/pets`, { ...newPet }, 'name'],
+      [`${API}/owners`, owner, 'firstName'],
+      [`${API}/owners`, owner, 'lastName'],
+      [`${API}/vets`, { firstName: 'Ann', lastName: 'Vet', specialties: [] }, 'firstName'],
+      [`${API}/vets`, { firstName: 'Ann', lastName: 'Vet', specialties: [] }, 'lastName'],
+      [`${API}/specialties`, { name: 'x' }, 'name'],
+      [`${API}/pettypes`, { name: 'x' }, 'name'],
+    ];
+    for (const [url, valid, field] of cases) {
+      for (const bad of [null, '']) {
+        const res = await c.post(url).send({ ...valid, [field]: bad });
+        isProblem(res, 400, 'MethodArgumentNotValidException');
+        const item = (res.body.schemaValidationErrors as { field: string; rejectedValue: string }[]).find(
+          (e) => e.field === field,
+        );
+        assert.equal(item?.rejectedValue, bad === null ? 'null' : '', `${url} ${field}=${String(bad)}`);
+      }
+    }
+  });
+});

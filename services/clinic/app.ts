@@ -1,12 +1,13 @@
 // The clinic: a PetClinic-REST-compatible API under /petclinic/api. Every route is an operation of
 // the served OpenAPI document, which also validates its parameters and body (contract.ts).
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { refuseDeclaredBodyOver } from '../shared/body-limit.js';
+import { nestsDeeperThan } from '../shared/json-depth.js';
 import type { Logger } from '../shared/logger.js';
 import { createHttpMetrics } from '../shared/metrics.js';
-import { clientErrorStatus } from '../shared/problem.js';
 import type { ClinicConfig } from './config.js';
 import { loadContract, type Contract } from './contract.js';
-import { ClinicProblem, invalid, notFound, sendClinicProblem } from './problems.js';
+import { ClinicProblem, clinicErrorHandler, invalid, notFound } from './problems.js';
 import { registerRoutes, type Handler, type Method } from './routes.js';
 import { authenticate, hashPassword, requireRole, ROLES } from './security.js';
 import { createMemoryStore } from './store/memory.js';
@@ -17,6 +18,26 @@ export interface ClinicApp extends express.Express {
   /** The instance's state, for tests. */
   locals: express.Express['locals'] & { store: ClinicStore; contract: Contract; securityEnabled: boolean };
 }
+
+/** The largest body any operation takes; a larger declared one is refused from the header alone. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+/** The document's deepest body nests 3 levels (a vet's specialties); anything far deeper is an attack
+ * on whatever walks the value recursively (validation error messages overflowed the stack at 5,000). */
+export const MAX_BODY_DEPTH = 32;
+
+const boundedDepth: RequestHandler = (req, _res, next) => {
+  if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+    next(
+      new ClinicProblem(
+        400,
+        'HttpMessageNotReadableException',
+        `JSON request body nests deeper than ${MAX_BODY_DEPTH} levels`,
+      ),
+    );
+    return;
+  }
+  next();
+};
 
 /** Body handling only where the document has a body: reads (a load test's hot path) skip it. */
 const jsonBody: RequestHandler[] = [
@@ -34,7 +55,8 @@ const jsonBody: RequestHandler[] = [
     }
     next();
   },
-  express.json({ limit: '64kb' }),
+  express.json({ limit: BODY_LIMIT_BYTES }),
+  boundedDepth,
 ];
 
 /** 406 when Accept rules out JSON; the common headers are decided without running negotiation. */
@@ -83,7 +105,12 @@ export function createClinicApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(metrics.middleware);
-  app.get('/metrics', metrics.handler);
+  app.use(refuseDeclaredBodyOver(BODY_LIMIT_BYTES));
+  // Basic on the secured instance, one cache of verified credentials for the API and /metrics.
+  const auth = config.securityEnabled ? authenticate(store) : undefined;
+  // /metrics is open by default (Prometheus scrapes it without credentials); CLINIC_METRICS_AUTH=true
+  // puts it behind the same Basic authentication on the secured instance.
+  app.get('/metrics', ...(auth && config.protectMetrics ? [auth] : []), metrics.handler);
   const document = contract.document(config.securityEnabled);
   const health = (_req: Request, res: Response) => res.json({ status: 'UP' });
   const docs = (_req: Request, res: Response) => res.json(document);
@@ -96,7 +123,7 @@ export function createClinicApp(
 
   const api = express.Router({ strict: true });
   if (config.securityEnabled) {
-    api.use(authenticate(store));
+    api.use(auth!);
     api.use((_req, res, next) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Cache-Control', 'no-cache, no-store, max-age=0, must-revalidate');
@@ -155,33 +182,6 @@ export function createClinicApp(
       ),
     ),
   );
-  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) {
-      next(err);
-      return;
-    }
-    if (err instanceof ClinicProblem) {
-      sendClinicProblem(req, res, err.status, err.title, err.detail, err.errors);
-      return;
-    }
-    // body-parser's and zlib's errors (malformed JSON, bad charset or encoding, a gzip body that does
-    // not inflate, too large, aborted) are the client's: http-errors marks them with a 4xx and expose.
-    const status = clientErrorStatus(err);
-    if (status !== undefined) {
-      const malformed = (err as { type?: unknown }).type === 'entity.parse.failed';
-      const title = malformed ? 'HttpMessageNotReadableException' : 'BadRequestException';
-      const detail = malformed ? 'Malformed JSON request body' : String((err as Error).message);
-      sendClinicProblem(req, res, status, title, detail);
-      return;
-    }
-    deps.logger?.error({ err }, 'unexpected error');
-    sendClinicProblem(
-      req,
-      res,
-      500,
-      'Exception',
-      'An unexpected error occurred while processing your request',
-    );
-  });
+  app.use(clinicErrorHandler(deps.logger));
   return app;
 }

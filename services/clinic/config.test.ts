@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { ConfigError, clinicConfigFromEnv } from './config.js';
 import { startClinic } from './main.js';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
 
 describe('clinic config', () => {
   it('reads CLINIC_SECURITY_ENABLE and upstream PETCLINIC_SECURITY_ENABLE', () => {
@@ -36,6 +45,43 @@ describe('clinic config', () => {
       () => clinicConfigFromEnv({ CLINIC_SECURITY_ENABLE: 'true' }),
       (e: Error) => e instanceof ConfigError && !e.message.includes('\n'),
     );
+  });
+
+  it('refuses a placeholder or default admin password unless LOADLAB_THROWAWAY_DEMO=true', () => {
+    for (const ADMIN_PASSWORD of ['<choose-a-password>', 'admin', 'password'])
+      assert.throws(
+        () => clinicConfigFromEnv({ CLINIC_SECURITY_ENABLE: 'true', ADMIN_PASSWORD }),
+        (e: Error) => e instanceof ConfigError && /^ADMIN_PASSWORD /.test(e.message),
+      );
+    const demo = { CLINIC_SECURITY_ENABLE: 'true', ADMIN_PASSWORD: 'admin', LOADLAB_THROWAWAY_DEMO: 'true' };
+    assert.equal(clinicConfigFromEnv(demo).adminPassword, 'admin');
+    // The open instance has no password to check.
+    assert.equal(clinicConfigFromEnv({ ADMIN_PASSWORD: 'admin' }).securityEnabled, false);
+  });
+
+  it('the clinic process exits 2 with one line on a default admin password', async () => {
+    const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+      cwd: mkdtempSync(join(tmpdir(), 'clinic-main-')),
+      env: {
+        PATH: process.env.PATH ?? '',
+        CLINIC_PORT: '0',
+        CLINIC_SECURE_PORT: '0',
+        ADMIN_PASSWORD: 'admin',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 2);
+    assert.match(stderr, /^clinic: ADMIN_PASSWORD is a well-known default password[^\n]*\n$/);
+  });
+
+  it('reads CLINIC_METRICS_AUTH as true or false', () => {
+    const secure = { CLINIC_SECURITY_ENABLE: 'true', ADMIN_PASSWORD: 'p' };
+    assert.equal(clinicConfigFromEnv(secure).protectMetrics, false);
+    assert.equal(clinicConfigFromEnv({ ...secure, CLINIC_METRICS_AUTH: 'true' }).protectMetrics, true);
+    assert.throws(() => clinicConfigFromEnv({ ...secure, CLINIC_METRICS_AUTH: 'on' }), ConfigError);
   });
 
   it('starts both instances on their ports, each answering health', async () => {

@@ -4,9 +4,12 @@ export interface ClinicConfig {
   securityEnabled: boolean;
   adminUser?: string;
   adminPassword?: string;
+  /** Secured instance: /metrics needs the same Basic credentials as the API. */
+  protectMetrics?: boolean;
 }
 
 import { ConfigError } from '../shared/config-error.js';
+import { refuseWeakPassword } from '../shared/weak-password.js';
 
 export { ConfigError };
 
@@ -22,5 +25,15 @@ export function clinicConfigFromEnv(env: NodeJS.ProcessEnv): ClinicConfig {
       'the secured clinic needs ADMIN_USER and ADMIN_PASSWORD (run `npm run env:init` to create a .env)',
     );
   }
-  return { securityEnabled, adminUser: env.ADMIN_USER || 'admin', adminPassword: env.ADMIN_PASSWORD };
+  if (securityEnabled) refuseWeakPassword(env, 'ADMIN_PASSWORD');
+  const metricsFlag = (env.CLINIC_METRICS_AUTH || 'false').toLowerCase();
+  if (metricsFlag !== 'true' && metricsFlag !== 'false') {
+    throw new ConfigError(`CLINIC_METRICS_AUTH must be true or false, got "${metricsFlag}"`);
+  }
+  return {
+    securityEnabled,
+    adminUser: env.ADMIN_USER || 'admin',
+    adminPassword: env.ADMIN_PASSWORD,
+    protectMetrics: metricsFlag === 'true',
+  };
 }

@@ -99,11 +99,28 @@ function lookup(body: unknown, field: string): unknown {
     .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Json)[k] : undefined), body);
 }
 
-function items(validate: ValidateFunction, raw: (field: string) => unknown): ValidationItem[] {
+/** Dotted paths of the null values in a body: ajv's coercion turns them into "" or 0 before it
+ * reports them, and the client must hear "must not be null" about what it sent. */
+function nullFields(body: unknown, prefix = '', out = new Set<string>()): Set<string> {
+  if (body === null || typeof body !== 'object') return out;
+  for (const [key, value] of Object.entries(body)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value === null) out.add(path);
+    else nullFields(value, path, out);
+  }
+  return out;
+}
+
+function items(
+  validate: ValidateFunction,
+  raw: (field: string) => unknown,
+  nulls: Set<string> = new Set(),
+): ValidationItem[] {
   return (validate.errors ?? []).map((error) => {
     const field = fieldOf(error);
-    const rejected = raw(field);
-    const text = defaultMessage(error);
+    const wasNull = nulls.has(field);
+    const rejected = wasNull ? null : raw(field);
+    const text = wasNull ? 'must not be null' : defaultMessage(error);
     const rejectedValue =
       rejected === undefined || rejected === null
         ? 'null'
@@ -204,14 +221,17 @@ function compileOperation(ajvIn: Ajv, ajvParams: Ajv, op: Json): OperationContra
           },
         ];
       }
+      // Taken before validation, which coerces in place (the body's depth is bounded by then).
+      const nulls = nullFields(body);
       if (validateBody(body)) return [];
-      return items(validateBody, (f) => lookup(body, f));
+      return items(validateBody, (f) => lookup(body, f), nulls);
     },
   };
 }
 
 function newAjv(options: ConstructorParameters<typeof Ajv>[0]): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: true, ...options });
+  // verbose: errors carry their parentSchema, which the size messages quote.
+  const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: true, verbose: true, ...options });
   addFormats(ajv);
   return ajv;
 }

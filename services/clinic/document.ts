@@ -61,6 +61,10 @@ function tightenSchemas(schemas: Record<string, Json & { properties?: Record<str
     if (roles) roles.minItems = 1;
     user.required = ['username', 'password', 'roles'];
   }
+  // Upstream's entity refuses an empty pet name; without minLength, ajv's coercion also turned
+  // `"name": null` into "" and accepted it.
+  const petName = schemas.PetFields?.properties?.name;
+  if (petName) petName.minLength = 1;
   const pet = schemas.PetFields?.properties?.birthDate;
   if (pet)
     pet.description = `${String(pet.description ?? '')} Not in the future and not more than 50 years ago (checked by the server, 400 otherwise).`;
@@ -111,7 +115,7 @@ function adjustOperation(path: string, method: string, op: Operation, secured: b
   r['406'] = problem('The Accept header does not allow application/json.');
   if (!r['500']) r['500'] = problem('Server error.');
   if (secured) {
-    r['401'] = { description: 'Missing or wrong credentials (empty body, WWW-Authenticate: Basic).' };
+    r['401'] = problem('Missing or wrong credentials (with WWW-Authenticate: Basic realm="Realm").');
     r['403'] = problem('The user lacks the role this operation needs.');
   }
 }

@@ -1,8 +1,24 @@
 // Error bodies with upstream's ProblemDetail fields: type (the request URL), title, status, detail,
 // timestamp and schemaValidationErrors, as application/problem+json.
-import type { Request, Response } from 'express';
-import { PROBLEM_CONTENT_TYPE } from '../shared/problem.js';
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { STATUS_CODES } from 'node:http';
+import type { Logger } from '../shared/logger.js';
+import { clientErrorStatus, PROBLEM_CONTENT_TYPE } from '../shared/problem.js';
 import type { ValidationItem } from './contract.js';
+
+/** Upstream's `type`: the request URL, made a valid URI whatever the client sent (a lone `%`, a Host
+ * header that is no host). */
+function typeUri(req: Request): string {
+  const path = req.originalUrl.split('?')[0]!.replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
+  for (const host of [req.get('host') ?? 'localhost', 'localhost']) {
+    try {
+      return new URL(path, `${req.protocol}://${host}`).href;
+    } catch {
+      // an unusable Host: fall back to localhost
+    }
+  }
+  return 'about:blank';
+}
 
 export function sendClinicProblem(
   req: Request,
@@ -17,7 +33,7 @@ export function sendClinicProblem(
     .type(PROBLEM_CONTENT_TYPE)
     .send(
       JSON.stringify({
-        type: `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl.split('?')[0]}`,
+        type: typeUri(req),
         title,
         status,
         detail,
@@ -47,3 +63,46 @@ export const invalid = (errors: ValidationItem[]) =>
     'The request contains invalid or missing parameters',
     errors,
   );
+
+/** The Spring exception name upstream's clients see for a client error raised below the routes. */
+function clientErrorTitle(err: unknown, status: number): string {
+  if (status === 413) return 'MaxUploadSizeExceededException';
+  if (status === 415) return 'HttpMediaTypeNotSupportedException';
+  const type = (err as { type?: unknown }).type;
+  // body-parser's own errors (entity.*, request.*) are about a body that cannot be read.
+  if (typeof type === 'string') return 'HttpMessageNotReadableException';
+  return status === 400 ? 'BadRequestException' : (STATUS_CODES[status] ?? 'Bad Request');
+}
+
+/**
+ * The one place errors become responses: a ClinicProblem as itself, any error carrying a 4xx
+ * `status`/`statusCode` (body-parser, zlib, the router's URIError for `%E0`, the body-size guard,
+ * whatever a store raises for the client) as a problem detail with that status, the rest as 500.
+ */
+export function clinicErrorHandler(logger?: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    if (err instanceof ClinicProblem) {
+      sendClinicProblem(req, res, err.status, err.title, err.detail, err.errors);
+      return;
+    }
+    const status = clientErrorStatus(err);
+    if (status !== undefined) {
+      const malformed = (err as { type?: unknown }).type === 'entity.parse.failed';
+      const detail = malformed ? 'Malformed JSON request body' : String((err as Error).message);
+      sendClinicProblem(req, res, status, clientErrorTitle(err, status), detail);
+      return;
+    }
+    logger?.error({ err }, 'unexpected error');
+    sendClinicProblem(
+      req,
+      res,
+      500,
+      'Exception',
+      'An unexpected error occurred while processing your request',
+    );
+  };
+}

@@ -1,11 +1,16 @@
-// HTTP Basic for the secured instance (express-basic-auth) with upstream's roles. Passwords are
-// stored as scrypt hashes; a verified credential is remembered (by its SHA-256) for a minute so a
-// load test does not spend its CPU on key stretching for every request.
-import basicAuth from 'express-basic-auth';
-import type { Request, RequestHandler } from 'express';
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { ClinicStore } from './store/types.js';
+// HTTP Basic for the secured instance with upstream's roles. Passwords are stored as scrypt hashes.
+// Checking one costs about 33 ms of CPU, so the check is built not to stall or inform an attacker:
+// - the derivation runs in libuv's thread pool (async scrypt), never on the event loop, and at most
+//   (cores - 1) at a time, so a wrong-password flood queues behind them while the event loop, and the
+//   open instance sharing the process, keep a core;
+// - an unknown user costs the same derivation (against a decoy hash): timing does not reveal users;
+// - a verified credential is remembered (by its SHA-256) for a minute, so a load test's valid client
+//   pays for one derivation, not one per request.
+import type { Request, RequestHandler, Response } from 'express';
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { sendClinicProblem } from './problems.js';
+import type { ClinicStore } from './store/types.js';
 
 export const ROLES = {
   OWNER_ADMIN: 'ROLE_OWNER_ADMIN',
@@ -14,41 +19,126 @@ export const ROLES = {
 } as const;
 
 const VERIFIED_TTL_MS = 60_000;
+const KEY_LENGTH = 32;
 
 export function hashPassword(password: string): string {
   const salt = randomBytes(16);
-  return `scrypt$${salt.toString('base64')}$${scryptSync(password, salt, 32).toString('base64')}`;
+  return `scrypt$${salt.toString('base64')}$${scryptSync(password, salt, KEY_LENGTH).toString('base64')}`;
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
-  const [scheme, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length);
-  return timingSafeEqual(actual, expected);
+function derive(password: string, salt: Buffer, length: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, length, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
-/** Basic authentication against the users repository; 401 with upstream's realm otherwise. */
-export function authenticate(store: ClinicStore): RequestHandler {
-  const verified = new Map<string, number>();
-  return basicAuth({
-    challenge: true,
-    realm: 'Realm',
-    authorizer: (username: string, password: string) => {
-      const key = createHash('sha256').update(`${username}\0${password}`).digest('hex');
-      const until = verified.get(key);
-      if (until !== undefined && until > Date.now()) return true;
-      const user = store.users.listBy('username', username)[0];
-      const ok = Boolean(user?.enabled && verifyPassword(password, user.passwordHash));
-      if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
-      return ok;
+/** Runs at most `max` tasks at once; the others wait in arrival order. */
+function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export interface PasswordChecker {
+  /** Whether `password` matches the stored hash; an absent hash costs the same and is false. */
+  check(stored: string | undefined, password: string): Promise<boolean>;
+  /** Key derivations run so far (tests: an unknown user must cost one too). */
+  readonly derivations: number;
+}
+
+export function createPasswordChecker(parallel = Math.max(1, availableParallelism() - 1)): PasswordChecker {
+  const decoy = hashPassword(randomBytes(16).toString('base64'));
+  const run = limiter(parallel);
+  let derivations = 0;
+  return {
+    get derivations() {
+      return derivations;
     },
-    unauthorizedResponse: () => '',
-  });
+    async check(stored, password) {
+      const known = stored?.startsWith('scrypt$') === true;
+      const [, salt = '', hash = ''] = (known ? stored! : decoy).split('$');
+      const expected = Buffer.from(hash, 'base64');
+      const actual = await run(() => {
+        derivations += 1;
+        return derive(password, Buffer.from(salt, 'base64'), expected.length || KEY_LENGTH);
+      });
+      return known && actual.length === expected.length && timingSafeEqual(actual, expected);
+    },
+  };
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+/** `Authorization: Basic base64(user:password)`, or undefined for anything else. */
+export function basicCredentials(header: string | undefined): Credentials | undefined {
+  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? '');
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** 401 as a problem detail with upstream's Basic challenge; the same answer for an unknown user and a
+ * wrong password. */
+function unauthorized(req: Request, res: Response, title: string, detail: string): void {
+  res.setHeader('WWW-Authenticate', 'Basic realm="Realm"');
+  sendClinicProblem(req, res, 401, title, detail);
+}
+
+/** Basic authentication against the users repository; sets `req.auth` for requireRole. */
+export function authenticate(
+  store: ClinicStore,
+  checker: PasswordChecker = createPasswordChecker(),
+): RequestHandler {
+  const verified = new Map<string, number>();
+  return (req, res, next) => {
+    const credentials = basicCredentials(req.headers.authorization);
+    if (!credentials) {
+      unauthorized(
+        req,
+        res,
+        'InsufficientAuthenticationException',
+        'Full authentication is required to access this resource',
+      );
+      return;
+    }
+    const accept = () => {
+      (req as Request & { auth?: Credentials }).auth = credentials;
+      next();
+    };
+    const key = createHash('sha256').update(`${credentials.user}\0${credentials.password}`).digest('hex');
+    const until = verified.get(key);
+    if (until !== undefined) {
+      if (until > Date.now()) {
+        accept();
+        return;
+      }
+      verified.delete(key);
+    }
+    const user = store.users.listBy('username', credentials.user)[0];
+    checker.check(user?.passwordHash, credentials.password).then((matches) => {
+      if (matches && user?.enabled) {
+        verified.set(key, Date.now() + VERIFIED_TTL_MS);
+        accept();
+      } else unauthorized(req, res, 'BadCredentialsException', 'Bad credentials');
+    }, next);
+  };
 }
 
 function rolesOf(store: ClinicStore, req: Request): string[] {
-  const username = (req as Request & { auth?: { user: string } }).auth?.user;
+  const username = (req as Request & { auth?: Credentials }).auth?.user;
   return username === undefined ? [] : (store.users.listBy('username', username)[0]?.roles ?? []);
 }
 

@@ -3,6 +3,7 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { refuseDeclaredBodyOver } from '../shared/body-limit.js';
 import type { Logger } from '../shared/logger.js';
 import { createHttpMetrics } from '../shared/metrics.js';
 import { HttpProblem, notFoundHandler, problemErrorHandler } from '../shared/problem.js';
@@ -34,20 +35,6 @@ function requireJson(): RequestHandler {
 
 /** Login bodies are tiny; anything bigger is refused before it is read. */
 export const LOGIN_BODY_LIMIT_BYTES = 4096;
-
-/** A declared Content-Length over the limit gets its 413 at once and the connection is closed,
- * instead of the parser reading (and discarding) the whole upload first. */
-function refuseLargeDeclaredBody(limit: number): RequestHandler {
-  return (req, res, next) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      res.setHeader('Connection', 'close');
-      next(new HttpProblem(413, 'Payload Too Large', `Body is ${declared} bytes; the limit is ${limit}`));
-      return;
-    }
-    next();
-  };
-}
 
 function credentialsFrom(req: Request): { email: string; password: string } {
   const body: unknown = req.body;
@@ -93,6 +80,8 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
   app.set('etag', false);
   app.use(metrics.middleware);
   app.use(securityHeaders);
+  // No route takes a body bigger than a login: a larger declared one is refused from the header.
+  app.use(refuseDeclaredBodyOver(LOGIN_BODY_LIMIT_BYTES));
   app.get('/metrics', metrics.handler);
 
   const api = express.Router();
@@ -101,11 +90,7 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
     res.json({ status: 'ok', service: 'sandbox', uptimeSeconds: Math.round(process.uptime()) });
   });
 
-  const parseLogin = [
-    requireJson(),
-    refuseLargeDeclaredBody(LOGIN_BODY_LIMIT_BYTES),
-    express.json({ limit: LOGIN_BODY_LIMIT_BYTES }),
-  ];
+  const parseLogin = [requireJson(), express.json({ limit: LOGIN_BODY_LIMIT_BYTES })];
   api.post('/auth/login', ...faults, ...parseLogin, (req, res) => {
     const { email, password } = credentialsFrom(req);
     const emailOk = sameSecret(email.toLowerCase(), config.demoEmail.toLowerCase());

@@ -25,6 +25,16 @@ describe('sandbox config', () => {
     );
   });
 
+  it('refuses the .env.example placeholder or a default demo password unless it is a throwaway demo', () => {
+    for (const DEMO_PASSWORD of ['<choose-a-password>', 'password', 'demo'])
+      assert.throws(
+        () => sandboxConfigFromEnv({ ...base, DEMO_PASSWORD }),
+        (e: Error) => e instanceof ConfigError && /^DEMO_PASSWORD /.test(e.message),
+      );
+    const demo = { ...base, DEMO_PASSWORD: 'password', LOADLAB_THROWAWAY_DEMO: 'true' };
+    assert.equal(sandboxConfigFromEnv(demo).demoPassword, 'password');
+  });
+
   it('signs with a random key per process unless one is given', () => {
     assert.notEqual(sandboxConfigFromEnv(base).tokenSecret, sandboxConfigFromEnv(base).tokenSecret);
     assert.equal(sandboxConfigFromEnv({ ...base, SANDBOX_TOKEN_SECRET: 's' }).tokenSecret, 's');

@@ -19,6 +19,7 @@ export interface SandboxConfig {
 }
 
 import { ConfigError } from '../shared/config-error.js';
+import { refuseWeakPassword } from '../shared/weak-password.js';
 
 export { ConfigError };
 
@@ -48,6 +49,7 @@ export function sandboxConfigFromEnv(env: NodeJS.ProcessEnv): SandboxConfig {
       'DEMO_EMAIL and DEMO_PASSWORD must be set (run `npm run env:init` to create a .env)',
     );
   }
+  refuseWeakPassword(env, 'DEMO_PASSWORD');
   return {
     demoEmail,
     demoPassword,

@@ -65,4 +65,30 @@ describe('sandbox tokens', () => {
       );
     }
   });
+
+  it('accepts only the issued string: every re-encoding or decoration of the signature is refused', () => {
+    const token = signToken('demo@x.y', 90, SECRET, NOW);
+    const [payload, sig] = token.split('.') as [string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = sig.at(-1)!;
+    const shifted = [1, 2, 3].map((by) => alphabet[(alphabet.indexOf(last) + by) % 64]!);
+    const standard = Buffer.from(sig, 'base64url').toString('base64');
+    const variants = [
+      `${token}=`,
+      `${token}==`,
+      `${token}!`,
+      `${token}~`,
+      ...shifted.map((c) => `${payload}.${sig.slice(0, -1)}${c}`),
+      `${payload}.${sig.slice(0, 10)}!${sig.slice(10)}`,
+      `${payload}.${standard}`,
+      `${payload}.${sig.replace(/-/g, '+').replace(/_/g, '/')}=`,
+      `${payload}.${sig} `,
+    ];
+    // Each variant decodes to the same bytes (or nearly) under lenient base64url: all must fail.
+    for (const variant of variants) {
+      assert.notEqual(variant, token);
+      assert.deepEqual(verifyToken(variant, SECRET, NOW), { ok: false, reason: 'signature' }, variant);
+    }
+    assert.equal(verifyToken(token, SECRET, NOW).ok, true);
+  });
 });

@@ -24,8 +24,10 @@ export function signToken(subject: string, ttlSeconds: number, secret: string, n
 export function verifyToken(token: string, secret: string, nowMs = Date.now()): TokenCheck {
   const [payload, sig, ...rest] = token.split('.');
   if (!payload || !sig || rest.length > 0) return { ok: false, reason: 'malformed' };
-  const given = Buffer.from(sig, 'base64url');
-  const expected = signature(payload, secret);
+  // Compare the text as issued, not decoded bytes: base64url decoding skips invalid characters and
+  // ignores unused trailing bits, so `T=`, `T!` or a shifted last character would decode the same.
+  const given = Buffer.from(sig);
+  const expected = Buffer.from(signature(payload, secret).toString('base64url'));
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'signature' };
   let claims: unknown;

@@ -52,10 +52,18 @@ const BODY_PARSER_ERRORS: Record<string, { status: number; title: string }> = {
   'request.size.invalid': { status: 400, title: 'Bad Request' },
 };
 
-/** The 4xx status of an http-errors error meant for the client (`expose`), e.g. from body-parser or zlib. */
+/**
+ * The 4xx status an error carries for the client, if any: http-errors from body-parser or zlib, the
+ * router's URIError for a malformed percent-escape (`status` without `expose`), or any other library's
+ * error with a 4xx `status` or `statusCode`. One rule, so no client error needs its own case.
+ */
 export function clientErrorStatus(err: unknown): number | undefined {
-  const { status, expose } = (err ?? {}) as { status?: unknown; expose?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500 && expose === true ? status : undefined;
+  if (err === null || typeof err !== 'object') return undefined;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const carried = typeof status === 'number' ? status : statusCode;
+  return typeof carried === 'number' && Number.isInteger(carried) && carried >= 400 && carried < 500
+    ? carried
+    : undefined;
 }
 
 export interface ErrorHandlerOptions {
@@ -90,8 +98,8 @@ export function problemErrorHandler(options: ErrorHandlerOptions = {}): ErrorReq
       });
       return;
     }
-    // Other client errors raised by Express's own parts (http-errors with `expose`, e.g. a gzip body
-    // that does not inflate) are the client's fault too: keep their 4xx instead of a 500.
+    // Other client errors raised by Express's own parts (a gzip body that does not inflate, a bad
+    // percent-escape in a path parameter) are the client's fault too: keep their 4xx instead of a 500.
     const clientStatus = clientErrorStatus(err);
     if (clientStatus !== undefined) {
       sendProblem(res, {

@@ -1,8 +1,16 @@
-// Starts an HTTP app and drains it on SIGTERM/SIGINT: stop accepting, finish in-flight
-// requests, close idle keep-alive sockets, exit 0.
-import { STATUS_CODES, createServer, type RequestListener, type Server } from 'node:http';
+// Starts an HTTP app and drains it on SIGTERM/SIGINT (drain.ts): stop accepting, finish in-flight
+// requests, close keep-alive sockets without resetting a request, exit 0.
+import {
+  STATUS_CODES,
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConfigError } from './config-error.js';
+import { drain, prepareDrain } from './drain.js';
 import type { Logger } from './logger.js';
 
 export interface StartedServer {
@@ -18,6 +26,21 @@ function clientErrorStatus(code: string | undefined): number {
   return 400;
 }
 
+/** A problem detail for answers written below Express, where sendProblem cannot be used. */
+function bareProblem(status: number, detail: string): { title: string; body: string } {
+  const title = STATUS_CODES[status] ?? 'Bad Request';
+  return { title, body: JSON.stringify({ type: 'about:blank', title, status, detail }) };
+}
+
+/** A whole response as raw bytes, for sockets that no ServerResponse serves. */
+function problemBytes(status: number, detail: string): string {
+  const { title, body } = bareProblem(status, detail);
+  return (
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
 /** Requests that are not even valid HTTP never reach the app; answer them with problem+json
  * too (Node's default is an empty 400), unless the peer is gone or a response already started. */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
@@ -26,23 +49,43 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
     socket.destroy();
     return;
   }
-  const status = clientErrorStatus(err.code);
-  const title = STATUS_CODES[status] ?? 'Bad Request';
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title,
-    status,
-    detail: 'The request is not valid HTTP/1.1',
+  socket.end(problemBytes(clientErrorStatus(err.code), 'The request is not valid HTTP/1.1'));
+}
+
+/** Answers Node would give itself with an empty body, as problem+json and closing the connection. */
+function answerProblem(res: ServerResponse, status: number, detail: string): void {
+  const { body } = bareProblem(status, detail);
+  res.writeHead(status, {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
   });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  res.end(body);
+}
+
+/** The app, behind the checks Node makes before it: an HTTP/1.1 request must name its Host. */
+function withHostCheck(app: RequestListener): RequestListener {
+  return (req, res) => {
+    if (!req.headers.host && req.httpVersion === '1.1') {
+      answerProblem(res, 400, 'An HTTP/1.1 request must carry a Host header');
+      return;
+    }
+    app(req, res);
+  };
 }
 
 export async function listen(app: RequestListener, port: number, host: string): Promise<StartedServer> {
-  const server = createServer(app);
+  // Node's own Host check answers an empty 400; withHostCheck answers the same with a body.
+  const server = createServer({ requireHostHeader: false }, withHostCheck(app));
+  prepareDrain(server);
   server.on('clientError', answerClientError);
+  // Without these listeners Node answers an unknown Expect with an empty 417 and drops CONNECT.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    answerProblem(res, 417, `Expectation "${String(req.headers.expect)}" is not supported`),
+  );
+  server.on('connect', (_req: IncomingMessage, socket: Socket) =>
+    socket.end(problemBytes(405, 'CONNECT is not supported')),
+  );
   // Keep-alive longer than typical load-generator pools so idle sockets are not cut mid-run.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -61,24 +104,7 @@ export async function listen(app: RequestListener, port: number, host: string): 
   };
 }
 
-/** Stops accepting connections and resolves once in-flight requests are done. */
-export function drain(server: Server, timeoutMs = 10_000): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
-    force.unref();
-    // A keep-alive connection whose request was in flight turns idle only after its response,
-    // and nothing closes it then: sweep idle connections until the server is closed, so the exit
-    // follows the last response instead of the force timeout.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    sweep.unref();
-    server.close(() => {
-      clearTimeout(force);
-      clearInterval(sweep);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
+export { drain };
 
 /** Drains every server on the first SIGTERM/SIGINT, then exits 0. */
 export function drainOnSignals(servers: Server[], logger: Logger): void {

@@ -8,7 +8,8 @@ import { createHttpMetrics, type HttpObservation } from './metrics.js';
 import { isEntryPoint } from './entry.js';
 import { ConfigError } from './config-error.js';
 import { listen, portFromEnv } from './server.js';
-import { rawExchange } from './test-raw-http.js';
+import { firstResponse, rawExchange } from './test-raw-http.js';
+import { refuseDeclaredBodyOver } from './body-limit.js';
 
 const observed: HttpObservation[] = [];
 
@@ -116,6 +117,58 @@ describe('services/shared', () => {
       );
       assert.match(huge, /^HTTP\/1\.1 431 /);
       assert.equal(JSON.parse(huge.split('\r\n\r\n')[1]!).status, 431);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it("gives Node's own refusals a problem+json body: no Host (400), an unknown Expect (417), CONNECT (405)", async () => {
+    const started = await listen(appWithShared(), 0, '127.0.0.1');
+    try {
+      const cases: [string, number][] = [
+        ['GET /items/1 HTTP/1.1\r\nConnection: close\r\n\r\n', 400],
+        ['GET /items/1 HTTP/1.1\r\nHost: x\r\nExpect: tea\r\nConnection: close\r\n\r\n', 417],
+        ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405],
+      ];
+      for (const [bytes, status] of cases) {
+        const res = firstResponse(await rawExchange(started.url, bytes));
+        assert.equal(res.status, status, bytes);
+        assert.match(res.headers, /Content-Type: application\/problem\+json/i);
+        assert.equal(JSON.parse(res.body).status, status);
+      }
+      // HTTP/1.0 needs no Host; it still reaches the app.
+      const old = firstResponse(await rawExchange(started.url, 'GET /items/1 HTTP/1.0\r\n\r\n'));
+      assert.equal(old.body, '{"id":"1"}');
+    } finally {
+      await started.close();
+    }
+  });
+
+  it('refuses a declared body over the limit with 413 from the header alone, and closes the connection', async () => {
+    const app = express();
+    app.use(refuseDeclaredBodyOver(1000));
+    app.use(express.json({ limit: 1000 }));
+    app.post('/echo', (req, res) => res.json(req.body));
+    app.use(problemErrorHandler());
+    const started = await listen(app, 0, '127.0.0.1');
+    try {
+      const began = Date.now();
+      const raw = await rawExchange(
+        started.url,
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{}',
+        5000,
+      );
+      const res = firstResponse(raw);
+      assert.equal(res.status, 413);
+      assert.match(res.headers, /Connection: close/i);
+      assert.ok(Date.now() - began < 3000, 'answered without waiting for the declared body');
+      const fine = firstResponse(
+        await rawExchange(
+          started.url,
+          'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}',
+        ),
+      );
+      assert.equal(fine.body, '{"a":1}');
     } finally {
       await started.close();
     }
