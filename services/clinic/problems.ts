@@ -20,6 +20,24 @@ function typeUri(req: Request): string {
   return 'about:blank';
 }
 
+/** The clinic's problem detail as upstream words it (Spring's ProblemDetail with its extra fields). */
+export function clinicProblemBody(
+  req: Request,
+  status: number,
+  title: string,
+  detail: string,
+  errors: ValidationItem[] = [],
+): string {
+  return JSON.stringify({
+    type: typeUri(req),
+    title,
+    status,
+    detail,
+    timestamp: new Date().toISOString(),
+    schemaValidationErrors: errors,
+  });
+}
+
 export function sendClinicProblem(
   req: Request,
   res: Response,
@@ -31,16 +49,7 @@ export function sendClinicProblem(
   res
     .status(status)
     .type(PROBLEM_CONTENT_TYPE)
-    .send(
-      JSON.stringify({
-        type: typeUri(req),
-        title,
-        status,
-        detail,
-        timestamp: new Date().toISOString(),
-        schemaValidationErrors: errors,
-      }),
-    );
+    .send(clinicProblemBody(req, status, title, detail, errors));
 }
 
 export class ClinicProblem extends Error {

@@ -6,10 +6,12 @@
 // - an unknown user costs the same derivation (against a decoy hash): timing does not reveal users;
 // - a verified credential is remembered (by its SHA-256) for a minute, so a load test's valid client
 //   pays for one derivation, not one per request.
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
+import basicAuth from 'express-basic-auth';
 import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { sendClinicProblem } from './problems.js';
+import { PROBLEM_CONTENT_TYPE } from '../shared/problem.js';
+import { clinicProblemBody, sendClinicProblem } from './problems.js';
 import type { ClinicStore } from './store/types.js';
 
 export const ROLES = {
@@ -81,60 +83,52 @@ interface Credentials {
   password: string;
 }
 
-/** `Authorization: Basic base64(user:password)`, or undefined for anything else. */
-export function basicCredentials(header: string | undefined): Credentials | undefined {
-  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? undefined : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
-
-/** 401 as a problem detail with upstream's Basic challenge; the same answer for an unknown user and a
- * wrong password. */
-function unauthorized(req: Request, res: Response, title: string, detail: string): void {
-  res.setHeader('WWW-Authenticate', 'Basic realm="Realm"');
-  sendClinicProblem(req, res, 401, title, detail);
-}
-
-/** Basic authentication against the users repository; sets `req.auth` for requireRole. */
+/**
+ * Basic authentication against the users repository (express-basic-auth, which sets `req.auth` for
+ * requireRole), with the checker above as its asynchronous authorizer. A 401 is a problem detail with
+ * upstream's Basic challenge: the same answer for an unknown user and a wrong password.
+ */
 export function authenticate(
   store: ClinicStore,
   checker: PasswordChecker = createPasswordChecker(),
 ): RequestHandler {
   const verified = new Map<string, number>();
-  return (req, res, next) => {
-    const credentials = basicCredentials(req.headers.authorization);
-    if (!credentials) {
-      unauthorized(
-        req,
-        res,
-        'InsufficientAuthenticationException',
-        'Full authentication is required to access this resource',
-      );
-      return;
-    }
-    const accept = () => {
-      (req as Request & { auth?: Credentials }).auth = credentials;
-      next();
-    };
-    const key = createHash('sha256').update(`${credentials.user}\0${credentials.password}`).digest('hex');
-    const until = verified.get(key);
-    if (until !== undefined) {
-      if (until > Date.now()) {
-        accept();
-        return;
+  return basicAuth({
+    challenge: true,
+    realm: 'Realm',
+    authorizeAsync: true,
+    authorizer: (username, password, done) => {
+      const key = createHash('sha256').update(`${username}\0${password}`).digest('hex');
+      const until = verified.get(key);
+      if (until !== undefined) {
+        if (until > Date.now()) return done(null, true);
+        verified.delete(key);
       }
-      verified.delete(key);
-    }
-    const user = store.users.listBy('username', credentials.user)[0];
-    checker.check(user?.passwordHash, credentials.password).then((matches) => {
-      if (matches && user?.enabled) {
-        verified.set(key, Date.now() + VERIFIED_TTL_MS);
-        accept();
-      } else unauthorized(req, res, 'BadCredentialsException', 'Bad credentials');
-    }, next);
-  };
+      const user = store.users.listBy('username', username)[0];
+      checker.check(user?.passwordHash, password).then(
+        (matches) => {
+          const ok = matches && user?.enabled === true;
+          if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
+          done(null, ok);
+        },
+        // A failed derivation refuses the request rather than reaching the library's assert.
+        () => done(null, false),
+      );
+    },
+    // express-basic-auth sends a string as it is, keeping the content type set here.
+    unauthorizedResponse: (req: Request) => {
+      req.res?.type(PROBLEM_CONTENT_TYPE);
+      const parsed = (req as Request & { auth?: Credentials }).auth !== undefined;
+      return parsed
+        ? clinicProblemBody(req, 401, 'BadCredentialsException', 'Bad credentials')
+        : clinicProblemBody(
+            req,
+            401,
+            'InsufficientAuthenticationException',
+            'Full authentication is required to access this resource',
+          );
+    },
+  });
 }
 
 function rolesOf(store: ClinicStore, req: Request): string[] {
