@@ -45,7 +45,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  for (const line of flags.deprecations) process.stderr.write(`${line}\n`);
+  // k6's flag parser (cobra) prints its deprecation notices on stdout, before anything else.
+  for (const line of flags.deprecations) process.stdout.write(`${line}\n`);
   const controller = new RunController();
   let signals = 0;
   const onSignal = () => {
