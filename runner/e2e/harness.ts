@@ -125,7 +125,11 @@ export function runThroughRunK6(
   });
 }
 
-/** /health, /api/auth/login, /api/users and /web/*.html answer 200; /fail answers 500. */
+/**
+ * /health, /api/auth/login, /api/users and /web/*.html answer 200; /fail answers 500. For the
+ * conformance corpus: /redirect/N redirects N times, then to /health; /cookies/set?k=v sets
+ * cookies, /cookies answers the Cookie header it got; /slow?ms=N answers after N ms.
+ */
 export async function startReferenceTarget(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -135,7 +139,26 @@ export async function startReferenceTarget(): Promise<{ url: string; close(): Pr
     };
     req.resume();
     req.on('end', () => {
-      if (path === '/health') json(200, { status: 'ok' });
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const hops = /^\/redirect\/(\d+)$/.exec(path);
+      if (hops) {
+        const left = Number(hops[1]);
+        res.writeHead(302, { Location: left > 1 ? `/redirect/${left - 1}` : '/health' });
+        res.end();
+      } else if (path === '/cookies/set') {
+        res.setHeader(
+          'Set-Cookie',
+          [...query].map(([k, v]) => `${k}=${v}; Path=/`),
+        );
+        json(200, { set: Object.fromEntries(query) });
+      } else if (path === '/cookies') json(200, { cookie: req.headers.cookie ?? '' });
+      else if (path === '/slow') {
+        const timer = setTimeout(
+          () => json(200, { slept: Number(query.get('ms')) }),
+          Number(query.get('ms')),
+        );
+        res.once('close', () => clearTimeout(timer));
+      } else if (path === '/health') json(200, { status: 'ok' });
       else if (path === '/api/auth/login') json(200, { token: 'reference-token' });
       else if (path === '/api/users')
         json(200, { users: [{ id: 1, name: 'A', email: 'a@x', role: 'admin' }] });
@@ -147,5 +170,12 @@ export async function startReferenceTarget(): Promise<{ url: string; close(): Pr
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

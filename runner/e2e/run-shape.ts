@@ -111,7 +111,12 @@ export function summaryShape(
 interface NdjsonLine {
   type: string;
   metric: string;
-  data: { type?: string; contains?: string; thresholds?: string[]; tags?: Record<string, string> | null };
+  data: {
+    type?: string;
+    contains?: string;
+    thresholds?: unknown[];
+    tags?: Record<string, string> | null;
+  };
 }
 
 export function ndjsonShape(
@@ -124,7 +129,10 @@ export function ndjsonShape(
     if (!line.trim()) continue;
     const row = JSON.parse(line) as NdjsonLine;
     if (row.type === 'Metric') {
-      const thresholds = [...(row.data.thresholds ?? [])].sort().join(' ; ');
+      const thresholds = (row.data.thresholds ?? [])
+        .map((t) => JSON.stringify(t))
+        .sort()
+        .join(' ; ');
       ndjsonMetrics[row.metric] = `${row.data.type} ${row.data.contains} [${thresholds}]`;
     } else if (row.type === 'Point') {
       const t = row.data.tags ?? {};
