@@ -13,18 +13,6 @@ import { startInfluxCapture, type InfluxCapture } from './influx-capture.js';
 import { explain, sideBySide } from './side-by-side.js';
 import { fullSummaryShape } from './summary-text-shape.js';
 
-/**
- * Differences measured and kept, with their reason in runner/README.md ("Differences from real
- * k6"): ignored when they appear, and only these exact lines.
- */
-const KNOWN_DIFFERENCES: Record<string, string[]> = {
-  // exec.instance.vusInitialized is 1 on the runner: its VU threads do not share instance numbers.
-  'iteration-executors': [
-    'metric checks: count k6=40/0 runner=32/8',
-    'check  :: instance counts every VU: passes/fails k6=8/0 runner=0/8',
-  ],
-};
-
 function writeScript(name: string, text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'loadlab-corpus-')), `${name}.js`);
   writeFileSync(file, text);
@@ -48,11 +36,7 @@ describe(`conformance corpus on real k6 and the runner (skipped when ${NO_REAL_K
 
   for (const c of CORPUS) {
     it(`${c.name}: ${c.about}`, async () => {
-      const {
-        k6,
-        node,
-        differences: all,
-      } = await sideBySide({
+      const { k6, node, differences } = await sideBySide({
         mode: 'plain',
         script: writeScript(c.name, c.script),
         args: [...(c.args ?? []), '-q'],
@@ -60,7 +44,6 @@ describe(`conformance corpus on real k6 and the runner (skipped when ${NO_REAL_K
         influx,
         counts: c.counts,
       });
-      const differences = all.filter((d) => !(KNOWN_DIFFERENCES[c.name] ?? []).includes(d));
       assert.equal(k6.result.code, c.exitCode, `k6: ${k6.result.stderr}`);
       // A run that started ends with its summary data, aborted or not; one refused before it did not.
       const started = c.exitCode !== 104 && c.exitCode !== 107;
