@@ -50,6 +50,9 @@ describe(`conformance corpus on real k6 and the runner (skipped when ${NO_REAL_K
       assert.equal(Boolean(k6.data), started, 'k6 summary data');
       assert.equal(Boolean(node.data), started, 'runner summary data');
       assert.deepEqual(differences, [], explain(differences, k6, node));
+      for (const line of c.absentLogs ?? [])
+        for (const run of [k6, node])
+          assert.ok(!run.result.stderr.includes(line), `${run.engine}: ${line}\n${run.result.stderr}`);
       for (const line of c.logs ?? [])
         for (const run of [k6, node])
           assert.ok(run.result.stderr.includes(line), `${run.engine}: ${line}\n${run.result.stderr}`);

@@ -14,6 +14,8 @@ export interface CorpusCase {
   counts: boolean;
   /** Lines both engines must log (on stderr). */
   logs?: string[];
+  /** What neither engine may log. */
+  absentLogs?: string[];
 }
 
 const SUMMARY =
@@ -96,6 +98,18 @@ export const CORPUS: CorpusCase[] = [
       "  check(res, { 'is 500': (r) => r.status === 500 });",
       '  sleep(0.1);',
       '}',
+    ),
+  },
+  {
+    name: 'cut-requests',
+    about: 'a request the end of the test cuts short is neither sampled nor logged as failed',
+    exitCode: 0,
+    counts: true,
+    absentLogs: ['Request Failed'],
+    script: script(
+      "import http from 'k6/http';",
+      "export const options = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '1s', gracefulStop: '0s' } } };",
+      'export default function () { http.get(`${__ENV.BASE_URL}/slow?ms=3000`); }',
     ),
   },
   {
