@@ -59,45 +59,53 @@ describe(`conformance corpus on real k6 and the runner (skipped when ${NO_REAL_K
     });
   }
 
-  it('--summary-mode=full: the same GROUP and SCENARIO sections, checks and metrics as k6', async () => {
-    const script = writeScript(
-      'full',
-      [
-        "import http from 'k6/http';",
-        "import { check, group } from 'k6';",
-        "import { Trend } from 'k6/metrics';",
-        "const custom = new Trend('custom_wait', true);",
-        'export const options = {',
-        '  scenarios: {',
-        "    main: { executor: 'shared-iterations', vus: 1, iterations: 2 },",
-        "    other: { executor: 'shared-iterations', vus: 1, iterations: 1, exec: 'other', startTime: '300ms' },",
-        '  },',
-        "  thresholds: { 'http_req_duration{group:::first}': ['p(95)<5000'] },",
-        '};',
-        'export default function () {',
-        "  group('first', () => {",
-        "    check(http.get(`${__ENV.BASE_URL}/health`), { 'health 200': (r) => r.status === 200 });",
-        "    group('nested', () => { http.get(`${__ENV.BASE_URL}/health`); custom.add(5); });",
-        '  });',
-        "  group('second', () => { check(1, { 'one is one': (v) => v === 1 }); });",
-        '}',
-        "export function other() { check(http.get(`${__ENV.BASE_URL}/fail`), { 'other 200': (r) => r.status === 200 }); }",
-        '',
-      ].join('\n'),
-    );
-    const args = [script, '-q', '--no-color', '--summary-mode=full'];
-    const env = { BASE_URL: target.url };
-    const [k6, node] = await Promise.all([
-      runLoadlab(args, { engine: 'k6', env }),
-      runLoadlab(args, { engine: 'node', env }),
-    ]);
-    assert.equal(k6.code, 0, k6.stderr);
-    assert.equal(node.code, 0, node.stderr);
-    const theirs = fullSummaryShape(k6.stdout);
-    assert.ok(
-      theirs.some((s) => s.heading === '↳ GROUP: nested'),
-      k6.stdout,
-    );
-    assert.deepEqual(fullSummaryShape(node.stdout), theirs, `k6:\n${k6.stdout}\nrunner:\n${node.stdout}`);
-  });
+  const FULL_SUMMARY_BODY = [
+    "import http from 'k6/http';",
+    "import { check, group } from 'k6';",
+    "import { Trend } from 'k6/metrics';",
+    "const custom = new Trend('custom_wait', true);",
+    'export default function () {',
+    "  group('first', () => {",
+    "    check(http.get(`${__ENV.BASE_URL}/health`), { 'health 200': (r) => r.status === 200 });",
+    "    group('nested', () => { http.get(`${__ENV.BASE_URL}/health`); custom.add(5); });",
+    '  });',
+    "  group('second', () => { check(1, { 'one is one': (v) => v === 1 }); });",
+    '}',
+    "export function other() { check(http.get(`${__ENV.BASE_URL}/fail`), { 'other 200': (r) => r.status === 200 }); }",
+  ];
+  const FULL_SUMMARY_OPTIONS: [string, string, string][] = [
+    [
+      'SCENARIO sections, GROUPs nested in them',
+      '↳ GROUP: nested',
+      "scenarios: { main: { executor: 'shared-iterations', vus: 1, iterations: 2 }, other: { executor: 'shared-iterations', vus: 1, iterations: 1, exec: 'other', startTime: '300ms' } },",
+    ],
+    ['the default scenario: top-level GROUP sections', '█ GROUP: first', 'vus: 1, iterations: 2,'],
+  ];
+  for (const [about, expected, scenarios] of FULL_SUMMARY_OPTIONS)
+    it(`--summary-mode=full, ${about}: the same sections, checks and metrics as k6`, async () => {
+      const script = writeScript(
+        'full',
+        [
+          ...FULL_SUMMARY_BODY,
+          `export const options = { ${scenarios} thresholds: { 'http_req_duration{group:::first}': ['p(95)<5000'] } };`,
+          '',
+        ].join('\n'),
+      );
+      const args = [script, '-q', '--no-color', '--summary-mode=full'];
+      const env = { BASE_URL: target.url };
+      const [k6, node] = await Promise.all([
+        runLoadlab(args, { engine: 'k6', env }),
+        runLoadlab(args, { engine: 'node', env }),
+      ]);
+      assert.equal(k6.code, 0, k6.stderr);
+      assert.equal(node.code, 0, node.stderr);
+      const theirs = fullSummaryShape(k6.stdout);
+      assert.ok(
+        theirs.some((s) => s.heading.trim() === expected.trim()),
+        `${expected}\n${k6.stdout}`,
+      );
+      const total = theirs.find((s) => s.heading === '█ TOTAL RESULTS');
+      assert.ok(total?.metrics.includes('HTTP http_reqs'), k6.stdout);
+      assert.deepEqual(fullSummaryShape(node.stdout), theirs, `k6:\n${k6.stdout}\nrunner:\n${node.stdout}`);
+    });
 });

@@ -8,6 +8,7 @@ import {
   summaryShape,
   type RunShape,
 } from './run-shape.js';
+import { fullSummaryShape } from './summary-text-shape.js';
 
 const DATA = {
   metrics: {
@@ -125,5 +126,35 @@ describe('run-shape: what two engines must agree on', () => {
       normalizeFileName('summary-e2e-smoke-2026-11-24T18-52-27Z.json'),
       'summary-e2e-smoke-<ts>.json',
     );
+  });
+});
+
+describe('summary-text-shape: the sections of k6 v1 text summaries', () => {
+  it('reads sections, sorted checks (thresholds without what they observed) and metric blocks', () => {
+    const text = [
+      '  █ THRESHOLDS ',
+      '    http_req_duration',
+      "    ✓ 'p(95)<5000' p(95)=3.46ms",
+      '  █ TOTAL RESULTS ',
+      '    ✗ other 200',
+      '      ↳  0% — ✓ 0 / ✗ 1',
+      '    ✓ health 200',
+      '    HTTP',
+      '    http_req_duration..............: avg=3.65ms   min=1.03ms',
+      '      { expected_response:true }...: avg=3.65ms',
+      '    ↳ GROUP: first ',
+      '      EXECUTION',
+      '      iterations.................: 2      100.67/s',
+    ].join('\n');
+    assert.deepEqual(fullSummaryShape(text), [
+      { heading: '█ THRESHOLDS', depth: 2, checks: ["✓ 'p(95)<5000'"], metrics: [] },
+      {
+        heading: '█ TOTAL RESULTS',
+        depth: 2,
+        checks: ['✓ health 200', '✗ other 200'],
+        metrics: ['HTTP http_req_duration', 'HTTP { expected_response:true }'],
+      },
+      { heading: '↳ GROUP: first', depth: 4, checks: [], metrics: ['EXECUTION iterations'] },
+    ]);
   });
 });

@@ -17,7 +17,8 @@ export function fullSummaryShape(text: string): SummarySection[] {
   let block = '';
   for (const raw of text.split('\n')) {
     const line = raw.trimEnd();
-    const heading = /^( *)(█|↳) (.+)$/.exec(line);
+    // `↳ GROUP: x` opens a section; `↳  0% — ✓ 0 / ✗ 1` under a failed check does not.
+    const heading = /^( *)(█|↳) ([A-Z]+.*)$/.exec(line);
     if (heading) {
       current = {
         heading: `${heading[2]} ${heading[3]!.trim()}`,
