@@ -1,7 +1,11 @@
-// Throughput of the Node runner's VUs (runner/vu: one worker per VU, Atomics bridge, undici) next
-// to two references in the same command, against the same bare node:http target running in its
-// own process: the bare bridge (bench/lib/bare-bridge.ts, the design's stand-in for real k6, which
-// these machines lack: its prototype ran at 1.1x k6) and a plain load generator (autocannon).
+// Throughput of the Node runner against a bare node:http target running in its own process.
+// With a real k6 (REAL_K6, ../shared/tools/k6 or k6 on PATH): both engines from their command lines
+// on the same script, alternating runs, BENCH_PAIRS (default 3) pairs per case, medians of the
+// runner/k6 ratios: 50 VUs with two checks per iteration, 10 VUs, and memory per VU at 125 VUs
+// (bench/lib/versus-k6.ts). BENCH_BRIDGE=1 adds the comparison below.
+// Without one, the runner's VUs (runner/vu: one worker per VU, Atomics bridge, undici) next
+// to two references in the same command: the bare bridge (bench/lib/bare-bridge.ts, the design's
+// stand-in for real k6: its prototype ran at 1.1x k6) and a plain load generator (autocannon).
 // The runner is measured three times: VUs looping by themselves (what constant-vus, ramping-vus and
 // the iteration executors do) from a cold start, as a k6 run of that length would be, then the
 // same VUs again once V8 has optimised their code, and one command per iteration (what the
@@ -13,16 +17,24 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createVu, loadScript, type Vu } from '../runner/vu/index.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
+import { realK6 } from '../runner/e2e/harness.js';
 import { runBareBridge } from './lib/bare-bridge.js';
+import { memoryPerVu, versusK6 } from './lib/versus-k6.js';
 import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const VUS = Number(process.env.BENCH_VUS ?? 50);
-if (!(SECONDS > 0 && SECONDS <= 60) || !(VUS > 0 && VUS <= 500)) {
-  console.error('BENCH_SECONDS must be in (0, 60] and BENCH_VUS in [1, 500]');
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+if (
+  !(SECONDS > 0 && SECONDS <= 60) ||
+  !(VUS > 0 && VUS <= 500) ||
+  !(Number.isInteger(PAIRS) && PAIRS >= 1 && PAIRS <= 15)
+) {
+  console.error('BENCH_SECONDS must be in (0, 60], BENCH_VUS in [1, 500] and BENCH_PAIRS in [1, 15]');
   process.exit(2);
 }
 
@@ -31,6 +43,7 @@ const http = require('node:http');
 const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/plain'); res.end('ok'); });
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+process.on('disconnect', () => process.exit(0)); // the bench is gone: never outlive it
 process.on('message', (m) => { if (m === 'stop') server.close(() => process.exit(0)); server.closeAllConnections(); });
 `;
 
@@ -150,7 +163,8 @@ function describe(m: Measured): string {
 
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-runner-'));
 const { url, child } = await startTarget(dir);
-try {
+
+async function bridgeComparison(): Promise<void> {
   console.log(
     `target: bare node:http in its own process at ${url}; ${VUS} VUs/connections, ${SECONDS} s each`,
   );
@@ -188,6 +202,23 @@ try {
       `${warm.rps >= bridge / 1.1 ? 'met' : 'not met'} warm`,
   );
   console.log(`memory per VU after init: ${looping.mbPerVu.toFixed(1)} MB RSS (${looping.samples} samples)`);
+}
+
+try {
+  const k6 = realK6();
+  if (k6) {
+    console.log(`target: bare node:http in its own process at ${url}; real k6: ${k6}`);
+    const engines = { k6, loadlab: fileURLToPath(new URL('../bin/loadlab.js', import.meta.url)) };
+    const at50 = await versusK6(engines, url, dir, { vus: VUS, checks: true }, PAIRS, SECONDS);
+    const at10 = await versusK6(engines, url, dir, { vus: 10, checks: true }, PAIRS, SECONDS);
+    await memoryPerVu(engines, url, dir, 125, Math.min(SECONDS, 5));
+    console.log(
+      `\ngoal runner/k6 >= 0.6 at ${VUS} VUs: ${at50 >= 0.6 ? 'met' : 'not met'} (${at50.toFixed(2)}); ` +
+        `>= 0.8 at 10 VUs: ${at10 >= 0.8 ? 'met' : 'not met'} (${at10.toFixed(2)})`,
+    );
+  } else
+    console.log('no real k6 (REAL_K6, ../shared/tools/k6 or k6 on PATH): comparing with the bare bridge');
+  if (!k6 || process.env.BENCH_BRIDGE === '1') await bridgeComparison();
 } finally {
   child.send('stop');
   await rm(dir, { recursive: true, force: true });

@@ -1,35 +1,40 @@
 // `loadlab run <script> [flags]`: the k6-compatible Node runner's command line.
 import { parseRunArgs, UsageError } from './core/args.js';
+import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './core/help.js';
 import { RunController, runTest, EXIT } from './core/run.js';
 
-const USAGE = `usage: loadlab run <script.js|.ts> [flags]
-
-flags (as k6 run):
-  -u, --vus N                 virtual users
-  -d, --duration D            test duration (e.g. 30s, 5m)
-  -i, --iterations N          total iterations (shared among VUs)
-  -s, --stage D:N             ramping stage (repeatable)
-  -e, --env K=V               script environment variable (repeatable)
-      --tag K=V               tag on every sample (repeatable)
-  -o, --out OUT               json=FILE | influxdb=URL | xk6-influxdb[=URL] | web-dashboard
-      --summary-export FILE   old-format JSON summary
-      --summary-trend-stats L comma-separated trend stats
-      --summary-mode M        compact | full | legacy | disabled (also --no-summary)
-      --no-thresholds         do not evaluate thresholds
-  -q, --quiet                 no banner, no progress
-      --no-color              plain text summary
-`;
-
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === '-h' || command === '--help' || command === 'help') {
-    process.stdout.write(USAGE);
-    return command ? 0 : 2;
+  // k6's persistent flags may come before the command: `loadlab -q run script.js`.
+  const globals: string[] = [];
+  while (argv[0] !== undefined && GLOBAL_FLAGS.includes(argv[0])) globals.push(argv.shift()!);
+  const [command, ...args] = argv;
+  if (command === undefined || command === '-h' || command === '--help') {
+    process.stdout.write(ROOT_HELP);
+    return 0;
+  }
+  if (command === 'help') {
+    const topic = args[0];
+    if (topic === 'run') process.stdout.write(RUN_HELP);
+    else {
+      if (topic !== undefined && topic !== 'help')
+        process.stdout.write(`Unknown help topic [\`${topic}\`]\n`);
+      process.stdout.write(ROOT_HELP);
+    }
+    return 0;
+  }
+  if (command === 'version' || command === '--version') {
+    process.stdout.write(versionLine());
+    return 0;
   }
   if (command !== 'run') {
-    process.stderr.write(`loadlab: unknown command "${command}" (only "run" exists)\n`);
+    process.stderr.write(`loadlab: unknown command "${command}" for "loadlab" (run, version, help)\n`);
     return 2;
   }
+  if (args.includes('-h') || args.includes('--help')) {
+    process.stdout.write(RUN_HELP);
+    return 0;
+  }
+  const rest = [...globals, ...args];
   let flags;
   try {
     flags = parseRunArgs(rest);
@@ -40,7 +45,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  for (const line of flags.deprecations) process.stderr.write(`${line}\n`);
+  // k6's flag parser (cobra) prints its deprecation notices on stdout, before anything else.
+  for (const line of flags.deprecations) process.stdout.write(`${line}\n`);
   const controller = new RunController();
   let signals = 0;
   const onSignal = () => {

@@ -52,6 +52,29 @@ k6_usable() {
   [[ -n $major && $major -ge 1 ]]
 }
 
+# Real k6's browser as the Node runner launches Chromium (runner/modules/browser/launch.ts): the
+# Debian path when none of the names k6 looks up is on PATH, and no-sandbox as root (CI, containers),
+# where Chromium refuses to start without it and every browser iteration would throw. A K6_BROWSER_*
+# the user set is theirs and is never replaced.
+browser_env_for_k6() {
+  local name candidate on_path=
+  if [[ -z ${K6_BROWSER_EXECUTABLE_PATH:-} ]]; then
+    for name in chromium chromium-browser google-chrome google-chrome-stable; do
+      if command -v "$name" >/dev/null 2>&1; then on_path=true; fi
+    done
+    if [[ -z $on_path ]]; then
+      for candidate in /usr/bin/chromium /usr/lib/chromium/chromium /snap/bin/chromium; do
+        if [[ -x $candidate ]]; then
+          export K6_BROWSER_EXECUTABLE_PATH=$candidate
+          break
+        fi
+      done
+    fi
+  fi
+  if [[ -z ${K6_BROWSER_ARGS+set} && $(id -u) -eq 0 ]]; then export K6_BROWSER_ARGS=no-sandbox; fi
+  return 0
+}
+
 docker_usable() {
   command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1
 }
@@ -71,6 +94,7 @@ fi
 case $engine in
 k6)
   k6_usable || die "LT_ENGINE=k6 but no k6 >= 1.0 on PATH"
+  [[ $needs_browser == false ]] || browser_env_for_k6
   echo "run-k6: engine k6 ($reason)" >&2
   exec k6 run "$script" "$@"
   ;;

@@ -2,7 +2,7 @@
 // for the real ones, which these machines do not have.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -124,6 +124,39 @@ describe('scripts/run-k6.sh', () => {
     const forced = run([BROWSER], { LT_ENGINE: 'docker' }, bin);
     assert.equal(forced.code, 0, forced.err);
     assert.match(forced.out, /grafana\/k6:1\.3\.0-with-browser run /);
+  });
+
+  const FAKE_K6_BROWSER_ENV = `${FAKE_K6('v1.3.0')}\necho "exe=\${K6_BROWSER_EXECUTABLE_PATH-unset} args=\${K6_BROWSER_ARGS-unset}"`;
+  const ROOT = process.getuid?.() === 0;
+
+  it("gives real k6's browser no-sandbox as root, and only to browser scripts", () => {
+    const bin = fakeBin({ k6: FAKE_K6_BROWSER_ENV });
+    const browser = run([BROWSER], {}, bin);
+    assert.equal(browser.code, 0, browser.err);
+    assert.match(browser.out, ROOT ? /args=no-sandbox$/m : /args=unset$/m);
+    assert.match(run([SCRIPT], {}, bin).out, /exe=unset args=unset$/m);
+  });
+
+  it('never replaces a K6_BROWSER_* the user set, even an empty one', () => {
+    const bin = fakeBin({ k6: FAKE_K6_BROWSER_ENV });
+    const r = run([BROWSER], { K6_BROWSER_ARGS: '', K6_BROWSER_EXECUTABLE_PATH: '/opt/chrome' }, bin);
+    assert.match(r.out, /exe=\/opt\/chrome args=$/m);
+  });
+
+  it("names Chromium's path only when none of the names k6 looks up is on PATH", function () {
+    if (!existsSync('/usr/bin/chromium')) this.skip(); // no Debian chromium on this machine
+    const bin = fakeBin({ k6: FAKE_K6_BROWSER_ENV });
+    // /usr/bin holds chromium: k6 finds it there by itself.
+    assert.match(run([BROWSER], {}, bin).out, /exe=unset /);
+    // A PATH of only the tools the script uses, no browser on it.
+    for (const tool of ['bash', 'sed', 'grep', 'head', 'cut', 'id', 'mkdir', 'dirname'])
+      symlinkSync(join('/usr/bin', tool), join(bin, tool));
+    const r = spawnSync('/usr/bin/bash', ['scripts/run-k6.sh', BROWSER], {
+      encoding: 'utf8',
+      env: { PATH: bin, HOME: tmpdir() },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /exe=\/usr\/bin\/chromium /);
   });
 
   it('refuses bad input in one line', () => {

@@ -45,6 +45,12 @@ describe('runner options', () => {
     assert.deepEqual(flags('--summary-mode=disabled').deprecations, []);
   });
 
+  it("--tag replaces the script's options.tags as a whole, as k6 does (seen on real k6 v1.3)", () => {
+    const script = { iterations: 1, tags: { run_tag: 'y', shared: 'script' } };
+    assert.deepEqual(consolidate(script, {}, flags()).runTags, { run_tag: 'y', shared: 'script' });
+    assert.deepEqual(consolidate(script, {}, flags('--tag', 'shared=cli')).runTags, { shared: 'cli' });
+  });
+
   it("refuses summary trend stats and a summary mode that k6 refuses, with k6's words", () => {
     const script = { vus: 1, iterations: 1 };
     const stats =
@@ -151,6 +157,11 @@ describe('runner options', () => {
       /scenario s has configuration errors: the number of preAllocatedVUs isn't specified/,
     );
     assert.throws(bad({ s: { executor: 'teleport' } }), OptionsError);
+    // Real k6 v1.3 refuses it too (conformance corpus): a shared-iterations VU would have nothing to do.
+    assert.throws(
+      bad({ few: { executor: 'shared-iterations', vus: 3, iterations: 2 } }),
+      /scenario few has configuration errors: the number of iterations \(2\) can't be less than the number of VUs \(3\)/,
+    );
     assert.throws(bad({ 'bad name': { executor: 'constant-vus', duration: '1s' } }), /invalid scenario name/);
     assert.throws(bad({ s: { executor: 'constant-vus', duration: 'soon' } }), /invalid duration/);
     assert.throws(

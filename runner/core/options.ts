@@ -161,8 +161,37 @@ function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfi
       if (!(s.vus > 0)) throw new OptionsError(`${where}: the number of VUs must be more than 0`);
       if (!(s.iterations > 0))
         throw new OptionsError(`${where}: the number of iterations must be more than 0`);
+      if (executor === 'shared-iterations' && s.iterations < s.vus)
+        throw new OptionsError(
+          `${where}: the number of iterations (${s.iterations}) can't be less than the number of VUs (${s.vus})`,
+        );
   }
   return s;
+}
+
+/**
+ * Every scenario, or k6's one error listing each scenario's configuration error (k6's
+ * Options.Validate, as real k6 v1.3 prints it); other errors (a bad name or duration) stop at once.
+ */
+function validScenarios(raw: Record<string, Record<string, unknown>>): ScenarioConfig[] {
+  const problems: string[] = [];
+  const scenarios: ScenarioConfig[] = [];
+  for (const [name, config] of Object.entries(raw)) {
+    try {
+      scenarios.push(scenarioFrom(name, config));
+    } catch (error) {
+      if (!(
+        error instanceof OptionsError && error.message.startsWith(`scenario ${name} has configuration errors`)
+      ))
+        throw error;
+      problems.push(error.message);
+    }
+  }
+  if (problems.length)
+    throw new OptionsError(
+      `There were problems with the specified script configuration:\n\t- ${problems.join('\n\t- ')}`,
+    );
+  return scenarios;
 }
 
 /** k6's DeriveScenariosFromShortcuts: the single `default` scenario of vus/duration/iterations/stages. */
@@ -288,7 +317,7 @@ export function consolidate(
       }),
     };
   }
-  const scenarios = Object.entries(scenariosRaw).map(([name, raw]) => scenarioFrom(name, raw));
+  const scenarios = validScenarios(scenariosRaw);
   if (scenarios.length === 0) throw new OptionsError('no scenarios configured');
 
   const trendStats =
@@ -305,7 +334,10 @@ export function consolidate(
     flags.summaryMode ??
     (env.K6_NO_SUMMARY === 'true' ? 'disabled' : (envMode as TestConfig['summaryMode'] | undefined)) ??
     'compact';
-  const runTags = { ...((script.tags as Record<string, string>) ?? {}), ...flags.tags };
+  // --tag replaces the script's options.tags as a whole, as k6 consolidates its options.
+  const runTags = Object.keys(flags.tags).length
+    ? { ...flags.tags }
+    : { ...((script.tags as Record<string, string>) ?? {}) };
   const options: Record<string, unknown> = { ...script, scenarios: scenariosRaw };
   for (const k of ['vus', 'duration', 'iterations', 'stages']) delete options[k];
   if (trendStats) options.summaryTrendStats = trendStats;

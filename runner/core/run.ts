@@ -15,6 +15,8 @@ import { createOutputs, dashboardOutput } from '../outputs/index.js';
 import type { Output, Sample, ThresholdAwareOutput } from '../types.js';
 import {
   createVu,
+  INSTANCE_STATS,
+  INSTANCE_STATS_SLOTS,
   loadScript,
   ScriptError,
   ScriptLoadError,
@@ -128,8 +130,21 @@ export async function runTest(
   };
   // HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them).
   const httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
+  // exec.instance's numbers, shared by every VU (VU 0, which runs setup and teardown, is not counted).
+  const instanceStats = new Int32Array(new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
   const makeVu = (vuId: number, runTags: Record<string, string>): Vu =>
-    createVu({ scriptPath, bundle, vuId, env: scriptEnv, runTags, ...httpOptions }, hooks);
+    createVu(
+      {
+        scriptPath,
+        bundle,
+        vuId,
+        env: scriptEnv,
+        runTags,
+        ...httpOptions,
+        instanceStats: instanceStats.buffer as SharedArrayBuffer,
+      },
+      hooks,
+    );
 
   const vus: Vu[] = [];
   const closeAll = () => Promise.allSettled(vus.map((v) => v.close()));
@@ -226,6 +241,7 @@ export async function runTest(
       const vu = makeVu(nextVuId++, { ...config.runTags, ...scenarioTags });
       vus.push(vu);
       await vu.init();
+      Atomics.add(instanceStats, INSTANCE_STATS.vusInitialized, 1);
       return { vu, busy: false, iterationsInScenario: 0 };
     };
     try {

@@ -1,8 +1,11 @@
 // Shared by the runner's end-to-end tests: run `loadlab run` as a child process, and a loopback
 // target that answers like the throw-away server the reference k6 outputs were recorded against.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
 
@@ -20,22 +23,43 @@ export interface RunOptions {
   cwd?: string;
   timeoutMs?: number;
   interruptAfterMs?: number;
-  /** `node` (default): the project's runner; `k6`: a real k6 on PATH, for the same assertions. */
+  /** `node` (default): the project's runner; `k6`: the real k6 of realK6(), for the same assertions. */
   engine?: 'node' | 'k6';
 }
 
-/** A k6 >= 1.0 on PATH, when this machine has one (CI and these machines do not). */
-export function realK6Available(): boolean {
-  const probe = spawnSync('k6', ['version'], { encoding: 'utf8' });
+/** k6 >= 1.0 at this path, by asking it its version. */
+function isK6AtLeast1(path: string): boolean {
+  const probe = spawnSync(path, ['version'], { encoding: 'utf8' });
   const major = /k6 v(\d+)\./.exec(probe.stdout ?? '')?.[1];
   return probe.status === 0 && Number(major) >= 1;
 }
 
-export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+let realK6Found: string | null | undefined;
+
+/**
+ * A real k6 (>= 1.0) to compare with: REAL_K6, else the reference engine beside the repository
+ * (../shared/tools/k6, which a user's clone lacks), else a k6 on PATH. Undefined when none.
+ */
+export function realK6(): string | undefined {
+  if (realK6Found === undefined) {
+    const candidates = [process.env.REAL_K6, join(REPO, '../shared/tools/k6')].filter(
+      (c): c is string => Boolean(c) && existsSync(c!),
+    );
+    realK6Found = [...candidates.map((c) => resolve(c)), 'k6'].find(isK6AtLeast1) ?? null;
+  }
+  return realK6Found ?? undefined;
+}
+
+/** Why a real-k6 test is skipped, in one line. */
+export const NO_REAL_K6 = 'no real k6 here (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)';
+
+export function realK6Available(): boolean {
+  return realK6() !== undefined;
+}
+
+function spawnCollecting(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const [command, prefix] =
-      opts.engine === 'k6' ? ['k6', ['run']] : [process.execPath, [`${REPO}bin/loadlab.js`, 'run']];
-    const child = spawn(command, [...prefix, ...args], {
+    const child = spawn(command, args, {
       cwd: opts.cwd ?? REPO,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
     });
@@ -54,7 +78,58 @@ export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunRe
   });
 }
 
-/** /health, /api/auth/login, /api/users and /web/*.html answer 200; /fail answers 500. */
+export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  if (opts.engine === 'k6') {
+    const k6 = realK6();
+    if (!k6) throw new Error(NO_REAL_K6);
+    return spawnCollecting(k6, ['run', ...args], opts);
+  }
+  return spawnCollecting(process.execPath, [`${REPO}bin/loadlab.js`, 'run', ...args], opts);
+}
+
+let k6BinDir: string | undefined;
+
+/** A folder whose `k6` is the real k6, to put first on PATH for scripts/run-k6.sh. */
+function realK6BinDir(): string {
+  const k6 = realK6();
+  if (!k6) throw new Error(NO_REAL_K6);
+  if (!k6BinDir) {
+    k6BinDir = mkdtempSync(join(tmpdir(), 'loadlab-real-k6-'));
+    if (k6 !== 'k6') symlinkSync(k6, join(k6BinDir, 'k6'));
+  }
+  return k6BinDir;
+}
+
+/**
+ * One script through scripts/run-k6.sh as `npm run test:*` runs it, on the engine named
+ * (LT_ENGINE): what the user gets, including the browser settings it gives real k6. The script
+ * runs in the repository (run-k6.sh goes there), so paths must be absolute: summaries go to
+ * LT_RESULTS_DIR. The repository's own .env stays out of it.
+ */
+export function runThroughRunK6(
+  engine: 'node' | 'k6',
+  args: string[],
+  opts: Omit<RunOptions, 'engine' | 'cwd'> = {},
+): Promise<RunResult> {
+  const emptyEnvFile = join(mkdtempSync(join(tmpdir(), 'loadlab-env-')), '.env');
+  writeFileSync(emptyEnvFile, '');
+  const path = process.env.PATH ?? '';
+  return spawnCollecting(`${REPO}scripts/run-k6.sh`, args, {
+    ...opts,
+    env: {
+      LT_ENGINE: engine,
+      LT_ENV_FILE: emptyEnvFile,
+      ...opts.env,
+      PATH: engine === 'k6' ? `${realK6BinDir()}:${path}` : path,
+    },
+  });
+}
+
+/**
+ * /health, /api/auth/login, /api/users and /web/*.html answer 200; /fail answers 500. For the
+ * conformance corpus: /redirect/N redirects N times, then to /health; /cookies/set?k=v sets
+ * cookies, /cookies answers the Cookie header it got; /slow?ms=N answers after N ms.
+ */
 export async function startReferenceTarget(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -64,7 +139,26 @@ export async function startReferenceTarget(): Promise<{ url: string; close(): Pr
     };
     req.resume();
     req.on('end', () => {
-      if (path === '/health') json(200, { status: 'ok' });
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const hops = /^\/redirect\/(\d+)$/.exec(path);
+      if (hops) {
+        const left = Number(hops[1]);
+        res.writeHead(302, { Location: left > 1 ? `/redirect/${left - 1}` : '/health' });
+        res.end();
+      } else if (path === '/cookies/set') {
+        res.setHeader(
+          'Set-Cookie',
+          [...query].map(([k, v]) => `${k}=${v}; Path=/`),
+        );
+        json(200, { set: Object.fromEntries(query) });
+      } else if (path === '/cookies') json(200, { cookie: req.headers.cookie ?? '' });
+      else if (path === '/slow') {
+        const timer = setTimeout(
+          () => json(200, { slept: Number(query.get('ms')) }),
+          Number(query.get('ms')),
+        );
+        res.once('close', () => clearTimeout(timer));
+      } else if (path === '/health') json(200, { status: 'ok' });
       else if (path === '/api/auth/login') json(200, { token: 'reference-token' });
       else if (path === '/api/users')
         json(200, { users: [{ id: 1, name: 'A', email: 'a@x', role: 'admin' }] });
@@ -76,5 +170,12 @@ export async function startReferenceTarget(): Promise<{ url: string; close(): Pr
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }

@@ -6,69 +6,27 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
-import { createClinicApp } from '../../services/clinic/app.js';
-import { createSandboxApp } from '../../services/sandbox/app.js';
-import type { SandboxConfig } from '../../services/sandbox/config.js';
-import { listen, type StartedServer } from '../../services/shared/server.js';
-import { realK6Available, runLoadlab } from './harness.js';
+import { runLoadlab } from './harness.js';
+import { startSuiteServices, type SuiteServices } from './suite-services.js';
 
-const CREDENTIALS = { demoEmail: 'e2e@loadlab.local', demoPassword: 'e2e-secret' };
-const sandboxConfig = (faults: SandboxConfig['faults']): SandboxConfig => ({
-  ...CREDENTIALS,
-  tokenSecret: 'e2e',
-  tokenTtlSeconds: 600,
-  faults,
-});
-
-const ADMIN = { user: 'e2e-admin', password: 'e2e-admin-secret' };
 // The browser scenario keeps its own scenario (the browser type lives there), so no CLI overrides.
 const RUN_AS_WRITTEN = ['scenarios/browser/login-page.js'];
 
 describe('suite bundles on the Node runner (e2e)', function () {
   this.timeout(300_000);
   let bundles: string;
-  let sandbox: StartedServer;
-  let faulty: StartedServer;
-  let clinic: StartedServer;
-  let clinicSecure: StartedServer;
+  let services: SuiteServices;
 
   before(async () => {
     bundles = mkdtempSync(join(tmpdir(), 'loadlab-bundles-'));
     await bundleSuite(suiteEntryPoints(), bundles);
-    sandbox = await listen(
-      createSandboxApp(sandboxConfig({ enabled: false, latencyMs: 0, errorRate: 0 })),
-      0,
-      '127.0.0.1',
-    );
-    faulty = await listen(
-      createSandboxApp(sandboxConfig({ enabled: true, latencyMs: 0, errorRate: 0.5 })),
-      0,
-      '127.0.0.1',
-    );
-    clinic = await listen(createClinicApp({ securityEnabled: false }), 0, '127.0.0.1');
-    clinicSecure = await listen(
-      createClinicApp({ securityEnabled: true, adminUser: ADMIN.user, adminPassword: ADMIN.password }),
-      0,
-      '127.0.0.1',
-    );
+    services = await startSuiteServices({ faulty: true });
   });
   after(async () => {
-    await sandbox?.close();
-    await faulty?.close();
-    await clinic?.close();
-    await clinicSecure?.close();
+    await services?.close();
   });
 
-  const env = (baseUrl: string, extra: Record<string, string> = {}) => ({
-    BASE_URL: baseUrl,
-    DEMO_EMAIL: CREDENTIALS.demoEmail,
-    DEMO_PASSWORD: CREDENTIALS.demoPassword,
-    CLINIC_BASE_URL: `${clinic.url}/petclinic/api`,
-    CLINIC_SECURE_BASE_URL: `${clinicSecure.url}/petclinic/api`,
-    ADMIN_USER: ADMIN.user,
-    ADMIN_PASSWORD: ADMIN.password,
-    ...extra,
-  });
+  const env = (baseUrl: string, extra: Record<string, string> = {}) => services.env(baseUrl, extra);
 
   /**
    * A working folder with the results folders the npm scripts make before a run (run-k6.sh,
@@ -80,32 +38,29 @@ describe('suite bundles on the Node runner (e2e)', function () {
     return cwd;
   };
 
-  // The same bundles and assertions on a real k6 when one is on PATH (none on these machines).
-  const engines: ('node' | 'k6')[] = realK6Available() ? ['node', 'k6'] : ['node'];
-  for (const engine of engines)
-    for (const entry of suiteEntryPoints()) {
-      const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
-      const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--duration', '3s'];
-      it(`${relative} passes its checks and writes its summaries (${engine})`, async () => {
-        const cwd = runDir();
-        const result = await runLoadlab([join(bundles, relative), ...overrides, '-q'], {
-          engine,
-          cwd,
-          env: env(sandbox.url, { LT_RUN_SUMMARY: 'results/runs/e2e.json', LT_SCENARIO: 'e2e' }),
-        });
-        assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-        assert.match(result.stdout, /: PASS/);
-        const data = JSON.parse(readFileSync(join(cwd, 'results/summary-latest.json'), 'utf8'));
-        assert.ok(data.metrics.checks.values.passes > 0, 'checks ran');
-        assert.equal(data.metrics.checks.values.fails, 0, 'every check passed');
-        assert.ok(existsSync(join(cwd, 'results/runs/e2e.json')));
-        assert.ok(
-          readdirSync(join(cwd, 'results')).some((f) =>
-            /^summary-e2e-\w+-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.json$/.test(f),
-          ),
-        );
+  // Real k6 runs every bundle too, side by side with the runner: differential.test.ts.
+  for (const entry of suiteEntryPoints()) {
+    const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
+    const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--duration', '3s'];
+    it(`${relative} passes its checks and writes its summaries`, async () => {
+      const cwd = runDir();
+      const result = await runLoadlab([join(bundles, relative), ...overrides, '-q'], {
+        cwd,
+        env: env(services.sandbox.url, { LT_RUN_SUMMARY: 'results/runs/e2e.json', LT_SCENARIO: 'e2e' }),
       });
-    }
+      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+      assert.match(result.stdout, /: PASS/);
+      const data = JSON.parse(readFileSync(join(cwd, 'results/summary-latest.json'), 'utf8'));
+      assert.ok(data.metrics.checks.values.passes > 0, 'checks ran');
+      assert.equal(data.metrics.checks.values.fails, 0, 'every check passed');
+      assert.ok(existsSync(join(cwd, 'results/runs/e2e.json')));
+      assert.ok(
+        readdirSync(join(cwd, 'results')).some((f) =>
+          /^summary-e2e-\w+-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.json$/.test(f),
+        ),
+      );
+    });
+  }
 
   it('exits 99 when injected faults cross the thresholds, and still writes the summary', async () => {
     const cwd = runDir();
@@ -113,7 +68,7 @@ describe('suite bundles on the Node runner (e2e)', function () {
       [join(bundles, 'scenarios/smoke/api-health.js'), '--vus', '2', '--duration', '3s', '-q'],
       {
         cwd,
-        env: env(faulty.url),
+        env: env(services.faulty!.url),
       },
     );
     assert.equal(result.code, 99, result.stderr);
@@ -125,7 +80,7 @@ describe('suite bundles on the Node runner (e2e)', function () {
 
   it('stops at init with one line when credentials are missing (exit 107)', async () => {
     const result = await runLoadlab([join(bundles, 'scenarios/smoke/api-health.js'), '-q'], {
-      env: { BASE_URL: sandbox.url },
+      env: { BASE_URL: services.sandbox.url },
     });
     assert.equal(result.code, 107);
     assert.match(result.stderr, /DEMO_EMAIL and DEMO_PASSWORD must be set/);

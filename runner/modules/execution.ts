@@ -4,8 +4,10 @@ import { AbortSignal, type VuRuntime } from './runtime.js';
 
 export interface InstanceCounters {
   startedAt: number;
-  iterationsCompleted: number;
-  iterationsInterrupted: number;
+  readonly iterationsCompleted: number;
+  readonly iterationsInterrupted: number;
+  readonly vusActive: number;
+  readonly vusInitialized: number;
 }
 
 export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters): Record<string, unknown> {
@@ -97,10 +99,10 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
       return counters.iterationsInterrupted;
     },
     get vusActive() {
-      return 1;
+      return counters.vusActive;
     },
     get vusInitialized() {
-      return 1;
+      return counters.vusInitialized;
     },
   };
   const test = {

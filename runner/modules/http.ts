@@ -177,10 +177,13 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
   }
 
   function finish(p: Prepared, answer: ResponseTuple): Response {
-    // The hops' samples are built on the main thread from the answer it keeps (vu/http-samples.ts).
-    rt.recordHttp(p.id);
     const hops = answer[Res.hops];
     const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
+    // A request the end of the test (abortOnFail, a stop, gracefulStop) cut short is neither
+    // sampled nor logged in k6: its iteration ends as interrupted.
+    if (res.error) rt.checkInterrupted();
+    // The hops' samples are built on the main thread from the answer it keeps (vu/http-samples.ts).
+    rt.recordHttp(p.id);
     if (res.error) {
       // Go's error, as k6 logs it or throws it (a GoError), e.g. Get "http://127.0.0.1:1/x": dial
       // tcp 127.0.0.1:1: connect: connection refused. A URL that could not be parsed never reached

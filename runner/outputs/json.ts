@@ -2,14 +2,33 @@
 // thresholds and sub-metrics), then one `Point` line per sample. `.gz` files are gzipped.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
-import { parseMetricKey, parseThresholds } from '../metrics/index.js';
+import { formatDuration, parseMetricKey, parseThresholds, type ThresholdDef } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../types.js';
 import { goPathError } from '../core/go-path-error.js';
 import { rfc3339Nano } from './time-format.js';
 
+/** A threshold as k6's NDJSON writes it: its source, or its config when it can abort the test. */
+type ThresholdJson = string | { threshold: string; abortOnFail: true; delayAbortEval: string | null };
+
 interface MetricMeta {
-  thresholds: string[];
+  thresholds: ThresholdJson[];
   submetrics: { name: string; suffix: string; tags: Record<string, string> }[] | null;
+}
+
+/** Go's Duration.String for whole milliseconds: 500ms, 1.5s, 1m30s. */
+function goDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : formatDuration(ms);
+}
+
+// k6 (metrics/thresholds.go) writes a threshold with abortOnFail as its config object, with a
+// delayAbortEval of null when none was given, and any other threshold as its source string.
+function thresholdJson(d: ThresholdDef): ThresholdJson {
+  if (!d.abortOnFail) return d.source;
+  return {
+    threshold: d.source,
+    abortOnFail: true,
+    delayAbortEval: d.delayAbortEvalMs ? goDuration(d.delayAbortEvalMs) : null,
+  };
 }
 
 function metricMeta(options: Record<string, unknown>): (name: string) => MetricMeta {
@@ -29,7 +48,7 @@ function metricMeta(options: Record<string, unknown>): (name: string) => MetricM
       tags: Object.fromEntries(parseMetricKey(key).tags),
     }));
     return {
-      thresholds: own.filter((d) => d.metricKey === name).map((d) => d.source),
+      thresholds: own.filter((d) => d.metricKey === name).map(thresholdJson),
       submetrics: submetrics.length ? submetrics : null,
     };
   };

@@ -35,7 +35,15 @@ import { HttpSampleBook } from './http-samples.js';
 import { workerCode } from './worker-code.js';
 
 export { loadScript, ScriptError, ScriptLoadError };
-export { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED, SCENARIO_SLOTS } from './protocol.js';
+export {
+  INSTANCE_STATS,
+  INSTANCE_STATS_SLOTS,
+  SC_COMPLETED,
+  SC_INTERRUPTED,
+  SC_LEFT,
+  SC_STARTED,
+  SCENARIO_SLOTS,
+} from './protocol.js';
 export type { ScriptBundle, LoopSpec };
 
 export interface VuConfig {
@@ -47,6 +55,8 @@ export interface VuConfig {
   systemTags?: string[];
   insecureSkipTLSVerify?: boolean;
   userAgent?: string;
+  /** The run's shared exec.instance numbers (INSTANCE_STATS); a VU made alone counts only itself. */
+  instanceStats?: SharedArrayBuffer;
 }
 
 export interface VuHooks {
@@ -187,6 +197,7 @@ class WorkerVu implements Vu {
       signals: this.signals.buffer as SharedArrayBuffer,
       browserModuleUrl: BROWSER_MODULE_URL,
       tsxApiUrl: TSX_API_URL,
+      instanceStats: config.instanceStats,
     };
     this.startWorker();
   }

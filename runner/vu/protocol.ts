@@ -288,3 +288,15 @@ export type WorkerEvent =
       message: string;
       fields?: Record<string, string>;
     };
+
+/**
+ * exec.instance's numbers, one Int32 slot each in a buffer every VU of a run shares: the main
+ * thread counts initialised VUs, each VU its active iterations and how they ended.
+ */
+export const INSTANCE_STATS = {
+  vusInitialized: 0,
+  vusActive: 1,
+  iterationsCompleted: 2,
+  iterationsInterrupted: 3,
+} as const;
+export const INSTANCE_STATS_SLOTS = 4;

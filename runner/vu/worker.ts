@@ -23,6 +23,8 @@ import {
 } from '../modules/runtime.js';
 import { formatScriptException } from './errors.js';
 import {
+  INSTANCE_STATS,
+  INSTANCE_STATS_SLOTS,
   INTERRUPT,
   SIGNAL,
   type BridgeCall,
@@ -54,6 +56,8 @@ export interface WorkerInit {
   browserModuleUrl: string;
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
   tsxApiUrl: string | undefined;
+  /** The run's INSTANCE_STATS; absent for a VU made on its own (tests), which counts only itself. */
+  instanceStats?: SharedArrayBuffer;
 }
 
 const init = workerData as WorkerInit;
@@ -122,10 +126,22 @@ function post(ev: WorkerEvent): void {
 }
 
 const declared = new Map<string, { type: MetricType; contains: ValueType }>();
+const instanceStats = new Int32Array(init.instanceStats ?? new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
+if (!init.instanceStats) instanceStats[INSTANCE_STATS.vusInitialized] = 1;
 const counters: InstanceCounters = {
   startedAt: Date.now(),
-  iterationsCompleted: 0,
-  iterationsInterrupted: 0,
+  get iterationsCompleted() {
+    return Atomics.load(instanceStats, INSTANCE_STATS.iterationsCompleted);
+  },
+  get iterationsInterrupted() {
+    return Atomics.load(instanceStats, INSTANCE_STATS.iterationsInterrupted);
+  },
+  get vusActive() {
+    return Atomics.load(instanceStats, INSTANCE_STATS.vusActive);
+  },
+  get vusInitialized() {
+    return Atomics.load(instanceStats, INSTANCE_STATS.vusInitialized);
+  },
 };
 let sentBytes = 0;
 let receivedBytes = 0;
@@ -419,6 +435,19 @@ function afterTimers(start: number): LoopIterationResult | Promise<LoopIteration
     );
 }
 
+/**
+ * Counts this VU in exec.instance.vusActive while an executor has it: for a looping executor the
+ * whole loop, for an arrival-rate one each iteration, as k6 activates and returns its VUs.
+ */
+async function whileActive<T>(work: () => T | Promise<T>): Promise<T> {
+  Atomics.add(instanceStats, INSTANCE_STATS.vusActive, 1);
+  try {
+    return await work();
+  } finally {
+    Atomics.sub(instanceStats, INSTANCE_STATS.vusActive, 1);
+  }
+}
+
 function beginIteration(ctx: IterationView): void {
   setPhase('iteration');
   (rt as { iteration: unknown }).iteration = ctx;
@@ -463,8 +492,11 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
   lastIterationEnd = end;
   rt.groupPath = '';
   emitClosingSamples(epochMs(end), completed ? end - start : undefined);
-  if (completed) counters.iterationsCompleted++;
-  else counters.iterationsInterrupted++;
+  Atomics.add(
+    instanceStats,
+    completed ? INSTANCE_STATS.iterationsCompleted : INSTANCE_STATS.iterationsInterrupted,
+    1,
+  );
   iterInInstance++;
   (rt as { iteration: unknown }).iteration = undefined;
   const result: LoopIterationResult = { completed };
@@ -527,25 +559,29 @@ async function handle(msg: WorkerCommand): Promise<void> {
             ? await runLifecycle('setup', [], msg.testOptions)
             : undefined;
         break;
-      case 'iterate':
+      case 'iterate': {
         lastIterate = { fnName: msg.fnName, data: msg.data, ctx: msg.ctx as IterationView };
-        value = await runIteration(msg.fnName, msg.data, lastIterate.ctx);
+        const { fnName, data, ctx } = lastIterate;
+        value = await whileActive(() => runIteration(fnName, data, ctx));
         break;
+      }
       case 'iterate-next': {
         if (!lastIterate) throw new Error('iterate-next before any iterate');
-        const base = lastIterate.ctx;
+        const { fnName, data, ctx: base } = lastIterate;
         const ctx = iterationView(base.scenario, msg.counts, base.testOptions);
-        value = await runIteration(lastIterate.fnName, lastIterate.data, ctx);
+        value = await whileActive(() => runIteration(fnName, data, ctx));
         break;
       }
       case 'loop':
-        value = await runLoop(msg.spec, signals, {
-          runIteration,
-          report: (result) => post({ t: 'iteration', result }),
-          flushIfOlderThan: (ms) => {
-            if (lastIterationEnd - lastFlush >= ms) flush();
-          },
-        });
+        value = await whileActive(() =>
+          runLoop(msg.spec, signals, {
+            runIteration,
+            report: (result) => post({ t: 'iteration', result }),
+            flushIfOlderThan: (ms) => {
+              if (lastIterationEnd - lastFlush >= ms) flush();
+            },
+          }),
+        );
         break;
       case 'teardown':
         if (typeof scriptExports.teardown === 'function')

@@ -1,0 +1,93 @@
+// One k6-compatible engine run from the command line, measured from outside as a user would see
+// it: requests and req/s from its --summary-export, its CPU time (bash's `times` for the finished
+// child: exact, startup and summary included) and its peak RSS (VmHWM, Linux; NaN elsewhere).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface EngineRunResult {
+  requests: number;
+  rps: number;
+  cpuUsPerReq: number;
+  peakRssMb: number;
+}
+
+/** `0m1.230s 0m0.450s` (children's user and system time, the last line of `times`) in µs. */
+export function parseTimesLine(line: string): number {
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  if (parts.length !== 2) throw new Error(`unexpected \`times\` output: ${line}`);
+  return Math.round((parts[0]! + parts[1]!) * 1e6);
+}
+
+function peakRssKb(pid: number): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined; // gone, or not Linux
+  }
+}
+
+/**
+ * Runs `command args...` (an engine's `run` with the script and flags) in `dir`, which receives
+ * the summary export. Bounded by `timeoutMs`.
+ */
+export function runEngine(
+  command: string,
+  args: string[],
+  dir: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<EngineRunResult> {
+  const exported = join(dir, `export-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  // bash waits for the engine, then `times` reports the CPU of its finished child.
+  const wrapper = '"$@" & child=$!; echo "pid $child" >&2; wait $child; s=$?; times >&2; exit $s';
+  const child = spawn('bash', ['-c', wrapper, 'bash', command, ...args, '--summary-export', exported], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  let enginePid: number | undefined;
+  let peakKb = NaN;
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d: string) => {
+    stderr += d;
+    enginePid ??= Number(/^pid (\d+)$/m.exec(stderr)?.[1]) || undefined;
+  });
+  const poll = setInterval(() => {
+    const kb = enginePid === undefined ? undefined : peakRssKb(enginePid);
+    if (kb !== undefined) peakKb = Number.isNaN(peakKb) ? kb : Math.max(peakKb, kb);
+  }, 100);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`));
+      try {
+        const lines = stderr.trim().split('\n');
+        const cpuUs = parseTimesLine(lines[lines.length - 1]!);
+        const summary = JSON.parse(readFileSync(exported, 'utf8')) as {
+          metrics: { http_reqs: { count: number; rate: number } };
+        };
+        const { count, rate } = summary.metrics.http_reqs;
+        resolve({
+          requests: count,
+          rps: rate,
+          cpuUsPerReq: cpuUs / Math.max(1, count),
+          peakRssMb: peakKb / 1024,
+        });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}

@@ -1,0 +1,117 @@
+// The runner next to real k6, both from their command lines on the same script and target:
+// alternating runs (the first of each pair alternates too, so a machine getting busier is charged
+// to neither), the median of the pairs' runner/k6 ratios of req/s and CPU per request, and
+// memory per VU at a high VU count.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { median, runEngine, type EngineRunResult } from './engine-run.js';
+
+export interface VersusCase {
+  vus: number;
+  /** Two checks per iteration on the response (status and body). */
+  checks: boolean;
+}
+
+const SCRIPT = (checks: boolean) =>
+  [
+    "import http from 'k6/http';",
+    "import { check } from 'k6';",
+    'export default function () {',
+    '  const res = http.get(__ENV.URL);',
+    checks
+      ? "  check(res, { 'status is 200': (r) => r.status === 200, 'body is ok': (r) => r.body === 'ok' });"
+      : '',
+    '}',
+    '',
+  ].join('\n');
+
+export interface Engines {
+  k6: string;
+  loadlab: string;
+}
+
+function run(
+  engines: Engines,
+  engine: 'k6' | 'runner',
+  script: string,
+  vus: number,
+  seconds: number,
+  dir: string,
+  url: string,
+): Promise<EngineRunResult> {
+  const [command, prefix] =
+    engine === 'k6' ? [engines.k6, ['run']] : [process.execPath, [engines.loadlab, 'run']];
+  // The text summary goes to a stdout nobody reads: k6 writes no --summary-export without it.
+  const args = [...prefix, script, '--vus', String(vus), '--duration', `${seconds}s`, '-q'];
+  return runEngine(command, args, dir, { URL: url, K6_NO_USAGE_REPORT: 'true' }, (seconds + 60) * 1000);
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/** Prints one line per run and the medians; returns the median runner/k6 req/s ratio. */
+export async function versusK6(
+  engines: Engines,
+  url: string,
+  dir: string,
+  c: VersusCase,
+  pairs: number,
+  seconds: number,
+): Promise<number> {
+  const script = join(dir, c.checks ? 'two-checks.js' : 'bare.js');
+  await writeFile(script, SCRIPT(c.checks));
+  const title = `${c.vus} VUs${c.checks ? ', two checks per iteration' : ''}, ${seconds} s per run`;
+  console.log(`\nreal k6 vs runner: ${title}, ${pairs} alternating pairs`);
+  const rpsRatios: number[] = [];
+  const cpuRatios: number[] = [];
+  const k6Runs: EngineRunResult[] = [];
+  const runnerRuns: EngineRunResult[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    const order: ('k6' | 'runner')[] = pair % 2 ? ['runner', 'k6'] : ['k6', 'runner'];
+    const got: Partial<Record<'k6' | 'runner', EngineRunResult>> = {};
+    for (const engine of order) {
+      got[engine] = await run(engines, engine, script, c.vus, seconds, dir, url);
+      const r = got[engine];
+      console.log(
+        `  pair ${pair + 1} ${engine.padEnd(6)} ${fmt(r.rps).padStart(6)} req/s, ${fmt(r.cpuUsPerReq)} µs CPU/req, ` +
+          `peak RSS ${fmt(r.peakRssMb)} MB`,
+      );
+    }
+    k6Runs.push(got.k6!);
+    runnerRuns.push(got.runner!);
+    rpsRatios.push(got.runner!.rps / got.k6!.rps);
+    cpuRatios.push(got.runner!.cpuUsPerReq / got.k6!.cpuUsPerReq);
+  }
+  const med = (runs: EngineRunResult[], pick: (r: EngineRunResult) => number) => median(runs.map(pick));
+  for (const [name, runs] of [
+    ['k6', k6Runs],
+    ['runner', runnerRuns],
+  ] as const)
+    console.log(
+      `  median ${name.padEnd(6)} ${fmt(med(runs, (r) => r.rps)).padStart(6)} req/s, ` +
+        `${fmt(med(runs, (r) => r.cpuUsPerReq))} µs CPU/req, ${fmt(med(runs, (r) => r.peakRssMb) / c.vus, 1)} MB/VU`,
+    );
+  const ratio = median(rpsRatios);
+  console.log(
+    `  runner/k6: req/s ${fmt(ratio, 2)} (pairs ${rpsRatios.map((r) => fmt(r, 2)).join(' ')}), ` +
+      `CPU per request ${fmt(median(cpuRatios), 2)}`,
+  );
+  return ratio;
+}
+
+/** Peak RSS per VU of each engine at `vus` looping VUs (one short run each). */
+export async function memoryPerVu(
+  engines: Engines,
+  url: string,
+  dir: string,
+  vus: number,
+  seconds: number,
+): Promise<void> {
+  const script = join(dir, 'two-checks.js');
+  await writeFile(script, SCRIPT(true));
+  const k6 = await run(engines, 'k6', script, vus, seconds, dir, url);
+  const runner = await run(engines, 'runner', script, vus, seconds, dir, url);
+  console.log(
+    `\nmemory at ${vus} VUs (peak RSS / VUs): k6 ${fmt(k6.peakRssMb / vus, 1)} MB/VU (${fmt(k6.peakRssMb)} MB), ` +
+      `runner ${fmt(runner.peakRssMb / vus, 1)} MB/VU (${fmt(runner.peakRssMb)} MB)`,
+  );
+}
