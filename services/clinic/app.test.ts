@@ -358,7 +358,7 @@ describe('clinic API (open instance)', () => {
           .expect(204),
       ),
     );
-    for (const id of ids) assert.equal(app.locals.store.owners.get(id)?.city, `City${id}`);
+    for (const id of ids) assert.equal((await app.locals.store.owners.get(id))?.city, `City${id}`);
   });
 
   it('counts requests in /metrics by templated route', async () => {

@@ -8,14 +8,20 @@ import type { ClinicConfig } from './config.js';
 import { loadContract, type Contract } from './contract.js';
 import { ClinicProblem, invalid, notFound, sendClinicProblem } from './problems.js';
 import { registerRoutes, type Handler, type Method } from './routes.js';
-import { authenticate, hashPassword, requireRole, ROLES } from './security.js';
+import { ensureAdmin } from './admin.js';
+import { authenticate, requireRole } from './security.js';
 import { createMemoryStore } from './store/memory.js';
-import { seed } from './store/seed.js';
 import type { ClinicStore } from './store/types.js';
 
 export interface ClinicApp extends express.Express {
   /** The instance's state, for tests. */
-  locals: express.Express['locals'] & { store: ClinicStore; contract: Contract; securityEnabled: boolean };
+  locals: express.Express['locals'] & {
+    store: ClinicStore;
+    contract: Contract;
+    securityEnabled: boolean;
+    /** Settles once the store holds the configured admin (main awaits it before listening). */
+    ready: Promise<void>;
+  };
 }
 
 /** Body handling only where the document has a body: reads (a load test's hot path) skip it. */
@@ -58,22 +64,13 @@ export function createClinicApp(
   config: ClinicConfig,
   deps: { logger?: Logger; store?: ClinicStore; contract?: Contract } = {},
 ): ClinicApp {
-  const store = deps.store ?? createMemoryStore();
-  if (!deps.store) seed(store);
+  const store = deps.store ?? createMemoryStore({ seeded: true });
   const contract = deps.contract ?? loadContract();
-  // The first admin (every role) comes from ADMIN_USER / ADMIN_PASSWORD, never from source.
-  if (config.securityEnabled && config.adminPassword) {
-    const username = config.adminUser ?? 'admin';
-    if (store.users.listBy('username', username).length === 0)
-      store.users.insert({
-        username,
-        passwordHash: hashPassword(config.adminPassword),
-        enabled: true,
-        roles: Object.values(ROLES),
-      });
-  }
+  const ready = ensureAdmin(store, config);
+  ready.catch(() => {}); // awaited by main and by the secured API below; not unhandled meanwhile
   const app = express() as unknown as ClinicApp;
   app.locals.store = store;
+  app.locals.ready = ready;
   app.locals.contract = contract;
   app.locals.securityEnabled = config.securityEnabled;
   const metrics = createHttpMetrics({
@@ -96,6 +93,10 @@ export function createClinicApp(
 
   const api = express.Router({ strict: true });
   if (config.securityEnabled) {
+    api.use(async (_req, _res, next) => {
+      await ready;
+      next();
+    });
     api.use(authenticate(store));
     api.use((_req, res, next) => {
       res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -113,7 +114,7 @@ export function createClinicApp(
     const methods = allowed.get(path) ?? new Set<string>();
     allowed.set(path, methods.add(method.toUpperCase()));
     const guard = config.securityEnabled && roles.length > 0 ? [requireRole(store, ...roles)] : [];
-    api[method](path, ...guard, ...(op.hasBody ? jsonBody : []), (req: Request, res: Response) => {
+    api[method](path, ...guard, ...(op.hasBody ? jsonBody : []), async (req: Request, res: Response) => {
       // Express 5 parses req.query on every read: only operations with query parameters touch it.
       const checked = op.params(req.params as Record<string, string>, op.usesQuery ? req.query : {});
       if (!checked.ok) throw checked.notFound ? notFound() : invalid(checked.errors);
@@ -121,7 +122,7 @@ export function createClinicApp(
         const errors = op.body(req.body);
         if (errors.length > 0) throw invalid(errors);
       }
-      const answer = handler(req, checked.args);
+      const answer = await handler(req, checked.args);
       if (answer.location) res.location(answer.location);
       if (answer.body === undefined) res.status(answer.status).end();
       else res.status(answer.status).json(answer.body);

@@ -111,7 +111,7 @@ describe('clinic API (secured instance)', () => {
       enabled: true,
       roles: [{ name: 'ROLE_OWNER_ADMIN' }],
     });
-    const stored = app.locals.store.users.listBy('username', 'owneradmin')[0]!;
+    const stored = (await app.locals.store.users.listBy('username', 'owneradmin'))[0]!;
     assert.doesNotMatch(JSON.stringify(stored), /pw-1/, 'only a hash is stored');
     assert.match(stored.passwordHash, /^scrypt\$/);
     await c.get(`${API}/owners`).auth('owneradmin', 'pw-1').expect(200);

@@ -34,28 +34,33 @@ export function authenticate(store: ClinicStore): RequestHandler {
   return basicAuth({
     challenge: true,
     realm: 'Realm',
-    authorizer: (username: string, password: string) => {
+    authorizeAsync: true,
+    authorizer: (username: string, password: string, done: (err: unknown, ok: boolean) => void) => {
       const key = createHash('sha256').update(`${username}\0${password}`).digest('hex');
       const until = verified.get(key);
-      if (until !== undefined && until > Date.now()) return true;
-      const user = store.users.listBy('username', username)[0];
-      const ok = Boolean(user?.enabled && verifyPassword(password, user.passwordHash));
-      if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
-      return ok;
+      if (until !== undefined && until > Date.now()) return done(null, true);
+      store.users
+        .listBy('username', username)
+        .then(([user]) => {
+          const ok = Boolean(user?.enabled && verifyPassword(password, user.passwordHash));
+          if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
+          done(null, ok);
+        })
+        .catch((error: unknown) => done(error, false));
     },
     unauthorizedResponse: () => '',
   });
 }
 
-function rolesOf(store: ClinicStore, req: Request): string[] {
+async function rolesOf(store: ClinicStore, req: Request): Promise<string[]> {
   const username = (req as Request & { auth?: { user: string } }).auth?.user;
-  return username === undefined ? [] : (store.users.listBy('username', username)[0]?.roles ?? []);
+  return username === undefined ? [] : ((await store.users.listBy('username', username))[0]?.roles ?? []);
 }
 
 /** 403 problem detail when the user has none of the roles (upstream intends 403; its advice turns it into 500). */
 export function requireRole(store: ClinicStore, ...roles: string[]): RequestHandler {
-  return (req, res, next) => {
-    if (rolesOf(store, req).some((r) => roles.includes(r))) {
+  return async (req, res, next) => {
+    if ((await rolesOf(store, req)).some((r) => roles.includes(r))) {
       next();
       return;
     }
