@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { createClinicApp, type ClinicApp } from './app.js';
 import { loadContract } from './contract.js';
+import { describeEachStore } from './store/test-stores.js';
 import { API, checkedClient, type CheckedClient } from './test-client.js';
 
 const contract = loadContract();
-const open = () => createClinicApp({ securityEnabled: false }, { contract });
 const newOwner = {
   firstName: 'Ada',
   lastName: 'Lovelace',
@@ -24,11 +24,11 @@ function isProblem(res: request.Response, status: number, title?: string): void 
   if (title) assert.equal(res.body.title, title);
 }
 
-describe('clinic API (open instance)', () => {
+describeEachStore('clinic API (open instance)', (fresh) => {
   let app: ClinicApp;
   let c: CheckedClient;
-  beforeEach(() => {
-    app = open();
+  beforeEach(async () => {
+    app = createClinicApp({ securityEnabled: false }, { contract, store: await fresh() });
     c = checkedClient(app);
   });
 
