@@ -72,10 +72,10 @@ export async function openStore(db: ClinicDb = { kind: 'memory' }): Promise<Clin
 export async function startClinic(
   env: NodeJS.ProcessEnv,
   plans: ClinicPlan[] = planClinic(env),
-): Promise<StartedServer[]> {
+): Promise<(StartedServer & { store: ClinicStore })[]> {
   const logger = createLogger('clinic', env);
   const host = env.CLINIC_HOST || '127.0.0.1';
-  const started: StartedServer[] = [];
+  const started: (StartedServer & { store: ClinicStore })[] = [];
   try {
     for (const plan of plans) {
       // The store is ready (connected, migrated, admin stored) before the instance listens.
@@ -93,8 +93,9 @@ export async function startClinic(
       // Closing drains the requests in flight first, then the pool: no acknowledged write is cut.
       started.push({
         ...server,
+        store,
         close: () => server.close().then(() => store.close()),
-        release: store.close,
+        release: () => store.close(),
       });
     }
   } catch (error) {
