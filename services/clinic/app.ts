@@ -11,6 +11,7 @@ import { registerRoutes, type Handler, type Method } from './routes.js';
 import { ensureAdmin } from './admin.js';
 import { authenticate, requireRole } from './security.js';
 import { createMemoryStore } from './store/memory.js';
+import { registerPoolMetrics } from './store/pool-metrics.js';
 import type { ClinicStore } from './store/types.js';
 
 export interface ClinicApp extends express.Express {
@@ -77,6 +78,7 @@ export function createClinicApp(
     defaultLabels: { service: config.securityEnabled ? 'clinic-secure' : 'clinic' },
   });
 
+  registerPoolMetrics(metrics.registry, store);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(metrics.middleware);

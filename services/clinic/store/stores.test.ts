@@ -147,3 +147,22 @@ describeEachStore('clinic stores under load', (fresh) => {
     assert.deepEqual((await c.get(`${API}/v2/pets?size=100`).expect(200)).body.totalElements, 20);
   });
 });
+
+describeEachStore('clinic stores on /metrics', (fresh) => {
+  it('shows the database pool (clients, idle, waiting) where the store has one', async () => {
+    const store = await fresh();
+    const app = createClinicApp({ securityEnabled: false }, { contract, store });
+    const c = checkedClient(app);
+    await Promise.all(Array.from({ length: 5 }, () => c.get(`${API}/owners`).expect(200)));
+    const text = (await c.get('/metrics').expect(200)).text;
+    const value = (name: string) => text.match(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, 'm'))?.[1];
+    if (store.kind === 'memory') {
+      assert.doesNotMatch(text, /clinic_db_pool/);
+      return;
+    }
+    const total = Number(value('clinic_db_pool_clients'));
+    assert.ok(total >= 1 && total <= 10, `clients ${total}`);
+    assert.equal(Number(value('clinic_db_pool_idle_clients')), total, 'all idle once answered');
+    assert.equal(value('clinic_db_pool_waiting_requests'), '0');
+  });
+});
