@@ -8,6 +8,7 @@ import { createClinicApp } from '../../services/clinic/app.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import { isEntryPoint } from '../../services/shared/entry.js';
 import { createLogger } from '../../services/shared/logger.js';
+import { benchStore, storeExpress } from './store-express.js';
 
 export const SANDBOX_BENCH_CREDENTIALS = { email: 'bench@loadlab.local', password: 'bench-secret' };
 
@@ -59,7 +60,7 @@ function minimalExpress(): RequestListener {
   return app;
 }
 
-const kinds: Record<string, () => RequestListener> = {
+const kinds: Record<string, () => RequestListener | Promise<RequestListener>> = {
   bare: () => bare,
   express: minimalExpress,
   // With a logger at the level the service runs at by default (info), as `start:sandbox` does.
@@ -75,6 +76,12 @@ const kinds: Record<string, () => RequestListener> = {
       { logger: createLogger('sandbox', { LOG_LEVEL: 'info' }) },
     ),
   clinic: () => createClinicApp({ securityEnabled: false }),
+  // The same store work without the clinic's layers, and the clinic on PostgreSQL (BENCH_DATABASE_URL),
+  // each in its own schema so their writes do not meet.
+  'store-express': async () => storeExpress(await benchStore('memory', '')),
+  'clinic-pg': async () =>
+    createClinicApp({ securityEnabled: false }, { store: await benchStore('postgres', 'bench_clinic') }),
+  'store-express-pg': async () => storeExpress(await benchStore('postgres', 'bench_express')),
 };
 
 if (isEntryPoint(import.meta.url)) {
@@ -83,7 +90,7 @@ if (isEntryPoint(import.meta.url)) {
     console.error(`serve.ts: kind must be one of ${Object.keys(kinds).join(', ')}`);
     process.exit(2);
   }
-  const server = createServer(make());
+  const server = createServer(await make());
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => process.send?.((server.address() as AddressInfo).port));
   process.on('message', () => server.close(() => process.exit(0)));
