@@ -361,6 +361,19 @@ describeEachStore('clinic API (open instance)', (fresh) => {
     for (const id of ids) assert.equal((await app.locals.store.owners.get(id))?.city, `City${id}`);
   });
 
+  it("sends Spring Security's default headers on the open instance too, errors included", async () => {
+    for (const res of [
+      await c.get(`${API}/owners/1`).expect(200),
+      await c.get(`${API}/owners/999`).expect(404),
+    ]) {
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.equal(res.headers['cache-control'], 'no-cache, no-store, max-age=0, must-revalidate');
+      assert.equal(res.headers.pragma, 'no-cache');
+      assert.equal(res.headers.expires, '0');
+      assert.equal(res.headers['x-frame-options'], 'DENY');
+    }
+  });
+
   it('counts requests in /metrics by templated route', async () => {
     await c.get(`${API}/owners/1`);
     const text = (await request(app).get('/metrics').expect(200)).text;

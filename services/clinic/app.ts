@@ -82,6 +82,16 @@ export function createClinicApp(
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(metrics.middleware);
+  // Spring Security's default headers, on both instances: with security off upstream still builds a
+  // permit-all chain, which sends them too.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-cache, no-store, max-age=0, must-revalidate');
+    res.setHeader('Pragma', 'no-cache');
+    res.setHeader('Expires', '0');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
   app.get('/metrics', metrics.handler);
   const document = contract.document(config.securityEnabled);
   const health = (_req: Request, res: Response) => res.json({ status: 'UP' });
@@ -100,11 +110,6 @@ export function createClinicApp(
       next();
     });
     api.use(authenticate(store));
-    api.use((_req, res, next) => {
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Cache-Control', 'no-cache, no-store, max-age=0, must-revalidate');
-      next();
-    });
   }
   api.use(acceptsJson);
 
