@@ -153,7 +153,7 @@ describe('stack/docker-compose.yml', () => {
     assert.ok(pg.profiles?.includes('services'));
     assert.ok(pg.volumes?.includes('postgres-data:/var/lib/postgresql/data'));
     assert.ok(pg.healthcheck?.test.includes('pg_isready'));
-    const password = '${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env (npm run env:init)}';
+    const password = '${POSTGRES_PASSWORD:?run npm run env:init}';
     assert.equal(pg.environment?.POSTGRES_PASSWORD, password);
     for (const name of ['clinic', 'clinic-secure']) {
       const env = services[name]!.environment!;
