@@ -35,6 +35,12 @@ export const NEEDED: readonly Needed[] = [
   { name: 'ADMIN_PASSWORD', comment: 'Password of that admin', make: secret(), show: true },
   // The compose stack (npm run docker:up / grafana:up) refuses to start without these.
   {
+    name: 'POSTGRES_PASSWORD',
+    comment: "Password of the clinics' PostgreSQL (stack)",
+    make: secret(),
+    volume: 'loadlab_postgres-data',
+  },
+  {
     name: 'INFLUXDB_ADMIN_PASSWORD',
     comment: 'InfluxDB 2.x initial admin password (stack)',
     make: secret(),

@@ -10,7 +10,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SETUP = join(ROOT, 'scripts/setup.sh');
-const DEBIAN_NAMES = ['chromium', 'influxdb', 'influxdb-client', 'prometheus', 'shellcheck', 'yamllint'];
+const DEBIAN_NAMES = [
+  'chromium',
+  'influxdb',
+  'influxdb-client',
+  'postgresql',
+  'prometheus',
+  'shellcheck',
+  'yamllint',
+];
 
 interface SetupRun {
   status: number | null;
@@ -95,7 +103,7 @@ describe('scripts/setup.sh on a fresh machine (stand-in package tools)', () => {
     assert.deepEqual(installs(run), [
       'apt-get install -y -qq --no-install-recommends influxdb shellcheck yamllint',
     ]);
-    assert.match(run.stderr, /^setup: ubuntu's archive has no influxdb-client prometheus; /m);
+    assert.match(run.stderr, /^setup: ubuntu's archive has no influxdb-client postgresql prometheus; /m);
     assert.equal(run.calls.at(-1), 'npm ci --no-fund --no-audit');
   });
 

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     drainOnSignals(
       started.map((s) => s.server),
       logger,
+      () => Promise.all(started.map((s) => s.release?.())).then(() => {}),
     );
   } catch (error) {
     // Config problems (a missing password, a port in use) deserve one line, not a stack, and the

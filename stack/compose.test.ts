@@ -59,6 +59,7 @@ describe('stack/docker-compose.yml', () => {
       'influxdb',
       'k6',
       'k6-host',
+      'postgres',
       'prometheus',
       'sandbox',
     ]);
@@ -144,6 +145,23 @@ describe('stack/docker-compose.yml', () => {
     }
     assert.ok(secrets >= 6);
     assert.doesNotMatch(composeText, /(password|token)\s*[:=]\s*['"]?[A-Za-z0-9]{8,}/i);
+  });
+
+  it('keeps both clinics in a PostgreSQL of the services profile: pinned, healthy first, a volume, its password from .env', () => {
+    const pg = services.postgres!;
+    assert.match(pg.image ?? '', /^postgres:\d+\.\d+-alpine$/);
+    assert.ok(pg.profiles?.includes('services'));
+    assert.ok(pg.volumes?.includes('postgres-data:/var/lib/postgresql/data'));
+    assert.ok(pg.healthcheck?.test.includes('pg_isready'));
+    const password = '${POSTGRES_PASSWORD:?run npm run env:init}';
+    assert.equal(pg.environment?.POSTGRES_PASSWORD, password);
+    for (const name of ['clinic', 'clinic-secure']) {
+      const env = services[name]!.environment!;
+      assert.equal(env.CLINIC_DB, 'postgres', name);
+      assert.equal(env.DATABASE_URL, `postgresql://clinic:${password}@postgres:5432/clinic`, name);
+      assert.equal(env.LOG_LEVEL, '${LOG_LEVEL:-info}', `${name} keeps the common environment`);
+      assert.deepEqual(services[name]!.depends_on, { postgres: { condition: 'service_healthy' } }, name);
+    }
   });
 
   it('mounts the provisioning, the generated dashboards and the DBRP init script', () => {

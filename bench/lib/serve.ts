@@ -9,6 +9,7 @@ import { createSandboxApp } from '../../services/sandbox/app.js';
 import { isEntryPoint } from '../../services/shared/entry.js';
 import { createLogger } from '../../services/shared/logger.js';
 import { listen } from '../../services/shared/server.js';
+import { benchStore, storeExpress } from './store-express.js';
 
 export const SANDBOX_BENCH_CREDENTIALS = { email: 'bench@loadlab.local', password: 'bench-secret' };
 
@@ -62,7 +63,7 @@ function minimalExpress(): RequestListener {
 
 const SERVICES = new Set(['sandbox', 'clinic']);
 
-const kinds: Record<string, () => RequestListener> = {
+const kinds: Record<string, () => RequestListener | Promise<RequestListener>> = {
   bare: () => bare,
   express: minimalExpress,
   // With a logger at the level the service runs at by default (info), as `start:sandbox` does.
@@ -78,6 +79,12 @@ const kinds: Record<string, () => RequestListener> = {
       { logger: createLogger('sandbox', { LOG_LEVEL: 'info' }) },
     ),
   clinic: () => createClinicApp({ securityEnabled: false }),
+  // The same store work without the clinic's layers, and the clinic on PostgreSQL (BENCH_DATABASE_URL),
+  // each in its own schema so their writes do not meet.
+  'store-express': async () => storeExpress(await benchStore('memory', '')),
+  'clinic-pg': async () =>
+    createClinicApp({ securityEnabled: false }, { store: await benchStore('postgres', 'bench_clinic') }),
+  'store-express-pg': async () => storeExpress(await benchStore('postgres', 'bench_express')),
 };
 
 if (isEntryPoint(import.meta.url)) {
@@ -90,11 +97,11 @@ if (isEntryPoint(import.meta.url)) {
   // The services run behind the shared listen() they start with (Host check, drain bookkeeping), so
   // the benchmark pays what production pays; the references are plain node:http servers.
   if (SERVICES.has(kind)) {
-    const started = await listen(make(), 0, '127.0.0.1');
+    const started = await listen(await make(), 0, '127.0.0.1');
     process.send?.((started.server.address() as AddressInfo).port);
     process.on('message', () => void started.close().then(() => process.exit(0)));
   } else {
-    const server = createServer(make());
+    const server = createServer(await make());
     server.keepAliveTimeout = 60_000;
     server.listen(0, '127.0.0.1', () => process.send?.((server.address() as AddressInfo).port));
     process.on('message', () => server.close(() => process.exit(0)));

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { createClinicApp, type ClinicApp } from './app.js';
 import { loadContract } from './contract.js';
+import { describeEachStore } from './store/test-stores.js';
 import { API, checkedClient, type CheckedClient } from './test-client.js';
 
 const contract = loadContract();
-const open = () => createClinicApp({ securityEnabled: false }, { contract });
 const newOwner = {
   firstName: 'Ada',
   lastName: 'Lovelace',
@@ -24,11 +24,11 @@ function isProblem(res: request.Response, status: number, title?: string): void 
   if (title) assert.equal(res.body.title, title);
 }
 
-describe('clinic API (open instance)', () => {
+describeEachStore('clinic API (open instance)', (fresh) => {
   let app: ClinicApp;
   let c: CheckedClient;
-  beforeEach(() => {
-    app = open();
+  beforeEach(async () => {
+    app = createClinicApp({ securityEnabled: false }, { contract, store: await fresh() });
     c = checkedClient(app);
   });
 
@@ -358,7 +358,20 @@ describe('clinic API (open instance)', () => {
           .expect(204),
       ),
     );
-    for (const id of ids) assert.equal(app.locals.store.owners.get(id)?.city, `City${id}`);
+    for (const id of ids) assert.equal((await app.locals.store.owners.get(id))?.city, `City${id}`);
+  });
+
+  it("sends Spring Security's default headers on the open instance too, errors included", async () => {
+    for (const res of [
+      await c.get(`${API}/owners/1`).expect(200),
+      await c.get(`${API}/owners/999`).expect(404),
+    ]) {
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.equal(res.headers['cache-control'], 'no-cache, no-store, max-age=0, must-revalidate');
+      assert.equal(res.headers.pragma, 'no-cache');
+      assert.equal(res.headers.expires, '0');
+      assert.equal(res.headers['x-frame-options'], 'DENY');
+    }
   });
 
   it('counts requests in /metrics by templated route', async () => {
@@ -371,10 +384,10 @@ describe('clinic API (open instance)', () => {
   });
 });
 
-describe('clinic API under hostile input (issue 21)', () => {
+describeEachStore('clinic API under hostile input (issue 21)', (fresh) => {
   let c: CheckedClient;
-  beforeEach(() => {
-    c = checkedClient(open());
+  beforeEach(async () => {
+    c = checkedClient(createClinicApp({ securityEnabled: false }, { contract, store: await fresh() }));
   });
 
   it('answers a malformed percent-escape in any {id} with a 400 problem detail, on every method', async () => {

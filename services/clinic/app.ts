@@ -9,14 +9,21 @@ import type { ClinicConfig } from './config.js';
 import { loadContract, type Contract } from './contract.js';
 import { ClinicProblem, clinicErrorHandler, invalid, notFound } from './problems.js';
 import { registerRoutes, type Handler, type Method } from './routes.js';
-import { authenticate, hashPassword, requireRole, ROLES } from './security.js';
+import { ensureAdmin } from './admin.js';
+import { authenticate, requireRole } from './security.js';
 import { createMemoryStore } from './store/memory.js';
-import { seed } from './store/seed.js';
+import { registerPoolMetrics } from './store/pool-metrics.js';
 import type { ClinicStore } from './store/types.js';
 
 export interface ClinicApp extends express.Express {
   /** The instance's state, for tests. */
-  locals: express.Express['locals'] & { store: ClinicStore; contract: Contract; securityEnabled: boolean };
+  locals: express.Express['locals'] & {
+    store: ClinicStore;
+    contract: Contract;
+    securityEnabled: boolean;
+    /** Settles once the store holds the configured admin (main awaits it before listening). */
+    ready: Promise<void>;
+  };
 }
 
 /** The largest body any operation takes; a larger declared one is refused from the header alone. */
@@ -80,37 +87,44 @@ export function createClinicApp(
   config: ClinicConfig,
   deps: { logger?: Logger; store?: ClinicStore; contract?: Contract } = {},
 ): ClinicApp {
-  const store = deps.store ?? createMemoryStore();
-  if (!deps.store) seed(store);
+  const store = deps.store ?? createMemoryStore({ seeded: true });
   const contract = deps.contract ?? loadContract();
-  // The first admin (every role) comes from ADMIN_USER / ADMIN_PASSWORD, never from source.
-  if (config.securityEnabled && config.adminPassword) {
-    const username = config.adminUser ?? 'admin';
-    if (store.users.listBy('username', username).length === 0)
-      store.users.insert({
-        username,
-        passwordHash: hashPassword(config.adminPassword),
-        enabled: true,
-        roles: Object.values(ROLES),
-      });
-  }
+  const ready = ensureAdmin(store, config);
+  ready.catch(() => {}); // awaited by main and by the secured API below; not unhandled meanwhile
   const app = express() as unknown as ClinicApp;
   app.locals.store = store;
+  app.locals.ready = ready;
   app.locals.contract = contract;
   app.locals.securityEnabled = config.securityEnabled;
   const metrics = createHttpMetrics({
     defaultLabels: { service: config.securityEnabled ? 'clinic-secure' : 'clinic' },
   });
 
+  registerPoolMetrics(metrics.registry, store);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(metrics.middleware);
   app.use(refuseDeclaredBodyOver(BODY_LIMIT_BYTES));
-  // Basic on the secured instance, one cache of verified credentials for the API and /metrics.
-  const auth = config.securityEnabled ? authenticate(store) : undefined;
+  // Spring Security's default headers, on both instances: with security off upstream still builds a
+  // permit-all chain, which sends them too.
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-cache, no-store, max-age=0, must-revalidate');
+    res.setHeader('Pragma', 'no-cache');
+    res.setHeader('Expires', '0');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+  // Basic on the secured instance, one cache of verified credentials for the API and /metrics, once
+  // the admin user is in the store.
+  const adminReady: RequestHandler = async (_req, _res, next) => {
+    await ready;
+    next();
+  };
+  const auth = config.securityEnabled ? [adminReady, authenticate(store)] : [];
   // /metrics is open by default (Prometheus scrapes it without credentials); CLINIC_METRICS_AUTH=true
   // puts it behind the same Basic authentication on the secured instance.
-  app.get('/metrics', ...(auth && config.protectMetrics ? [auth] : []), metrics.handler);
+  app.get('/metrics', ...(config.protectMetrics ? auth : []), metrics.handler);
   const document = contract.document(config.securityEnabled);
   const health = (_req: Request, res: Response) => res.json({ status: 'UP' });
   const docs = (_req: Request, res: Response) => res.json(document);
@@ -123,12 +137,7 @@ export function createClinicApp(
 
   const api = express.Router({ strict: true });
   if (config.securityEnabled) {
-    api.use(auth!);
-    api.use((_req, res, next) => {
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader('Cache-Control', 'no-cache, no-store, max-age=0, must-revalidate');
-      next();
-    });
+    api.use(...auth);
   }
   api.use(acceptsJson);
 
@@ -140,7 +149,7 @@ export function createClinicApp(
     const methods = allowed.get(path) ?? new Set<string>();
     allowed.set(path, methods.add(method.toUpperCase()));
     const guard = config.securityEnabled && roles.length > 0 ? [requireRole(store, ...roles)] : [];
-    api[method](path, ...guard, ...(op.hasBody ? jsonBody : []), (req: Request, res: Response) => {
+    api[method](path, ...guard, ...(op.hasBody ? jsonBody : []), async (req: Request, res: Response) => {
       // Express 5 parses req.query on every read: only operations with query parameters touch it.
       const checked = op.params(req.params as Record<string, string>, op.usesQuery ? req.query : {});
       if (!checked.ok) throw checked.notFound ? notFound() : invalid(checked.errors);
@@ -148,7 +157,7 @@ export function createClinicApp(
         const errors = op.body(req.body);
         if (errors.length > 0) throw invalid(errors);
       }
-      const answer = handler(req, checked.args);
+      const answer = await handler(req, checked.args);
       if (answer.location) res.location(answer.location);
       if (answer.body === undefined) res.status(answer.status).end();
       else res.status(answer.status).json(answer.body);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ConfigError, clinicConfigFromEnv } from './config.js';
+import { ConfigError, clinicConfigFromEnv, clinicDbFromEnv } from './config.js';
 import { startClinic } from './main.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -82,6 +82,32 @@ describe('clinic config', () => {
     assert.equal(clinicConfigFromEnv(secure).protectMetrics, false);
     assert.equal(clinicConfigFromEnv({ ...secure, CLINIC_METRICS_AUTH: 'true' }).protectMetrics, true);
     assert.throws(() => clinicConfigFromEnv({ ...secure, CLINIC_METRICS_AUTH: 'on' }), ConfigError);
+  });
+
+  it('reads CLINIC_DB and DATABASE_URL: memory by default, a schema per instance on postgres', () => {
+    assert.deepEqual(clinicDbFromEnv({}, false), { kind: 'memory' });
+    const url = 'postgresql://clinic:pw@127.0.0.1:5432/clinic';
+    assert.deepEqual(clinicDbFromEnv({ CLINIC_DB: 'postgres', DATABASE_URL: url }, false), {
+      kind: 'postgres',
+      url,
+      schema: 'clinic_open',
+    });
+    assert.equal(clinicDbFromEnv({ CLINIC_DB: 'postgres', DATABASE_URL: url }, true).kind, 'postgres');
+    assert.equal(
+      (clinicDbFromEnv({ CLINIC_DB: 'postgres', DATABASE_URL: url }, true) as { schema: string }).schema,
+      'clinic_secure',
+    );
+    for (const env of [
+      { CLINIC_DB: 'mysql' },
+      { CLINIC_DB: 'postgres' },
+      { CLINIC_DB: 'postgres', DATABASE_URL: 'nope' },
+      { CLINIC_DB: 'postgres', DATABASE_URL: 'mysql://h/db' },
+    ])
+      assert.throws(
+        () => clinicDbFromEnv(env, false),
+        (e: Error) => e instanceof ConfigError && !e.message.includes('\n'),
+        JSON.stringify(env),
+      );
   });
 
   it('starts both instances on their ports, each answering health', async () => {

@@ -1,15 +1,18 @@
 // Clinic settings from the environment. No default admin password in source: the secured
 // instance refuses to start without ADMIN_PASSWORD (`npm run env:init` writes one to .env).
+import { ConfigError } from '../shared/config-error.js';
+import { refuseWeakPassword } from '../shared/weak-password.js';
+/** Where the instance keeps its state: in memory (the default) or in a PostgreSQL schema of its own. */
+export type ClinicDb = { kind: 'memory' } | { kind: 'postgres'; url: string; schema: string };
+
 export interface ClinicConfig {
   securityEnabled: boolean;
+  db?: ClinicDb;
   adminUser?: string;
   adminPassword?: string;
   /** Secured instance: /metrics needs the same Basic credentials as the API. */
   protectMetrics?: boolean;
 }
-
-import { ConfigError } from '../shared/config-error.js';
-import { refuseWeakPassword } from '../shared/weak-password.js';
 
 export { ConfigError };
 
@@ -35,5 +38,28 @@ export function clinicConfigFromEnv(env: NodeJS.ProcessEnv): ClinicConfig {
     adminUser: env.ADMIN_USER || 'admin',
     adminPassword: env.ADMIN_PASSWORD,
     protectMetrics: metricsFlag === 'true',
+    db: clinicDbFromEnv(env, securityEnabled),
   };
+}
+
+/**
+ * CLINIC_DB=memory (default) or postgres with DATABASE_URL; the open and secured instances use the
+ * schemas clinic_open and clinic_secure, so they keep separate state as in memory.
+ */
+export function clinicDbFromEnv(env: NodeJS.ProcessEnv, securityEnabled: boolean): ClinicDb {
+  const kind = (env.CLINIC_DB || 'memory').toLowerCase();
+  if (kind === 'memory') return { kind };
+  if (kind !== 'postgres') throw new ConfigError(`CLINIC_DB must be memory or postgres, got "${kind}"`);
+  const url = env.DATABASE_URL;
+  if (!url)
+    throw new ConfigError('CLINIC_DB=postgres needs DATABASE_URL (postgresql://user:password@host:port/db)');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a URL (postgresql://user:password@host:port/db)');
+  }
+  if (parsed.protocol !== 'postgresql:' && parsed.protocol !== 'postgres:')
+    throw new ConfigError(`DATABASE_URL must start with postgresql://, got "${parsed.protocol}//"`);
+  return { kind, url, schema: securityEnabled ? 'clinic_secure' : 'clinic_open' };
 }

@@ -5,8 +5,11 @@ import { loadDotEnv } from '../shared/dotenv.js';
 import { createLogger } from '../shared/logger.js';
 import { drainOnSignals, listen, portFromEnv, type StartedServer } from '../shared/server.js';
 import { createClinicApp } from './app.js';
-import { ConfigError, clinicConfigFromEnv, type ClinicConfig } from './config.js';
+import { ConfigError, clinicConfigFromEnv, type ClinicConfig, type ClinicDb } from './config.js';
 import { isEntryPoint } from '../shared/entry.js';
+import { createMemoryStore } from './store/memory.js';
+import { createPostgresStore } from './store/postgres.js';
+import type { ClinicStore } from './store/types.js';
 
 /** One instance to start: its port and its configuration. */
 export interface ClinicPlan {
@@ -47,18 +50,53 @@ export function planClinic(env: NodeJS.ProcessEnv): ClinicPlan[] {
   }));
 }
 
+/** The reason a connection failed, without the URL (it may hold a password). */
+function connectionProblem(error: unknown): string {
+  const e = error as { message?: string; code?: string; errors?: { message?: string }[] };
+  return e.message || e.errors?.[0]?.message || e.code || String(error);
+}
+
+/** Opens the instance's store; a database that cannot be reached or used is a ConfigError (exit 2). */
+export async function openStore(db: ClinicDb = { kind: 'memory' }): Promise<ClinicStore> {
+  if (db.kind === 'memory') return createMemoryStore({ seeded: true });
+  const where = new URL(db.url);
+  try {
+    return await createPostgresStore({ url: db.url, schema: db.schema });
+  } catch (error) {
+    throw new ConfigError(
+      `cannot use the database at ${where.hostname}:${where.port || 5432}: ${connectionProblem(error)}`,
+    );
+  }
+}
+
 export async function startClinic(
   env: NodeJS.ProcessEnv,
   plans: ClinicPlan[] = planClinic(env),
-): Promise<StartedServer[]> {
+): Promise<(StartedServer & { store: ClinicStore })[]> {
   const logger = createLogger('clinic', env);
   const host = env.CLINIC_HOST || '127.0.0.1';
-  const started: StartedServer[] = [];
+  const started: (StartedServer & { store: ClinicStore })[] = [];
   try {
     for (const plan of plans) {
-      const server = await listen(createClinicApp(plan.config, { logger }), plan.port, host);
-      logger.info({ url: server.url, secured: plan.secure }, 'clinic listening');
-      started.push(server);
+      // The store is ready (connected, migrated, admin stored) before the instance listens.
+      const store = await openStore(plan.config.db);
+      let server: StartedServer;
+      try {
+        const app = createClinicApp(plan.config, { logger, store });
+        await app.locals.ready;
+        server = await listen(app, plan.port, host);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      logger.info({ url: server.url, secured: plan.secure, store: store.kind }, 'clinic listening');
+      // Closing drains the requests in flight first, then the pool: no acknowledged write is cut.
+      started.push({
+        ...server,
+        store,
+        close: () => server.close().then(() => store.close()),
+        release: () => store.close(),
+      });
     }
   } catch (error) {
     await Promise.all(started.map((s) => s.close()));
@@ -74,6 +112,7 @@ async function main(): Promise<void> {
     drainOnSignals(
       started.map((s) => s.server),
       createLogger('clinic'),
+      () => Promise.all(started.map((s) => s.release?.())).then(() => {}),
     );
   } catch (error) {
     console.error(`clinic: ${error instanceof Error ? error.message : String(error)}`);

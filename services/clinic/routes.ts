@@ -5,7 +5,13 @@ import type { Request } from 'express';
 import type { Args } from './contract.js';
 import { ClinicProblem, invalid, notFound } from './problems.js';
 import { hashPassword, ROLES } from './security.js';
-import type { ClinicStore, OwnerRecord, PetRecord, VisitRecord } from './store/types.js';
+import {
+  StoreRejected,
+  type ClinicStore,
+  type OwnerRecord,
+  type PetRecord,
+  type VisitRecord,
+} from './store/types.js';
 import { views } from './views.js';
 
 export interface Answer {
@@ -14,7 +20,7 @@ export interface Answer {
   location?: string;
 }
 
-export type Handler = (req: Request, args: Args) => Answer;
+export type Handler = (req: Request, args: Args) => Answer | Promise<Answer>;
 export type Method = 'get' | 'post' | 'put' | 'delete';
 export type Route = (method: Method, path: string, roles: string[], handler: Handler) => void;
 
@@ -49,27 +55,57 @@ const dataIntegrity = () =>
     'The requested resource could not be processed due to a data constraint violation',
   );
 
+/** The rows of the page `args` asks for (page, size). */
+const pageRange = (args: Args) => ({
+  offset: (args.page as number) * (args.size as number),
+  limit: args.size as number,
+});
+
 /** Upstream's page object; only the records on the page are turned into views. */
-function page<T, V>(items: T[], args: Args, view: (item: T) => V) {
-  const pageIndex = args.page as number;
+async function page<T, V>(records: T[], total: number, args: Args, view: (item: T) => Promise<V>) {
   const size = args.size as number;
   return {
-    content: items.slice(pageIndex * size, pageIndex * size + size).map(view),
-    page: pageIndex,
+    content: await Promise.all(records.map(view)),
+    page: args.page as number,
     size,
-    totalElements: items.length,
-    totalPages: Math.ceil(items.length / size),
+    totalElements: total,
+    totalPages: Math.ceil(total / size),
   };
 }
 
-export function registerRoutes(route: Route, store: ClinicStore): void {
+/** A store's refusal as upstream answers it: a value the column cannot hold is the client's 400. */
+function storeProblem(error: unknown): unknown {
+  if (!(error instanceof StoreRejected)) return error;
+  if (error.kind === 'value')
+    return invalid([
+      {
+        message: `Field '${error.field}' ${error.message} (rejected value: ${error.rejectedValue})`,
+        field: error.field,
+        rejectedValue: error.rejectedValue,
+        defaultMessage: error.message,
+      },
+    ]);
+  if (error.kind === 'duplicate')
+    return new ClinicProblem(409, 'DataIntegrityViolationException', error.message);
+  return dataIntegrity();
+}
+
+export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
+  const route: Route = (method, path, roles, handler) =>
+    storeRoute(method, path, roles, async (req, args) => {
+      try {
+        return await handler(req, args);
+      } catch (error) {
+        throw storeProblem(error);
+      }
+    });
   const view = views(store);
   const O = [ROLES.OWNER_ADMIN];
   const V = [ROLES.VET_ADMIN];
   const id = (args: Args, name: string) => args[name] as number;
-  const nonEmpty = <T>(items: T[], what: string): Answer => {
-    if (items.length === 0) throw notFound(what);
-    return { status: 200, body: items };
+  const nonEmpty = async <T, W>(records: T[], what: string, show: (r: T) => W | Promise<W>) => {
+    if (records.length === 0) throw notFound(what);
+    return { status: 200, body: await Promise.all(records.map(show)) };
   };
   const need = <T>(record: T | undefined, what: string): T => {
     if (record === undefined) throw notFound(what);
@@ -82,31 +118,27 @@ export function registerRoutes(route: Route, store: ClinicStore): void {
     city: b.city,
     telephone: b.telephone,
   });
-  const petFields = (
+  const petFields = async (
     b: { name: string; birthDate: string; type: { id: number } },
     ownerId: number,
-  ): Omit<PetRecord, 'id'> => {
+  ): Promise<Omit<PetRecord, 'id'>> => {
     checkBirthDate(b.birthDate);
-    if (!store.petTypes.get(b.type.id)) throw dataIntegrity();
+    if (!(await store.petTypes.get(b.type.id))) throw dataIntegrity();
     return { name: b.name, birthDate: b.birthDate, typeId: b.type.id, ownerId };
   };
-  // Prefix match, case-sensitive, as upstream's `LIKE :lastName%` on H2.
-  const ownersByLastName = (args: Args) => {
-    const prefix = (args.lastName as string | undefined) ?? '';
-    return prefix ? store.owners.list((o) => o.lastName.startsWith(prefix)) : store.owners.list();
-  };
-  const visitFields = (b: { date?: string; description: string }, petId: number): Omit<VisitRecord, 'id'> => {
-    if (!store.pets.get(petId)) throw dataIntegrity();
+  const lastName = (args: Args) => (args.lastName as string | undefined) ?? '';
+  const visitFields = async (
+    b: { date?: string; description: string },
+    petId: number,
+  ): Promise<Omit<VisitRecord, 'id'>> => {
+    if (!(await store.pets.get(petId))) throw dataIntegrity();
     return { petId, date: b.date ?? new Date().toISOString().slice(0, 10), description: b.description };
   };
-  const specialtyIdsByName = (list: { name: string }[]) =>
-    list
-      .map((s) => store.specialties.list((x) => x.name === s.name)[0]?.id)
-      .filter((sid): sid is number => sid !== undefined);
-  const deletePetCascade = (petId: number) => {
-    for (const v of store.visits.listBy('petId', petId)) store.visits.delete(v.id);
-    store.pets.delete(petId);
-  };
+  const specialtyIdsByName = async (list: { name: string }[]) =>
+    (
+      await Promise.all(list.map(async (s) => (await store.specialties.listBy('name', s.name))[0]?.id))
+    ).filter((sid): sid is number => sid !== undefined);
+  const owner = async (args: Args) => need(await store.owners.get(id(args, 'ownerId')), 'owner');
 
   route('get', '/oops', [], () => {
     throw new ClinicProblem(
@@ -116,199 +148,186 @@ export function registerRoutes(route: Route, store: ClinicStore): void {
     );
   });
   // Owners
-  route('get', '/owners', O, (_req, args) => nonEmpty(ownersByLastName(args).map(view.owner), 'owners'));
-  route('post', '/owners', O, (req) => {
-    const owner = store.owners.insert(ownerFields(req.body));
-    return { status: 201, body: view.owner(owner), location: `/api/owners/${owner.id}` };
+  route('get', '/owners', O, async (_req, args) =>
+    nonEmpty((await store.owners.findByLastName(lastName(args))).records, 'owners', view.owner),
+  );
+  route('post', '/owners', O, async (req) => {
+    const created = await store.owners.insert(ownerFields(req.body));
+    return { status: 201, body: await view.owner(created), location: `/api/owners/${created.id}` };
   });
-  route('get', '/owners/:ownerId', O, (_req, args) => ({
+  route('get', '/owners/:ownerId', O, async (_req, args) => ({
     status: 200,
-    body: view.owner(need(store.owners.get(id(args, 'ownerId')), 'owner')),
+    body: await view.owner(await owner(args)),
   }));
-  route('put', '/owners/:ownerId', O, (req, args) => {
-    if (!store.owners.update(id(args, 'ownerId'), ownerFields(req.body))) throw notFound('owner');
+  route('put', '/owners/:ownerId', O, async (req, args) => {
+    if (!(await store.owners.update(id(args, 'ownerId'), ownerFields(req.body)))) throw notFound('owner');
     return { status: 204 };
   });
-  route('delete', '/owners/:ownerId', O, (_req, args) => {
-    const ownerId = id(args, 'ownerId');
-    need(store.owners.get(ownerId), 'owner');
-    for (const pet of store.pets.listBy('ownerId', ownerId)) deletePetCascade(pet.id);
-    store.owners.delete(ownerId);
+  route('delete', '/owners/:ownerId', O, async (_req, args) => {
+    if (!(await store.owners.delete(id(args, 'ownerId')))) throw notFound('owner');
     return { status: 204 };
   });
-  route('get', '/owners/:ownerId/pets', O, (_req, args) => {
-    const ownerId = id(args, 'ownerId');
-    need(store.owners.get(ownerId), 'owner');
-    return { status: 200, body: view.petsOf(ownerId) };
+  route('get', '/owners/:ownerId/pets', O, async (_req, args) => {
+    const found = await owner(args);
+    return { status: 200, body: await view.petsOf(found.id) };
   });
-  route('post', '/owners/:ownerId/pets', O, (req, args) => {
-    const ownerId = id(args, 'ownerId');
-    need(store.owners.get(ownerId), 'owner');
-    const pet = store.pets.insert(petFields(req.body, ownerId));
-    return { status: 201, body: view.pet(pet), location: `/api/pets/${pet.id}` };
+  route('post', '/owners/:ownerId/pets', O, async (req, args) => {
+    const found = await owner(args);
+    const pet = await store.pets.insert(await petFields(req.body, found.id));
+    return { status: 201, body: await view.pet(pet), location: `/api/pets/${pet.id}` };
   });
   // Unlike upstream (issue #310), the pet must belong to the owner in the path.
-  const ownersPet = (args: Args) => {
-    const ownerId = id(args, 'ownerId');
-    need(store.owners.get(ownerId), 'owner');
-    const pet = store.pets.get(id(args, 'petId'));
-    if (!pet || pet.ownerId !== ownerId) throw notFound('pet');
+  const ownersPet = async (args: Args) => {
+    const found = await owner(args);
+    const pet = await store.pets.get(id(args, 'petId'));
+    if (!pet || pet.ownerId !== found.id) throw notFound('pet');
     return pet;
   };
-  route('get', '/owners/:ownerId/pets/:petId', O, (_req, args) => ({
+  route('get', '/owners/:ownerId/pets/:petId', O, async (_req, args) => ({
     status: 200,
-    body: view.pet(ownersPet(args)),
+    body: await view.pet(await ownersPet(args)),
   }));
-  route('put', '/owners/:ownerId/pets/:petId', O, (req, args) => {
-    const pet = ownersPet(args);
-    store.pets.update(pet.id, petFields(req.body, pet.ownerId));
+  route('put', '/owners/:ownerId/pets/:petId', O, async (req, args) => {
+    const pet = await ownersPet(args);
+    if (!(await store.pets.update(pet.id, await petFields(req.body, pet.ownerId)))) throw notFound('pet');
     return { status: 204 };
   });
-  route('post', '/owners/:ownerId/pets/:petId/visits', O, (req, args) => {
-    const pet = ownersPet(args);
-    const visit = store.visits.insert(visitFields(req.body, pet.id));
+  route('post', '/owners/:ownerId/pets/:petId/visits', O, async (req, args) => {
+    const pet = await ownersPet(args);
+    const visit = await store.visits.insert(await visitFields(req.body, pet.id));
     return { status: 201, body: view.visit(visit), location: `/api/visits/${visit.id}` };
   });
-  route('get', '/v2/owners', O, (_req, args) => ({
-    status: 200,
-    body: page(ownersByLastName(args), args, view.owner),
-  }));
+  route('get', '/v2/owners', O, async (_req, args) => {
+    const { records, total } = await store.owners.findByLastName(lastName(args), pageRange(args));
+    return { status: 200, body: await page(records, total, args, view.owner) };
+  });
   // Pets
-  route('get', '/pets', O, () => nonEmpty(store.pets.list().map(view.pet), 'pets'));
-  route('get', '/v2/pets', O, (_req, args) => ({
+  route('get', '/pets', O, async () => nonEmpty(await store.pets.list(), 'pets', view.pet));
+  route('get', '/v2/pets', O, async (_req, args) => {
+    const all = await store.pets.list();
+    const { offset, limit } = pageRange(args);
+    return { status: 200, body: await page(all.slice(offset, offset + limit), all.length, args, view.pet) };
+  });
+  route('get', '/pets/:petId', O, async (_req, args) => ({
     status: 200,
-    body: page(store.pets.list(), args, view.pet),
+    body: await view.pet(need(await store.pets.get(id(args, 'petId')), 'pet')),
   }));
-  route('get', '/pets/:petId', O, (_req, args) => ({
-    status: 200,
-    body: view.pet(need(store.pets.get(id(args, 'petId')), 'pet')),
-  }));
-  route('put', '/pets/:petId', O, (req, args) => {
-    const pet = need(store.pets.get(id(args, 'petId')), 'pet');
-    store.pets.update(pet.id, petFields(req.body, pet.ownerId));
+  route('put', '/pets/:petId', O, async (req, args) => {
+    const pet = need(await store.pets.get(id(args, 'petId')), 'pet');
+    if (!(await store.pets.update(pet.id, await petFields(req.body, pet.ownerId)))) throw notFound('pet');
     return { status: 204 };
   });
-  route('delete', '/pets/:petId', O, (_req, args) => {
-    const petId = id(args, 'petId');
-    need(store.pets.get(petId), 'pet');
-    deletePetCascade(petId);
+  route('delete', '/pets/:petId', O, async (_req, args) => {
+    if (!(await store.pets.delete(id(args, 'petId')))) throw notFound('pet');
     return { status: 204 };
   });
   // Visits
-  route('get', '/visits', O, () => nonEmpty(store.visits.list().map(view.visit), 'visits'));
-  route('post', '/visits', O, (req) => {
-    const visit = store.visits.insert(visitFields(req.body, req.body.petId));
+  route('get', '/visits', O, async () => nonEmpty(await store.visits.list(), 'visits', view.visit));
+  route('post', '/visits', O, async (req) => {
+    const visit = await store.visits.insert(await visitFields(req.body, req.body.petId));
     return { status: 201, body: view.visit(visit), location: `/api/visits/${visit.id}` };
   });
-  route('get', '/visits/:visitId', O, (_req, args) => ({
+  route('get', '/visits/:visitId', O, async (_req, args) => ({
     status: 200,
-    body: view.visit(need(store.visits.get(id(args, 'visitId')), 'visit')),
+    body: view.visit(need(await store.visits.get(id(args, 'visitId')), 'visit')),
   }));
-  route('put', '/visits/:visitId', O, (req, args) => {
-    const visit = need(store.visits.get(id(args, 'visitId')), 'visit');
-    store.visits.update(visit.id, {
+  route('put', '/visits/:visitId', O, async (req, args) => {
+    const visit = need(await store.visits.get(id(args, 'visitId')), 'visit');
+    const fields = {
       petId: visit.petId,
       date: req.body.date ?? visit.date,
       description: req.body.description,
-    });
+    };
+    if (!(await store.visits.update(visit.id, fields))) throw notFound('visit');
     return { status: 204 };
   });
-  route('delete', '/visits/:visitId', O, (_req, args) => {
-    if (!store.visits.delete(id(args, 'visitId'))) throw notFound('visit');
+  route('delete', '/visits/:visitId', O, async (_req, args) => {
+    if (!(await store.visits.delete(id(args, 'visitId')))) throw notFound('visit');
     return { status: 204 };
   });
   // Pet types: reading needs OWNER_ADMIN or VET_ADMIN, changing needs VET_ADMIN.
-  route('get', '/pettypes', [...O, ...V], () =>
-    nonEmpty(
-      store.petTypes.list().map((t) => view.type(t.id)),
-      'pet types',
-    ),
+  route('get', '/pettypes', [...O, ...V], async () =>
+    nonEmpty(await store.petTypes.list(), 'pet types', (t) => ({ name: t.name, id: t.id })),
   );
-  route('get', '/pettypes/:petTypeId', [...O, ...V], (_req, args) => ({
-    status: 200,
-    body: view.type(need(store.petTypes.get(id(args, 'petTypeId')), 'pet type').id),
-  }));
-  route('post', '/pettypes', V, (req) => {
-    const t = store.petTypes.insert({ name: req.body.name });
-    return { status: 201, body: view.type(t.id), location: `/api/pettypes/${t.id}` };
+  route('get', '/pettypes/:petTypeId', [...O, ...V], async (_req, args) => {
+    const t = need(await store.petTypes.get(id(args, 'petTypeId')), 'pet type');
+    return { status: 200, body: { name: t.name, id: t.id } };
   });
-  route('put', '/pettypes/:petTypeId', V, (req, args) => {
-    if (!store.petTypes.update(id(args, 'petTypeId'), { name: req.body.name })) throw notFound('pet type');
+  route('post', '/pettypes', V, async (req) => {
+    const t = await store.petTypes.insert({ name: req.body.name });
+    return { status: 201, body: { name: t.name, id: t.id }, location: `/api/pettypes/${t.id}` };
+  });
+  route('put', '/pettypes/:petTypeId', V, async (req, args) => {
+    if (!(await store.petTypes.update(id(args, 'petTypeId'), { name: req.body.name })))
+      throw notFound('pet type');
     return { status: 204 };
   });
-  route('delete', '/pettypes/:petTypeId', V, (_req, args) => {
-    const typeId = id(args, 'petTypeId');
-    need(store.petTypes.get(typeId), 'pet type');
-    for (const pet of store.pets.listBy('typeId', typeId)) deletePetCascade(pet.id);
-    store.petTypes.delete(typeId);
+  route('delete', '/pettypes/:petTypeId', V, async (_req, args) => {
+    if (!(await store.petTypes.delete(id(args, 'petTypeId')))) throw notFound('pet type');
     return { status: 204 };
   });
   // Specialties
-  route('get', '/specialties', V, () =>
-    nonEmpty(store.specialties.list().map(view.specialty), 'specialties'),
+  route('get', '/specialties', V, async () =>
+    nonEmpty(await store.specialties.list(), 'specialties', view.specialty),
   );
-  route('post', '/specialties', V, (req) => {
-    const s = store.specialties.insert({ name: req.body.name });
+  route('post', '/specialties', V, async (req) => {
+    const s = await store.specialties.insert({ name: req.body.name });
     return { status: 201, body: view.specialty(s), location: `/api/specialties/${s.id}` };
   });
-  route('get', '/specialties/:specialtyId', V, (_req, args) => ({
+  route('get', '/specialties/:specialtyId', V, async (_req, args) => ({
     status: 200,
-    body: view.specialty(need(store.specialties.get(id(args, 'specialtyId')), 'specialty')),
+    body: view.specialty(need(await store.specialties.get(id(args, 'specialtyId')), 'specialty')),
   }));
-  route('put', '/specialties/:specialtyId', V, (req, args) => {
-    if (!store.specialties.update(id(args, 'specialtyId'), { name: req.body.name }))
+  route('put', '/specialties/:specialtyId', V, async (req, args) => {
+    if (!(await store.specialties.update(id(args, 'specialtyId'), { name: req.body.name })))
       throw notFound('specialty');
     return { status: 204 };
   });
-  route('delete', '/specialties/:specialtyId', V, (_req, args) => {
-    const specialtyId = id(args, 'specialtyId');
-    if (!store.specialties.delete(specialtyId)) throw notFound('specialty');
-    for (const vet of store.vets.list((v) => v.specialtyIds.includes(specialtyId))) {
-      store.vets.update(vet.id, { ...vet, specialtyIds: vet.specialtyIds.filter((s) => s !== specialtyId) });
-    }
+  route('delete', '/specialties/:specialtyId', V, async (_req, args) => {
+    if (!(await store.specialties.delete(id(args, 'specialtyId')))) throw notFound('specialty');
     return { status: 204 };
   });
   // Vets: specialties are resolved by name; unknown names are dropped, as upstream does.
-  route('get', '/vets', V, () => nonEmpty(store.vets.list().map(view.vet), 'vets'));
-  route('post', '/vets', V, (req) => {
-    const vet = store.vets.insert({
+  route('get', '/vets', V, async () => nonEmpty(await store.vets.list(), 'vets', view.vet));
+  route('post', '/vets', V, async (req) => {
+    const vet = await store.vets.insert({
       firstName: req.body.firstName,
       lastName: req.body.lastName,
-      specialtyIds: specialtyIdsByName(req.body.specialties),
+      specialtyIds: await specialtyIdsByName(req.body.specialties),
     });
-    return { status: 201, body: view.vet(vet), location: `/api/vets/${vet.id}` };
+    return { status: 201, body: await view.vet(vet), location: `/api/vets/${vet.id}` };
   });
-  route('get', '/vets/:vetId', V, (_req, args) => ({
+  route('get', '/vets/:vetId', V, async (_req, args) => ({
     status: 200,
-    body: view.vet(need(store.vets.get(id(args, 'vetId')), 'vet')),
+    body: await view.vet(need(await store.vets.get(id(args, 'vetId')), 'vet')),
   }));
-  route('put', '/vets/:vetId', V, (req, args) => {
+  route('put', '/vets/:vetId', V, async (req, args) => {
     const fields = {
       firstName: req.body.firstName,
       lastName: req.body.lastName,
-      specialtyIds: specialtyIdsByName(req.body.specialties),
+      specialtyIds: await specialtyIdsByName(req.body.specialties),
     };
-    if (!store.vets.update(id(args, 'vetId'), fields)) throw notFound('vet');
+    if (!(await store.vets.update(id(args, 'vetId'), fields))) throw notFound('vet');
     return { status: 204 };
   });
-  route('delete', '/vets/:vetId', V, (_req, args) => {
-    if (!store.vets.delete(id(args, 'vetId'))) throw notFound('vet');
+  route('delete', '/vets/:vetId', V, async (_req, args) => {
+    if (!(await store.vets.delete(id(args, 'vetId')))) throw notFound('vet');
     return { status: 204 };
   });
   // Users: the document requires username (<= 20), password and at least one role. Role names get
   // upstream's ROLE_ prefix; the password is echoed as upstream does, but only its hash is kept.
-  route('post', '/users', [ROLES.ADMIN], (req) => {
+  route('post', '/users', [ROLES.ADMIN], async (req) => {
     const body = req.body as {
       username: string;
       password: string;
       enabled?: boolean;
       roles: { name: string }[];
     };
-    if (store.users.listBy('username', body.username).length > 0)
+    if ((await store.users.listBy('username', body.username)).length > 0)
       throw new ClinicProblem(409, 'DataIntegrityViolationException', `User ${body.username} already exists`);
     const roles = body.roles.map((r) => (r.name.startsWith('ROLE_') ? r.name : `ROLE_${r.name}`));
     const enabled = body.enabled ?? true;
-    store.users.insert({
+    await store.users.insert({
       username: body.username,
       passwordHash: hashPassword(body.password),
       enabled,

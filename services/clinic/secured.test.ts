@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createClinicApp, type ClinicApp } from './app.js';
 import { loadContract } from './contract.js';
+import { describeEachStore } from './store/test-stores.js';
 import { API, checkedClient, type CheckedClient } from './test-client.js';
 
 const contract = loadContract();
@@ -37,7 +38,7 @@ const GROUPS: { method: 'get' | 'post' | 'put' | 'delete'; path: string; body?: 
     },
   ];
 
-describe('clinic API (secured instance)', () => {
+describeEachStore('clinic API (secured instance)', (fresh) => {
   let app: ClinicApp;
   let c: CheckedClient;
   const createUser = (username: string, password: string, role: string, enabled = true) =>
@@ -47,10 +48,10 @@ describe('clinic API (secured instance)', () => {
       .send({ username, password, enabled, roles: [{ name: role }] })
       .expect(201);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     app = createClinicApp(
       { securityEnabled: true, adminUser: admin[0], adminPassword: admin[1] },
-      { contract },
+      { contract, store: await fresh() },
     );
     c = checkedClient(app);
   });
@@ -111,7 +112,7 @@ describe('clinic API (secured instance)', () => {
       enabled: true,
       roles: [{ name: 'ROLE_OWNER_ADMIN' }],
     });
-    const stored = app.locals.store.users.listBy('username', 'owneradmin')[0]!;
+    const stored = (await app.locals.store.users.listBy('username', 'owneradmin'))[0]!;
     assert.doesNotMatch(JSON.stringify(stored), /pw-1/, 'only a hash is stored');
     assert.match(stored.passwordHash, /^scrypt\$/);
     await c.get(`${API}/owners`).auth('owneradmin', 'pw-1').expect(200);
@@ -146,7 +147,9 @@ describe('clinic API (secured instance)', () => {
       .expect(201);
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.match(res.headers['cache-control'] ?? '', /no-cache/);
-    const other = checkedClient(createClinicApp({ securityEnabled: false }, { contract }));
+    const other = checkedClient(
+      createClinicApp({ securityEnabled: false }, { contract, store: await fresh() }),
+    );
     await other.get(`${API}/owners/${res.body.id}`).expect(404);
   });
 });

@@ -104,16 +104,19 @@ export function authenticate(
         if (until > Date.now()) return done(null, true);
         verified.delete(key);
       }
-      const user = store.users.listBy('username', username)[0];
-      checker.check(user?.passwordHash, password).then(
-        (matches) => {
-          const ok = matches && user?.enabled === true;
-          if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
-          done(null, ok);
-        },
-        // A failed derivation refuses the request rather than reaching the library's assert.
-        () => done(null, false),
-      );
+      store.users
+        .listBy('username', username)
+        .then(([user]) =>
+          checker.check(user?.passwordHash, password).then((matches) => matches && user?.enabled === true),
+        )
+        .then(
+          (ok) => {
+            if (ok) verified.set(key, Date.now() + VERIFIED_TTL_MS);
+            done(null, ok);
+          },
+          // A failed lookup or derivation refuses the request rather than reaching the library's assert.
+          () => done(null, false),
+        );
     },
     // express-basic-auth sends a string as it is, keeping the content type set here.
     unauthorizedResponse: (req: Request) => {
@@ -131,15 +134,15 @@ export function authenticate(
   });
 }
 
-function rolesOf(store: ClinicStore, req: Request): string[] {
+async function rolesOf(store: ClinicStore, req: Request): Promise<string[]> {
   const username = (req as Request & { auth?: Credentials }).auth?.user;
-  return username === undefined ? [] : (store.users.listBy('username', username)[0]?.roles ?? []);
+  return username === undefined ? [] : ((await store.users.listBy('username', username))[0]?.roles ?? []);
 }
 
 /** 403 problem detail when the user has none of the roles (upstream intends 403; its advice turns it into 500). */
 export function requireRole(store: ClinicStore, ...roles: string[]): RequestHandler {
-  return (req, res, next) => {
-    if (rolesOf(store, req).some((r) => roles.includes(r))) {
+  return async (req, res, next) => {
+    if ((await rolesOf(store, req)).some((r) => roles.includes(r))) {
       next();
       return;
     }

@@ -17,38 +17,38 @@ const byName = (a: { name: string }, b: { name: string }) => {
 };
 
 export function views(store: ClinicStore) {
-  const type = (id: number) => {
-    const t = store.petTypes.get(id);
+  const type = async (id: number) => {
+    const t = await store.petTypes.get(id);
     return t ? { name: t.name, id: t.id } : null;
   };
   const visit = (v: VisitRecord) => ({ date: v.date, description: v.description, id: v.id, petId: v.petId });
-  const pet = (p: PetRecord) => ({
-    name: p.name,
-    birthDate: p.birthDate,
-    type: type(p.typeId),
-    id: p.id,
-    ownerId: p.ownerId,
-    visits: store.visits
-      .listBy('petId', p.id)
-      .sort((a, b) => b.date.localeCompare(a.date))
-      .map(visit),
-  });
-  const petsOf = (ownerId: number) => store.pets.listBy('ownerId', ownerId).sort(byName).map(pet);
-  const owner = (o: OwnerRecord) => ({
+  const pet = async (p: PetRecord) => {
+    const [petType, visits] = await Promise.all([type(p.typeId), store.visits.listBy('petId', p.id)]);
+    return {
+      name: p.name,
+      birthDate: p.birthDate,
+      type: petType,
+      id: p.id,
+      ownerId: p.ownerId,
+      visits: visits.sort((a, b) => b.date.localeCompare(a.date)).map(visit),
+    };
+  };
+  const petsOf = async (ownerId: number) =>
+    Promise.all((await store.pets.listBy('ownerId', ownerId)).sort(byName).map(pet));
+  const owner = async (o: OwnerRecord) => ({
     firstName: o.firstName,
     lastName: o.lastName,
     address: o.address,
     city: o.city,
     telephone: o.telephone,
     id: o.id,
-    pets: petsOf(o.id),
+    pets: await petsOf(o.id),
   });
   const specialty = (s: NamedRecord) => ({ id: s.id, name: s.name });
-  const vet = (v: VetRecord) => ({
+  const vet = async (v: VetRecord) => ({
     firstName: v.firstName,
     lastName: v.lastName,
-    specialties: v.specialtyIds
-      .map((id) => store.specialties.get(id))
+    specialties: (await Promise.all(v.specialtyIds.map((id) => store.specialties.get(id))))
       .filter((s): s is NamedRecord => s !== undefined)
       .sort(byName)
       .map(specialty),

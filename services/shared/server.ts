@@ -17,6 +17,8 @@ export interface StartedServer {
   server: Server;
   url: string;
   close(): Promise<void>;
+  /** Frees what the app holds besides the server (a database pool), once its requests are done. */
+  release?(): Promise<void>;
 }
 
 /** Status for a request Node's HTTP parser refused, as Node itself would answer it. */
@@ -106,17 +108,19 @@ export async function listen(app: RequestListener, port: number, host: string): 
 
 export { drain };
 
-/** Drains every server on the first SIGTERM/SIGINT, then exits 0. */
-export function drainOnSignals(servers: Server[], logger: Logger): void {
+/** Drains every server on the first SIGTERM/SIGINT, then runs `afterDrain` (closing pools), then exits 0. */
+export function drainOnSignals(servers: Server[], logger: Logger, afterDrain?: () => Promise<void>): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'draining in-flight requests');
-    Promise.all(servers.map((s) => drain(s))).then(() => {
-      logger.info('stopped');
-      process.exit(0);
-    });
+    Promise.all(servers.map((s) => drain(s)))
+      .then(() => afterDrain?.())
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

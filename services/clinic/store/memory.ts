@@ -1,8 +1,22 @@
 // In-memory repositories. Node runs each request's synchronous section alone, so an id taken and
 // a record stored in one call can never interleave with another request: unique ids, no lost updates.
-import type { ClinicStore, Repository } from './types.js';
+// Each table is synchronous inside (the seed fills it before the app answers); the repositories
+// around it have the asynchronous interface every store shares.
+import { checkDate, checkLength, VARCHAR } from './limits.js';
+import { seed } from './seed.js';
+import type {
+  ClinicStore,
+  NamedRecord,
+  OwnerRecord,
+  OwnerRepository,
+  PetRecord,
+  Repository,
+  UserRecord,
+  VetRecord,
+  VisitRecord,
+} from './types.js';
 
-export class MemoryRepository<T extends { id: number }> implements Repository<T> {
+export class MemoryTable<T extends { id: number }> {
   private readonly records = new Map<number, T>();
   /** Secondary indexes (field -> value -> ids) so nested views do not scan every record. */
   private readonly indexes = new Map<keyof T, Map<unknown, Set<number>>>();
@@ -70,14 +84,103 @@ export class MemoryRepository<T extends { id: number }> implements Repository<T>
   }
 }
 
-export function createMemoryStore(): ClinicStore {
+/** A table behind the shared interface: `check` enforces the column sizes, `cascade` runs before a delete. */
+class MemoryRepository<T extends { id: number }> implements Repository<T> {
+  constructor(
+    readonly table: MemoryTable<T>,
+    private readonly check: (fields: Omit<T, 'id'>) => void,
+    private readonly cascade: (id: number) => void = () => {},
+  ) {}
+
+  async list(): Promise<T[]> {
+    return this.table.list();
+  }
+  async listBy<K extends keyof T>(field: K, value: T[K]): Promise<T[]> {
+    return this.table.listBy(field, value);
+  }
+  async get(id: number): Promise<T | undefined> {
+    return this.table.get(id);
+  }
+  async insert(fields: Omit<T, 'id'>): Promise<T> {
+    this.check(fields);
+    return this.table.insert(fields);
+  }
+  async update(id: number, fields: Omit<T, 'id'>): Promise<boolean> {
+    this.check(fields);
+    return this.table.update(id, fields);
+  }
+  async delete(id: number): Promise<boolean> {
+    if (!this.table.get(id)) return false;
+    this.cascade(id);
+    return this.table.delete(id);
+  }
+}
+
+class MemoryOwners extends MemoryRepository<OwnerRecord> implements OwnerRepository {
+  async findByLastName(prefix: string, range?: { offset: number; limit: number }) {
+    const all = prefix ? this.table.list((o) => o.lastName.startsWith(prefix)) : this.table.list();
+    const records = range ? all.slice(range.offset, range.offset + range.limit) : all;
+    return { records, total: all.length };
+  }
+}
+
+const named = (f: Omit<NamedRecord, 'id'>) => checkLength('name', f.name, VARCHAR.typeName);
+
+export function createMemoryStore(options: { seeded?: boolean } = {}): ClinicStore {
+  const owners = new MemoryTable<OwnerRecord>();
+  const pets = new MemoryTable<PetRecord>(['ownerId', 'typeId']);
+  const visits = new MemoryTable<VisitRecord>(['petId']);
+  const petTypes = new MemoryTable<NamedRecord>();
+  const specialties = new MemoryTable<NamedRecord>();
+  const vets = new MemoryTable<VetRecord>();
+  const users = new MemoryTable<UserRecord>(['username']);
+  if (options.seeded) seed({ owners, pets, visits, petTypes, specialties, vets });
+
+  // Upstream's cascades: an owner or a pet type takes its pets, a pet its visits, a specialty its links.
+  const deletePet = (petId: number) => {
+    for (const v of visits.listBy('petId', petId)) visits.delete(v.id);
+    pets.delete(petId);
+  };
   return {
-    owners: new MemoryRepository(),
-    pets: new MemoryRepository(['ownerId', 'typeId']),
-    visits: new MemoryRepository(['petId']),
-    petTypes: new MemoryRepository(),
-    specialties: new MemoryRepository(),
-    vets: new MemoryRepository(),
-    users: new MemoryRepository(['username']),
+    kind: 'memory',
+    owners: new MemoryOwners(
+      owners,
+      (f) => {
+        checkLength('firstName', f.firstName, VARCHAR.personName);
+        checkLength('lastName', f.lastName, VARCHAR.personName);
+        checkLength('address', f.address, VARCHAR.address);
+        checkLength('city', f.city, VARCHAR.city);
+        checkLength('telephone', f.telephone, VARCHAR.telephone);
+      },
+      (id) => pets.listBy('ownerId', id).forEach((p) => deletePet(p.id)),
+    ),
+    pets: new MemoryRepository(
+      pets,
+      (f) => {
+        checkLength('name', f.name, VARCHAR.petName);
+        checkDate('birthDate', f.birthDate);
+      },
+      (id) => visits.listBy('petId', id).forEach((v) => visits.delete(v.id)),
+    ),
+    visits: new MemoryRepository(visits, (f) => {
+      checkLength('description', f.description, VARCHAR.description);
+      checkDate('date', f.date);
+    }),
+    petTypes: new MemoryRepository(petTypes, named, (id) =>
+      pets.listBy('typeId', id).forEach((p) => deletePet(p.id)),
+    ),
+    specialties: new MemoryRepository(specialties, named, (id) => {
+      for (const vet of vets.list((v) => v.specialtyIds.includes(id)))
+        vets.update(vet.id, { ...vet, specialtyIds: vet.specialtyIds.filter((s) => s !== id) });
+    }),
+    vets: new MemoryRepository(vets, (f) => {
+      checkLength('firstName', f.firstName, VARCHAR.personName);
+      checkLength('lastName', f.lastName, VARCHAR.personName);
+    }),
+    users: new MemoryRepository(users, (f) => {
+      checkLength('username', f.username, VARCHAR.username);
+      for (const role of f.roles) checkLength('role', role, VARCHAR.role);
+    }),
+    close: async () => {},
   };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 import { createClinicApp } from '../app.js';
+import { describeEachStore } from './test-stores.js';
 import { sqlRows, type SqlRow } from './sql-rows.js';
 
 const LOCAL = new URL('./upstream-data.sql', import.meta.url);
@@ -11,8 +12,11 @@ const API = '/petclinic/api';
 const rows = sqlRows(readFileSync(LOCAL, 'utf8'));
 const table = (name: string): SqlRow[] => rows.get(name) ?? [];
 
-describe('clinic seed data', () => {
-  const app = createClinicApp({ securityEnabled: false });
+describeEachStore('clinic seed data', (fresh) => {
+  let app: ReturnType<typeof createClinicApp>;
+  beforeEach(async () => {
+    app = createClinicApp({ securityEnabled: false }, { store: await fresh() });
+  });
   const get = async (path: string) => (await request(app).get(`${API}${path}`).expect(200)).body;
 
   it('uses upstream data.sql verbatim (equal to the reference copy when present)', function () {

@@ -1,5 +1,18 @@
 // Upstream's seed data (db/h2/data.sql): same ids, same values, inserted in the same order.
-import type { ClinicStore } from './types.js';
+import type { NamedRecord, OwnerRecord, PetRecord, VetRecord, VisitRecord } from './types.js';
+
+/** Tables that take a record synchronously (the in-memory store's, filled before the app answers). */
+interface Sink<T> {
+  insert(fields: Omit<T, 'id'>): unknown;
+}
+export interface SeedTarget {
+  owners: Sink<OwnerRecord>;
+  pets: Sink<PetRecord>;
+  visits: Sink<VisitRecord>;
+  petTypes: Sink<NamedRecord>;
+  specialties: Sink<NamedRecord>;
+  vets: Sink<VetRecord>;
+}
 
 const OWNERS: [string, string, string, string, string][] = [
   ['George', 'Franklin', '110 W. Liberty St.', 'Madison', '6085551023'],
@@ -46,7 +59,7 @@ const VISITS: [number, string, string][] = [
   [7, '2013-01-04', 'spayed'],
 ];
 
-export function seed(store: ClinicStore): void {
+export function seed(store: SeedTarget): void {
   for (const name of TYPES) store.petTypes.insert({ name });
   for (const name of SPECIALTIES) store.specialties.insert({ name });
   for (const [firstName, lastName, specialtyIds] of VETS)

@@ -1,5 +1,6 @@
 // The clinic's storage seam: plain records and a small repository per entity. The in-memory
-// implementation is the default (as upstream's H2 profile); a database can implement the same.
+// implementation is the default (as upstream's H2 profile); postgres.ts keeps the same in PostgreSQL.
+// Every method is asynchronous so both stores sit behind the same routes.
 
 export interface OwnerRecord {
   id: number;
@@ -46,23 +47,60 @@ export interface UserRecord {
 }
 
 export interface Repository<T extends { id: number }> {
-  list(filter?: (record: T) => boolean): T[];
+  /** Every record in id order. */
+  list(): Promise<T[]>;
   /** Records whose `field` equals `value`, in id order (indexed where the store declares it). */
-  listBy<K extends keyof T>(field: K, value: T[K]): T[];
-  get(id: number): T | undefined;
-  /** Assigns the next id atomically and stores the record. */
-  insert(fields: Omit<T, 'id'>): T;
+  listBy<K extends keyof T>(field: K, value: T[K]): Promise<T[]>;
+  get(id: number): Promise<T | undefined>;
+  /** Assigns the next id atomically and stores the record (with its links, in one transaction). */
+  insert(fields: Omit<T, 'id'>): Promise<T>;
   /** Replaces the fields of an existing record; false when the id is unknown. */
-  update(id: number, fields: Omit<T, 'id'>): boolean;
-  delete(id: number): boolean;
+  update(id: number, fields: Omit<T, 'id'>): Promise<boolean>;
+  /** Deletes the record and what depends on it, as upstream's cascades; false when the id is unknown. */
+  delete(id: number): Promise<boolean>;
+}
+
+export interface OwnerRepository extends Repository<OwnerRecord> {
+  /** Owners whose last name starts with `prefix` (case-sensitive, as upstream's LIKE on H2), in id order. */
+  findByLastName(
+    prefix: string,
+    range?: { offset: number; limit: number },
+  ): Promise<{ records: OwnerRecord[]; total: number }>;
+}
+
+/** The pool a database store holds, for the clinic's /metrics. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface ClinicStore {
-  owners: Repository<OwnerRecord>;
+  owners: OwnerRepository;
   pets: Repository<PetRecord>;
   visits: Repository<VisitRecord>;
   petTypes: Repository<NamedRecord>;
   specialties: Repository<NamedRecord>;
   vets: Repository<VetRecord>;
   users: Repository<UserRecord>;
+  /** Which store this is (memory or postgres), for logs and tests. */
+  kind: string;
+  /** Waits for the writes in flight and releases connections. */
+  close(): Promise<void>;
+  poolStats?(): PoolStats;
+}
+
+/**
+ * A value the store cannot hold or a reference it cannot follow: `value` (too long, out of range)
+ * answers 400, `reference` (a row that is gone) and `duplicate` (a unique key taken) answer as upstream.
+ */
+export class StoreRejected extends Error {
+  constructor(
+    readonly kind: 'value' | 'reference' | 'duplicate',
+    message: string,
+    readonly field = '',
+    readonly rejectedValue = '',
+  ) {
+    super(message);
+  }
 }
