@@ -14,6 +14,12 @@ export const IMPLEMENTED_MODULES = [
   'k6/browser',
 ] as const;
 
+export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
+
+export function isImplementedModule(name: string): name is ImplementedModule {
+  return (IMPLEMENTED_MODULES as readonly string[]).includes(name);
+}
+
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = [
   'k6/html',
@@ -41,7 +47,7 @@ const RETIRED: Record<string, string> = {
 
 /** Why a script importing `name` cannot run here (undefined when the runner serves it). */
 export function moduleProblem(name: string): string | undefined {
-  if ((IMPLEMENTED_MODULES as readonly string[]).includes(name)) return undefined;
+  if (isImplementedModule(name)) return undefined;
   if ((NOT_IMPLEMENTED_MODULES as readonly string[]).includes(name)) {
     return `${name} is a k6 module the Node runner does not implement: run this script on real k6 (scripts/run-k6.sh uses a k6 on PATH; LT_ENGINE=k6 or docker picks one)`;
   }
