@@ -102,6 +102,8 @@ case "$target" in
 esac
 
 testid="$(date -u +%Y%m%dT%H%M%SZ)-$(basename "$scenario")"
-echo "stack: streaming $scenario ($profile) with testid=$testid to $output; engine: $engine_line"
+# The URL may carry a password (http://user:pass@host/db): say where, never the secret.
+shown_output=$(printf '%s' "$output" | sed -E 's#(://[^:/@]*):[^@]*@#\1:***@#')
+echo "stack: streaming $scenario ($profile) with testid=$testid to $shown_output; engine: $engine_line"
 npm run --silent build:k6
 LT_PROFILE=$profile exec scripts/run-k6.sh "dist/k6/$scenario.js" --tag "testid=$testid" -o "$output" "${@:4}"

@@ -155,12 +155,16 @@ describe('stack/stream-native.sh: every scenario streams to every target', funct
     });
 
     it('a journey streams through the v1 API after asking the server its version', async () => {
+      // Credentials in the URL (influxd without auth ignores them) must reach k6, not the terminal.
+      const withPassword = influx!.url.replace('://', '://writer:pa55-word@');
       const r = await stream(['local', 'journeys/login-flow', 'smoke', ...SHORT], {
         BASE_URL: sandbox.url,
-        LOADLAB_INFLUXDB_LOCAL_URL: `${influx!.url}/k6stream`,
+        LOADLAB_INFLUXDB_LOCAL_URL: `${withPassword}/k6stream`,
         LT_ENGINE: 'node',
       });
       assert.equal(r.code, 0, r.out);
+      assert.ok(!r.out.includes('pa55-word'), `the password was printed:\n${r.out}`);
+      assert.match(r.out, /to influxdb=http:\/\/writer:\*\*\*@127\.0\.0\.1:\d+\/k6stream/);
       assert.match(
         r.out,
         /stack: InfluxDB 1\.\S+ at http:\/\/127\.0\.0\.1:\d+ speaks the v1 API: database k6stream/,
