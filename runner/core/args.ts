@@ -65,6 +65,13 @@ function positiveInteger(text: string, flag: string): number {
   return n;
 }
 
+/** `--flag=value` as cobra reads it: the flag and its inline value; any other argument as it is. */
+export function splitInlineValue(arg: string): [flag: string, inline: string | undefined] {
+  const eq = arg.indexOf('=');
+  if (!arg.startsWith('--') || eq < 0) return [arg, undefined];
+  return [arg.slice(0, eq), arg.slice(eq + 1)];
+}
+
 export function parseRunArgs(argv: string[]): RunFlags {
   const flags: RunFlags = {
     script: '',
@@ -79,12 +86,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
     deprecations: [],
   };
   for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i]!;
-    let inline: string | undefined;
-    if (arg.startsWith('--') && arg.includes('=')) {
-      inline = arg.slice(arg.indexOf('=') + 1);
-      arg = arg.slice(0, arg.indexOf('='));
-    }
+    const [arg, inline] = splitInlineValue(argv[i]!);
     if (arg === '-q' || arg === '--quiet') flags.quiet = true;
     else if (arg === '-v' || arg === '--verbose') flags.verbose = true;
     else if (arg === '--no-color') flags.noColor = true;

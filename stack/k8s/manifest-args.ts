@@ -1,5 +1,6 @@
 // `npm run k8s:manifests -- <scenario> --parallelism N --profile P [...]`: the command line, parsed and
 // checked. Every refusal is a UsageError whose message is the one line the command prints.
+import { splitInlineValue } from '../../runner/core/args.js';
 import { PROFILE_NAMES, type ProfileName } from '../../k6/lib/profiles.js';
 
 export class UsageError extends Error {}
@@ -103,12 +104,7 @@ export function parseManifestArgs(argv: string[], scenarios: readonly string[]):
   let separate = false;
   let secret = true;
   for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i]!;
-    let inline: string | undefined;
-    if (arg.startsWith('--') && arg.includes('=')) {
-      inline = arg.slice(arg.indexOf('=') + 1);
-      arg = arg.slice(0, arg.indexOf('='));
-    }
+    const [arg, inline] = splitInlineValue(argv[i]!);
     if (arg === '--separate') separate = true;
     else if (arg === '--no-secret') secret = false;
     else if ((VALUE_FLAGS as readonly string[]).includes(arg)) {
