@@ -63,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
       out: (t) => process.stdout.write(t),
       err: (t) => process.stderr.write(t),
       isTTY: Boolean(process.stdout.isTTY),
+      columns: process.stdout.columns,
     },
     process.env,
     controller,

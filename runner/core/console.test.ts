@@ -1,6 +1,6 @@
 // Log lines as k6's logger (logrus TextFormatter) writes them on a non-TTY stderr.
 import assert from 'node:assert/strict';
-import { logLine, progressClock, startProgress } from './console.js';
+import { logLine, startProgress } from './console.js';
 
 /** The line without its time="…", which changes every second. */
 const untimed = (line: string) => line.replace(/^time="[^"]+" /, '');
@@ -25,17 +25,6 @@ describe('runner/core/console logLine', () => {
 });
 
 describe('runner/core/console progress', () => {
-  it("the clock is as wide as the run's maximum duration needs, tenths truncated (k6's fixed-length duration)", () => {
-    assert.equal(progressClock(1_000, 3_000), '1.0s');
-    assert.equal(progressClock(1_980, 3_000), '1.9s');
-    assert.equal(progressClock(3_200, 40_000), '03.2s');
-    // sc.out in the k6 golden outputs: a 10 min shared-iterations maxDuration.
-    assert.equal(progressClock(1_000, 600_000), '00m01.0s');
-    assert.equal(progressClock(61_000, 600_000), '01m01.0s');
-    assert.equal(progressClock(3_601_000, 7_200_000), '01h00m01.0s');
-    assert.equal(progressClock(90_000_000, 2 * 86_400_000), '1d01h00m00.0s');
-  });
-
   it('writes a block every second to stdout when it is not a terminal, the last one when asked', async () => {
     const out: string[] = [];
     const err: string[] = [];

@@ -2,12 +2,15 @@
 // (redrawn on a TTY, a plain block every second otherwise, as k6 on stdout).
 import { formatDuration } from '../metrics/index.js';
 import type { ScenarioRun } from './executors.js';
+import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from './options.js';
 
 export interface ConsoleIO {
   out(text: string): void;
   err(text: string): void;
   isTTY: boolean;
+  /** The terminal's width, when stdout is one. */
+  columns?: number;
 }
 
 /**
@@ -76,7 +79,7 @@ export function banner(
   scenarios: ScenarioConfig[],
   dashboardUrl?: string,
 ): string {
-  const maxVus = scenarios.reduce((sum, s) => sum + scenarioMaxVus(s), 0);
+  const maxVus = maxVusOf(scenarios);
   const maxMs = maxDurationMs(scenarios);
   const lines = [
     ...LOGO,
@@ -92,51 +95,43 @@ export function banner(
   return lines.join('\n') + '\n';
 }
 
+/** The most VUs the scenarios may hold, as the banner and the progress line count them. */
+export function maxVusOf(scenarios: ScenarioConfig[]): number {
+  return scenarios.reduce((sum, s) => sum + scenarioMaxVus(s), 0);
+}
+
 /** The run's maximum duration with graceful stops, as the banner states it. */
 export function maxDurationMs(scenarios: ScenarioConfig[]): number {
   return Math.max(...scenarios.map((s) => s.startTimeMs + scenarioDurationMs(s) + s.gracefulStopMs));
 }
 
-/**
- * Elapsed time as k6's progress line shows it: tenths truncated, and as wide as the run's maximum
- * duration needs, so the line never changes width ("1.0s" under 10 s, "01.0s", "00m01.0s", "00h00m01.0s").
- */
-export function progressClock(ms: number, maxMs: number): string {
-  const tenths = Math.floor(ms / 100);
-  const fraction = tenths % 10;
-  const seconds = Math.floor(tenths / 10) % 60;
-  const minutes = Math.floor(tenths / 600) % 60;
-  const hours = Math.floor(tenths / 36_000) % 24;
-  const days = Math.floor(tenths / 864_000);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const max = Math.round(maxMs / 100) * 100;
-  if (max >= 86_400_000) return `${days}d${two(hours)}h${two(minutes)}m${two(seconds)}.${fraction}s`;
-  if (max >= 3_600_000) return `${two(hours + days * 24)}h${two(minutes)}m${two(seconds)}.${fraction}s`;
-  if (max >= 60_000) return `${two(minutes + (hours + days * 24) * 60)}m${two(seconds)}.${fraction}s`;
-  if (max >= 10_000) return `${two(seconds)}.${fraction}s`;
-  return `${seconds}.${fraction}s`;
-}
-
-export function progressText(runs: ScenarioRun[], elapsedMs: number, maxVus: number, maxMs: number): string {
-  const active = runs.reduce((n, r) => n + r.activeVus, 0);
-  const completed = runs.reduce((n, r) => n + r.completed, 0);
-  const interrupted = runs.reduce((n, r) => n + r.interrupted, 0);
-  const width = Math.max(...runs.map((r) => r.config.name.length));
-  const lines = [
-    `running (${progressClock(elapsedMs, maxMs)}), ${active}/${maxVus} VUs, ${completed} complete and ${interrupted} interrupted iterations`,
-  ];
-  for (const r of runs) {
-    const pct = Math.round(r.progress() * 100);
-    const mark = r.finished ? '✓' : ' ';
-    lines.push(
-      `${r.config.name.padEnd(width)} ${mark} [ ${String(pct).padStart(3)}% ] ${r.activeVus}/${r.allocatedVus} VUs  ${formatDuration(Math.round(scenarioDurationMs(r.config)))}`,
-    );
-  }
-  return lines.join('\n');
+/** The run line and one bar per scenario, in k6's order and layout (see progress.ts). */
+export function progressText(
+  runs: ScenarioRun[],
+  elapsedMs: number,
+  initializedVus: number,
+  maxMs: number,
+  opts: RenderOptions,
+): string {
+  const sum = (count: (r: ScenarioRun) => number) => runs.reduce((n, r) => n + count(r), 0);
+  const head = runLine(
+    elapsedMs,
+    maxMs,
+    sum((r) => r.activeVus),
+    initializedVus,
+    maxVusOf(runs.map((r) => r.config)),
+    sum((r) => r.completed),
+    sum((r) => r.interrupted),
+  );
+  return renderBars(
+    head,
+    k6Order(runs).map((r) => r.bar()),
+    opts,
+  );
 }
 
 /**
- * k6's progress display, on stdout as k6 writes it: redrawn in place about once a second on a TTY,
+ * k6's progress display, on stdout as k6 writes it: redrawn in place ten times a second on a TTY,
  * otherwise a plain block every second; the last one follows the end-of-test summary.
  */
 export function startProgress(io: ConsoleIO, render: () => string): { stop(): void; final(): void } {
@@ -155,7 +150,8 @@ export function startProgress(io: ConsoleIO, render: () => string): { stop(): vo
       io.out(`\n${text}\n`);
     }
   };
-  const timer = setInterval(draw, 1000);
+  // k6 redraws ten times a second on a terminal, once a second otherwise.
+  const timer = setInterval(draw, io.isTTY ? 100 : 1000);
   timer.unref();
   // k6 stops redrawing when the scenarios end and draws the last block after the summary.
   return { stop: () => clearInterval(timer), final: draw };

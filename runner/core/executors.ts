@@ -17,6 +17,7 @@ import {
   type Vu,
 } from '../vu/index.js';
 import type { ScenarioConfig } from './options.js';
+import { fixedDuration, scenarioProgress, type Bar, type ScenarioSnapshot } from './progress.js';
 import { arrivalsBy, rampingVuChanges } from './schedule.js';
 import { scenarioDurationMs } from './options.js';
 
@@ -46,8 +47,16 @@ export interface ScenarioDeps {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 export class ScenarioRun {
+  /** When the test started waiting for this scenario's startTime (0 until then). */
+  scheduledAt = 0;
   startedAt = 0;
   finished = false;
+  /** The progress bar as k6 freezes it: at the end of the regular duration, and at the end. */
+  private frozen: { status: '↓' | '✗' | '✓'; progress: number; right: string[] } | undefined;
+  /** Stopped by the test (Ctrl-C, abort, abortOnFail), not by its own schedule. */
+  private stoppedByTest = false;
+  /** The end of the regular duration, once its timer fired (0 before, or when work ended first). */
+  private reachedEnd = 0;
   /** Target of ramping-vus; the VU count in use otherwise. */
   private target = 0;
   private stopping = false;
@@ -88,8 +97,46 @@ export class ScenarioRun {
     return Math.min(1, (now - this.startedAt) / scenarioDurationMs(c));
   }
 
+  snapshot(): ScenarioSnapshot {
+    return {
+      config: this.config,
+      startedAt: this.startedAt,
+      runningVus: this.activeVus,
+      allocatedVus: this.allocatedVus,
+      iterationsDone: this.completed + this.interrupted,
+    };
+  }
+
+  /** This scenario's line of the progress display (k6's executor progress bar). */
+  bar(now = Date.now()): Bar {
+    const c = this.config;
+    if (this.frozen) return { left: c.name, ...this.frozen };
+    if (!this.startedAt) {
+      if (c.startTimeMs > 0 && this.scheduledAt && !this.finished) {
+        const left = Math.max(0, this.scheduledAt + c.startTimeMs - now);
+        return {
+          left: c.name,
+          status: '•',
+          progress: 0,
+          right: ['waiting', fixedDuration(left, c.startTimeMs)],
+        };
+      }
+      return { left: c.name, status: ' ', progress: 0, right: [] };
+    }
+    return { left: c.name, status: ' ', ...scenarioProgress(this.snapshot(), now) };
+  }
+
+  /** Waits for startTime, then runs, unless the test stops first (`stopped()`). */
+  async runAtStartTime(stopped: () => boolean): Promise<void> {
+    this.scheduledAt = Date.now();
+    await sleep(this.config.startTimeMs);
+    if (!stopped()) await this.run();
+    else this.finished = true;
+  }
+
   /** Stop at once (abort, Ctrl-C, abortOnFail): no new iterations, interrupt running ones. */
   stopNow(): void {
+    this.stoppedByTest = true;
     this.halt();
     for (const p of this.deps.vus) if (p.busy) p.vu.interrupt();
   }
@@ -113,7 +160,13 @@ export class ScenarioRun {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(release, Math.max(0, end - Date.now()));
+      const timer = setTimeout(
+        () => {
+          this.reachedEnd = end;
+          release();
+        },
+        Math.max(0, end - Date.now()),
+      );
       this.onStop.push(release);
     });
   }
@@ -210,6 +263,10 @@ export class ScenarioRun {
 
   /** After the regular duration: wait up to gracefulStop, then interrupt what still runs. */
   private async gracefulEnd(work: Promise<unknown>): Promise<void> {
+    if (!this.stoppedByTest && this.config.gracefulStopMs > 0) {
+      const now = Math.max(Date.now(), this.reachedEnd + 1);
+      this.frozen = { status: '↓', ...scenarioProgress(this.snapshot(), now) };
+    }
     this.halt();
     const timer = sleep(this.config.gracefulStopMs).then(() => 'timeout' as const);
     if ((await Promise.race([work.then(() => 'done' as const), timer])) === 'timeout') {
@@ -258,6 +315,9 @@ export class ScenarioRun {
         break;
     }
     this.finished = true;
+    // A timer may fire a millisecond before Date.now() reaches its time; k6 reads the clock after.
+    const last = scenarioProgress(this.snapshot(), Math.max(Date.now(), this.reachedEnd + 1));
+    this.frozen = { status: !this.stoppedByTest && last.progress >= 1 ? '✓' : '✗', ...last };
   }
 
   private async runRampingVus(end: number): Promise<void> {

@@ -354,16 +354,14 @@ export async function runTest(
     const progress = flags.quiet
       ? { stop: () => {}, final: () => {} }
       : startProgress(io, () =>
-          progressText(runs, Date.now() - testStart, allocatedVus(), maxDurationMs(config.scenarios)),
+          progressText(runs, Date.now() - testStart, allocatedVus(), maxDurationMs(config.scenarios), {
+            tty: io.isTTY,
+            termWidth: io.columns ?? 80,
+            color: io.isTTY && !flags.noColor,
+          }),
         );
 
-    await Promise.all(
-      runs.map(async (run) => {
-        await new Promise((r) => setTimeout(r, run.config.startTimeMs));
-        if (!controller.stopReason) await run.run();
-        else run.finished = true;
-      }),
-    );
+    await Promise.all(runs.map((run) => run.runAtStartTime(() => controller.stopReason !== undefined)));
     clearInterval(gauges);
     clearInterval(thresholdTimer);
     progress.stop();

@@ -51,7 +51,15 @@ export function arrivalsBy(
     if (elapsedMs >= s.durationMs) elapsedMs = s.durationMs - 1e-9;
     return Math.floor((elapsedMs * s.rate) / s.timeUnitMs) + 1;
   }
-  // ramping-arrival-rate: integrate the piecewise-linear rate (iterations per timeUnit).
+  const started = rampingArrivals(s, elapsedMs);
+  return Math.floor(started + 1e-9) + (s.startRate > 0 ? 1 : 0);
+}
+
+/** ramping-arrival-rate: the piecewise-linear rate (iterations per timeUnit) integrated up to `elapsedMs`. */
+export function rampingArrivals(
+  s: Pick<ScenarioConfig, 'startRate' | 'timeUnitMs' | 'stages'>,
+  elapsedMs: number,
+): number {
   let integral = 0;
   let rate = s.startRate;
   let t = 0;
@@ -65,6 +73,33 @@ export function arrivalsBy(
     rate = stage.target;
     t = end;
   }
-  const started = integral / s.timeUnitMs;
-  return Math.floor(started + 1e-9) + (s.startRate > 0 ? 1 : 0);
+  return integral / s.timeUnitMs;
+}
+
+/**
+ * ramping-arrival-rate's rate as k6's progress bar shows it: one second over the gap between the
+ * last iteration started by `elapsedMs` and the next one due (its tickerPeriod), found by bisection.
+ */
+export function rampingTickerRate(
+  s: Pick<ScenarioConfig, 'startRate' | 'timeUnitMs' | 'stages'>,
+  elapsedMs: number,
+): number {
+  const totalMs = s.stages.reduce((sum, stage) => sum + stage.durationMs, 0);
+  const dueAt = (k: number): number | undefined => {
+    if (rampingArrivals(s, totalMs) < k - 1e-9) return undefined;
+    let lo = 0;
+    let hi = totalMs;
+    for (let i = 0; i < 50; i++) {
+      const mid = (lo + hi) / 2;
+      if (rampingArrivals(s, mid) >= k - 1e-9) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  };
+  // The last iteration started before `elapsedMs` (one due exactly then is the next, as at the end).
+  const last = Math.max(0, Math.ceil(rampingArrivals(s, elapsedMs) - 1e-9) - 1);
+  const from = dueAt(last);
+  const to = dueAt(last + 1);
+  if (from === undefined || to === undefined || to <= from) return (s.startRate * 1000) / s.timeUnitMs;
+  return 1000 / (to - from);
 }
