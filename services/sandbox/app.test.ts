@@ -126,7 +126,12 @@ describe('sandbox app', () => {
       const shortLived = createSandboxApp({ ...config, tokenTtlSeconds: 1 });
       const token = await login(shortLived);
       await request(shortLived).get('/api/users').set('Authorization', `Bearer ${token}`).expect(200);
-      await new Promise((r) => setTimeout(r, 2100));
+      // Wait for the token's own exp (whole seconds), not a guess that a loaded machine can outrun.
+      const { exp } = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')) as {
+        exp: number;
+      };
+      assert.ok(exp * 1000 - Date.now() <= 2000, `a 1 s token lives until ${exp}`);
+      await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 50));
       expectProblem(await request(shortLived).get('/api/users').set('Authorization', `Bearer ${token}`), 401);
     });
   });

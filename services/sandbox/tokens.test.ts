@@ -21,6 +21,12 @@ describe('sandbox tokens', () => {
     });
   });
 
+  it('lives at least its lifetime when issued within a second (exp rounds up)', () => {
+    const token = signToken('demo@x.y', 1, SECRET, NOW + 999);
+    assert.equal(claimsOf(token).exp, NOW / 1000 + 2);
+    assert.equal(verifyToken(token, SECRET, NOW + 999 + 999).ok, true);
+  });
+
   it('expires exactly at exp, not a second later', () => {
     const token = signToken('demo@x.y', 90, SECRET, NOW);
     assert.equal(verifyToken(token, SECRET, NOW + 89_999).ok, true);

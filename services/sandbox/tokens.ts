@@ -16,7 +16,9 @@ function signature(payload: string, secret: string): Buffer {
 }
 
 export function signToken(subject: string, ttlSeconds: number, secret: string, nowMs = Date.now()): string {
-  const claims: TokenClaims = { sub: subject, exp: Math.floor(nowMs / 1000) + ttlSeconds };
+  // exp is in whole seconds: round up, so a token lives at least its lifetime (rounding down gave a
+  // 1 s token issued at x.999 s one millisecond).
+  const claims: TokenClaims = { sub: subject, exp: Math.ceil(nowMs / 1000) + ttlSeconds };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return `${payload}.${signature(payload, secret).toString('base64url')}`;
 }
