@@ -63,6 +63,10 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
   it('updates live over SSE, turns thresholds green, exports, and the runner exits with the tab open', async () => {
     const bundle = join(dir, 'dist', 'scenarios', 'smoke', 'api-health.js');
     assert.ok(existsSync(bundle), 'bundle built');
+    // Chromium first: on a loaded machine its start took seconds of the run the test watches.
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors = collectErrors(page);
     // cwd in the temp dir: the suite's handleSummary writes results/… relative to it.
     const child = spawn(
       process.execPath,
@@ -73,7 +77,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
         '--vus',
         '2',
         '--duration',
-        '8s',
+        '10s',
         '--out',
         `json=${join(dir, 'points.ndjson')}`,
       ],
@@ -106,9 +110,6 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     }
     const url = (/web dashboard: (http:\/\/\S+)/.exec(stdout) as RegExpExecArray)[1] as string;
 
-    browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const errors = collectErrors(page);
     await page.goto(`${url}/`);
     await page.waitForFunction(() => window.__loadlab.snapshots >= 3, undefined, { timeout: 60_000 });
     // Once the charts are drawn, later snapshots of the run extend them in place: same uPlot instances,
