@@ -28,7 +28,10 @@ interface Finished {
   output: string;
 }
 
-/** Runs `run --summary-mode=compact <script>`; SIGKILL after 40 s stands for a run that never ends. */
+/**
+ * Runs `run --summary-mode=compact <script>`, with a Ctrl-C `interruptAfterMs` after the first progress
+ * line when asked; SIGKILL after 40 s stands for a run that never ends.
+ */
 function run(command: string[], script: string, interruptAfterMs?: number): Promise<Finished> {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -38,18 +41,24 @@ function run(command: string[], script: string, interruptAfterMs?: number): Prom
     });
     // k6 prints its progress on stdout when that is not a TTY, the runner on stderr: both are read.
     let output = '';
-    child.stderr.on('data', (d) => (output += d));
-    child.stdout.on('data', (d) => (output += d));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
     let interruptedAt = started;
-    if (interruptAfterMs !== undefined) {
-      setTimeout(() => {
-        interruptedAt = Date.now();
-        child.kill('SIGINT');
-      }, interruptAfterMs);
-    }
+    let interrupt: NodeJS.Timeout | undefined;
+    const read = (d: Buffer) => {
+      output += d.toString();
+      // Timed from the first progress line (the run has started), not from spawn: a loaded machine
+      // can take seconds to get there, and a SIGINT before the handlers exist kills the process.
+      if (interruptAfterMs !== undefined && !interrupt && output.includes('running ('))
+        interrupt = setTimeout(() => {
+          interruptedAt = Date.now();
+          child.kill('SIGINT');
+        }, interruptAfterMs);
+    };
+    child.stderr.on('data', read);
+    child.stdout.on('data', read);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
     child.once('exit', (code) => {
       clearTimeout(killer);
+      clearTimeout(interrupt);
       resolve({ code, ms: Date.now() - (interruptAfterMs === undefined ? started : interruptedAt), output });
     });
   });
@@ -93,7 +102,7 @@ for (const [engine, command] of engines) {
       {
         title: 'one Ctrl-C stops it (timed from the Ctrl-C): interrupted, teardown runs, exit 105',
         scenario: "{ executor: 'constant-vus', vus: 2, duration: '60s', gracefulStop: '30s' }",
-        interruptAfterMs: 3000,
+        interruptAfterMs: 2000,
         code: 105,
         // The busy one for sure; the other VU's iteration too when Ctrl-C catches it mid-way.
         interrupted: undefined,

@@ -244,7 +244,7 @@ describe('runner conformance with real k6 outputs', function () {
     const started = Date.now();
     const result = await runLoadlab([script, '--no-color'], {
       env: { BASE_URL: target.url },
-      interruptAfterMs: 2500,
+      interruptOnceRunningMs: 1500,
     });
     assert.equal(result.code, 105, result.stderr);
     assert.ok(Date.now() - started < 20_000, 'stopped long before the 60 s duration');

@@ -22,7 +22,12 @@ export interface RunOptions {
   env?: Record<string, string>;
   cwd?: string;
   timeoutMs?: number;
-  interruptAfterMs?: number;
+  /**
+   * Ctrl-C this long after the first progress line (`running (…`): timed from the run's start, not the
+   * process's, which a loaded machine can delay past any fixed time (a SIGINT before the runner's
+   * handler is installed kills it outright).
+   */
+  interruptOnceRunningMs?: number;
   /** `node` (default): the project's runner; `k6`: the real k6 of realK6(), for the same assertions. */
   engine?: 'node' | 'k6';
 }
@@ -65,14 +70,19 @@ function spawnCollecting(command: string, args: string[], opts: RunOptions): Pro
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    let interruptAt: NodeJS.Timeout | undefined;
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      // Like a user's Ctrl-C: one SIGINT, then the runner must stop gracefully on its own.
+      if (opts.interruptOnceRunningMs !== undefined && !interruptAt && stdout.includes('running ('))
+        interruptAt = setTimeout(() => child.kill('SIGINT'), opts.interruptOnceRunningMs);
+    });
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
-    // Like a user's Ctrl-C: one SIGINT, then the runner must stop gracefully on its own.
-    if (opts.interruptAfterMs !== undefined) setTimeout(() => child.kill('SIGINT'), opts.interruptAfterMs);
     child.once('error', reject);
     child.once('exit', (code) => {
       clearTimeout(timer);
+      clearTimeout(interruptAt);
       resolve({ code, stdout, stderr });
     });
   });
