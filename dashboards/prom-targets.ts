@@ -1,5 +1,7 @@
 // HTTP targets for the services-dashboard test: the real sandbox and both clinic instances, started
 // in-process on random loopback ports, plus a bounded load to give their metrics something to count.
+// Given a database URL, both clinic instances keep their state in PostgreSQL (each in its schema), as
+// the compose stack runs them, so the pool's gauges are scraped too.
 import { startClinic } from '../services/clinic/main.js';
 import { startSandbox } from '../services/sandbox/main.js';
 import type { StartedServer } from '../services/shared/server.js';
@@ -35,12 +37,13 @@ async function startSandboxTarget(): Promise<Target[]> {
   ];
 }
 
-async function startClinicTargets(): Promise<Target[]> {
+async function startClinicTargets(databaseUrl: string | undefined): Promise<Target[]> {
   const clinics = await startClinic({
     ...serviceEnv,
     CLINIC_HOST: '127.0.0.1',
     CLINIC_PORT: '0',
     CLINIC_SECURE_PORT: '0',
+    ...(databaseUrl ? { CLINIC_DB: 'postgres', DATABASE_URL: databaseUrl } : { CLINIC_DB: 'memory' }),
   });
   const [open, secure] = clinics;
   if (!open || !secure) throw new Error('startClinic did not start both instances');
@@ -57,8 +60,9 @@ async function startClinicTargets(): Promise<Target[]> {
   ];
 }
 
-export async function startTargets(): Promise<Targets> {
-  const targets = [...(await startSandboxTarget()), ...(await startClinicTargets())];
+/** The sandbox and both clinic instances; the clinic on PostgreSQL when `databaseUrl` is given. */
+export async function startTargets(databaseUrl?: string): Promise<Targets> {
+  const targets = [...(await startSandboxTarget()), ...(await startClinicTargets(databaseUrl))];
   return {
     targets,
     close: async () => {

@@ -1,6 +1,6 @@
 // The services dashboard: what the sandbox and clinic saw from the inside, from their prom-client
 // metrics (services/shared/metrics.ts) scraped by Prometheus: rate, errors and duration per route,
-// event-loop lag, memory and CPU.
+// event-loop lag, memory and CPU, and the clinic's PostgreSQL pool when it runs on that store.
 import {
   QueryVariableBuilder,
   RowBuilder,
@@ -101,6 +101,25 @@ export function servicesDashboard(): Dashboard {
         'percentunit',
         [promql('A', `rate(process_cpu_seconds_total{${JOB}}[$__rate_interval])`, '{{job}} {{instance}}')],
         { width: 24 },
+      ),
+    )
+    .withRow(new RowBuilder('Database'))
+    .withPanel(
+      timeSeries(
+        PROMETHEUS,
+        'Clinic database pool',
+        'short',
+        [
+          promql('A', `clinic_db_pool_clients{${JOB}}`, '{{job}} connections'),
+          promql('B', `clinic_db_pool_idle_clients{${JOB}}`, '{{job}} idle'),
+          promql('C', `clinic_db_pool_waiting_requests{${JOB}}`, '{{job}} waiting queries'),
+        ],
+        {
+          // Waiting queries above 0 mean the pool, not the service, is the bottleneck of the test.
+          description:
+            'PostgreSQL pool of each clinic instance (CLINIC_DB=postgres): connections open, idle, and queries waiting for one. Empty on the in-memory store and for the sandbox, which have no pool.',
+          width: 24,
+        },
       ),
     )
     .build();

@@ -23,7 +23,7 @@ export function storeExpress(store: ClinicStore): RequestListener {
   const app = express();
   app.get('/petclinic/api/owners', async (_req, res) => {
     const { records } = await store.owners.findByLastName('');
-    res.json(await Promise.all(records.map(view.owner)));
+    res.json(await view.owners(records));
   });
   app.get('/petclinic/api/owners/:ownerId', async (req, res) => {
     const owner = await store.owners.get(Number(req.params.ownerId));

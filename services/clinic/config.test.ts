@@ -102,6 +102,10 @@ describe('clinic config', () => {
       { CLINIC_DB: 'postgres' },
       { CLINIC_DB: 'postgres', DATABASE_URL: 'nope' },
       { CLINIC_DB: 'postgres', DATABASE_URL: 'mysql://h/db' },
+      {
+        CLINIC_DB: 'postgres',
+        DATABASE_URL: 'postgresql://clinic:<choose-a-password>@127.0.0.1:5432/clinic',
+      },
     ])
       assert.throws(
         () => clinicDbFromEnv(env, false),

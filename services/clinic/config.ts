@@ -61,5 +61,10 @@ export function clinicDbFromEnv(env: NodeJS.ProcessEnv, securityEnabled: boolean
   }
   if (parsed.protocol !== 'postgresql:' && parsed.protocol !== 'postgres:')
     throw new ConfigError(`DATABASE_URL must start with postgresql://, got "${parsed.protocol}//"`);
+  // A copied .env.example would otherwise fail later as a refused login, which hides the cause.
+  if (/^<.*>$/.test(decodeURIComponent(parsed.password)))
+    throw new ConfigError(
+      "DATABASE_URL's password is still the placeholder from .env.example: put your database's password there",
+    );
   return { kind, url, schema: securityEnabled ? 'clinic_secure' : 'clinic_open' };
 }

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from '../../stack/local/processes.js';
+import { freePort, pollUntil } from '../../stack/local/processes.js';
 import { startClinic } from './main.js';
+import { findPostgresBin, startPgServer } from './store/pg-server.js';
 import { testDatabaseUrl } from './store/test-stores.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -86,6 +87,42 @@ describe('clinic process on PostgreSQL (main.ts)', function () {
     );
     assert.doesNotMatch(gone.err(), /topsecret/, 'the password is never printed');
     assert.doesNotMatch(gone.out(), /listening/);
+  });
+
+  it('takes the password from PGPASSWORD, any characters, as compose passes it; says so when none is given', async function () {
+    const bin = findPostgresBin();
+    if (!bin) this.skip();
+    // A password a URL would need escaping for: compose passes it beside DATABASE_URL, not in it.
+    const password = 'p@ss/w:rd#?% x';
+    const server = await startPgServer(bin!, { password });
+    try {
+      const url = new URL(server.url);
+      url.password = '';
+      const env = { CLINIC_DB: 'postgres', DATABASE_URL: url.toString(), CLINIC_PORT: '0' };
+      const none = run(env);
+      assert.equal(await none.exit, 2);
+      assert.match(
+        none.err(),
+        /^clinic: cannot use the database at [^\n]*: the server asks for a password[^\n]*\n$/,
+      );
+      const wrong = run({ ...env, PGPASSWORD: 'not-it' });
+      assert.equal(await wrong.exit, 2);
+      assert.match(wrong.err(), /^clinic: [^\n]*password authentication failed[^\n]*\n$/);
+      const right = run({ ...env, PGPASSWORD: password });
+      try {
+        await pollUntil(
+          'the clinic to listen',
+          async () => /listening/.test(right.out()) || undefined,
+          60_000,
+        );
+      } finally {
+        right.child.kill('SIGTERM');
+      }
+      assert.equal(await right.exit, 0, right.err());
+      assert.doesNotMatch(right.out() + right.err(), /p@ss/, 'the password is never printed');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('serves both instances from their own schemas and closes the pool on close()', async function () {

@@ -53,6 +53,9 @@ export function planClinic(env: NodeJS.ProcessEnv): ClinicPlan[] {
 /** The reason a connection failed, without the URL (it may hold a password). */
 function connectionProblem(error: unknown): string {
   const e = error as { message?: string; code?: string; errors?: { message?: string }[] };
+  // The driver's words when the server asks for a password and none was given.
+  if (e.message?.includes('client password must be a string'))
+    return 'the server asks for a password: give it in DATABASE_URL or PGPASSWORD';
   return e.message || e.errors?.[0]?.message || e.code || String(error);
 }
 

@@ -61,11 +61,11 @@ const pageRange = (args: Args) => ({
   limit: args.size as number,
 });
 
-/** Upstream's page object; only the records on the page are turned into views. */
-async function page<T, V>(records: T[], total: number, args: Args, view: (item: T) => Promise<V>) {
+/** Upstream's page object; only the records on the page are turned into views (in one batch). */
+async function page<T, V>(records: T[], total: number, args: Args, view: (items: T[]) => Promise<V[]>) {
   const size = args.size as number;
   return {
-    content: await Promise.all(records.map(view)),
+    content: await view(records),
     page: args.page as number,
     size,
     totalElements: total,
@@ -103,10 +103,15 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   const O = [ROLES.OWNER_ADMIN];
   const V = [ROLES.VET_ADMIN];
   const id = (args: Args, name: string) => args[name] as number;
-  const nonEmpty = async <T, W>(records: T[], what: string, show: (r: T) => W | Promise<W>) => {
+  /** A v1 list: 404 when empty (as upstream), else every record's view, built in one batch. */
+  const nonEmpty = async <T, W>(records: T[], what: string, show: (r: T[]) => W[] | Promise<W[]>) => {
     if (records.length === 0) throw notFound(what);
-    return { status: 200, body: await Promise.all(records.map(show)) };
+    return { status: 200, body: await show(records) };
   };
+  const each =
+    <T, W>(show: (r: T) => W) =>
+    (records: T[]) =>
+      records.map(show);
   const need = <T>(record: T | undefined, what: string): T => {
     if (record === undefined) throw notFound(what);
     return record;
@@ -149,7 +154,7 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   });
   // Owners
   route('get', '/owners', O, async (_req, args) =>
-    nonEmpty((await store.owners.findByLastName(lastName(args))).records, 'owners', view.owner),
+    nonEmpty((await store.owners.findByLastName(lastName(args))).records, 'owners', view.owners),
   );
   route('post', '/owners', O, async (req) => {
     const created = await store.owners.insert(ownerFields(req.body));
@@ -199,14 +204,13 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   });
   route('get', '/v2/owners', O, async (_req, args) => {
     const { records, total } = await store.owners.findByLastName(lastName(args), pageRange(args));
-    return { status: 200, body: await page(records, total, args, view.owner) };
+    return { status: 200, body: await page(records, total, args, view.owners) };
   });
   // Pets
-  route('get', '/pets', O, async () => nonEmpty(await store.pets.list(), 'pets', view.pet));
+  route('get', '/pets', O, async () => nonEmpty(await store.pets.list(), 'pets', view.pets));
   route('get', '/v2/pets', O, async (_req, args) => {
-    const all = await store.pets.list();
-    const { offset, limit } = pageRange(args);
-    return { status: 200, body: await page(all.slice(offset, offset + limit), all.length, args, view.pet) };
+    const { records, total } = await store.pets.listPage(pageRange(args));
+    return { status: 200, body: await page(records, total, args, view.pets) };
   });
   route('get', '/pets/:petId', O, async (_req, args) => ({
     status: 200,
@@ -222,7 +226,7 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     return { status: 204 };
   });
   // Visits
-  route('get', '/visits', O, async () => nonEmpty(await store.visits.list(), 'visits', view.visit));
+  route('get', '/visits', O, async () => nonEmpty(await store.visits.list(), 'visits', each(view.visit)));
   route('post', '/visits', O, async (req) => {
     const visit = await store.visits.insert(await visitFields(req.body, req.body.petId));
     return { status: 201, body: view.visit(visit), location: `/api/visits/${visit.id}` };
@@ -247,7 +251,11 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   });
   // Pet types: reading needs OWNER_ADMIN or VET_ADMIN, changing needs VET_ADMIN.
   route('get', '/pettypes', [...O, ...V], async () =>
-    nonEmpty(await store.petTypes.list(), 'pet types', (t) => ({ name: t.name, id: t.id })),
+    nonEmpty(
+      await store.petTypes.list(),
+      'pet types',
+      each((t) => ({ name: t.name, id: t.id })),
+    ),
   );
   route('get', '/pettypes/:petTypeId', [...O, ...V], async (_req, args) => {
     const t = need(await store.petTypes.get(id(args, 'petTypeId')), 'pet type');
@@ -268,7 +276,7 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   });
   // Specialties
   route('get', '/specialties', V, async () =>
-    nonEmpty(await store.specialties.list(), 'specialties', view.specialty),
+    nonEmpty(await store.specialties.list(), 'specialties', each(view.specialty)),
   );
   route('post', '/specialties', V, async (req) => {
     const s = await store.specialties.insert({ name: req.body.name });
@@ -288,7 +296,7 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     return { status: 204 };
   });
   // Vets: specialties are resolved by name; unknown names are dropped, as upstream does.
-  route('get', '/vets', V, async () => nonEmpty(await store.vets.list(), 'vets', view.vet));
+  route('get', '/vets', V, async () => nonEmpty(await store.vets.list(), 'vets', view.vets));
   route('post', '/vets', V, async (req) => {
     const vet = await store.vets.insert({
       firstName: req.body.firstName,

@@ -1,5 +1,8 @@
 // Response shapes with upstream's field names and order: an owner's pets sorted by name
 // (case-insensitive), a pet's visits newest first, a vet's specialties sorted by name.
+// Lists are built in batches: the records of a list take one query per related table
+// (pets of all owners, visits of all those pets, their types), never one per record, so a
+// database store answers a list of any length in a fixed number of queries.
 import type {
   ClinicStore,
   NamedRecord,
@@ -16,43 +19,86 @@ const byName = (a: { name: string }, b: { name: string }) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
+/** `records` grouped by `key`, each group keeping the records' order. */
+function groupBy<T, K>(records: T[], key: (record: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const record of records) {
+    const group = groups.get(key(record));
+    if (group) group.push(record);
+    else groups.set(key(record), [record]);
+  }
+  return groups;
+}
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+
 export function views(store: ClinicStore) {
-  const type = async (id: number) => {
-    const t = await store.petTypes.get(id);
-    return t ? { name: t.name, id: t.id } : null;
-  };
+  const named = (t: NamedRecord) => ({ name: t.name, id: t.id });
   const visit = (v: VisitRecord) => ({ date: v.date, description: v.description, id: v.id, petId: v.petId });
-  const pet = async (p: PetRecord) => {
-    const [petType, visits] = await Promise.all([type(p.typeId), store.visits.listBy('petId', p.id)]);
-    return {
-      name: p.name,
-      birthDate: p.birthDate,
-      type: petType,
-      id: p.id,
-      ownerId: p.ownerId,
-      visits: visits.sort((a, b) => b.date.localeCompare(a.date)).map(visit),
-    };
+  /** Pets with their types and visits: two queries whatever the count. */
+  const pets = async (records: PetRecord[]) => {
+    if (records.length === 0) return [];
+    const [types, visits] = await Promise.all([
+      store.petTypes.listIn('id', unique(records.map((p) => p.typeId))),
+      store.visits.listIn(
+        'petId',
+        records.map((p) => p.id),
+      ),
+    ]);
+    const typeById = new Map(types.map((t) => [t.id, t]));
+    const visitsByPet = groupBy(visits, (v) => v.petId);
+    return records.map((p) => {
+      const petType = typeById.get(p.typeId);
+      return {
+        name: p.name,
+        birthDate: p.birthDate,
+        type: petType ? named(petType) : null,
+        id: p.id,
+        ownerId: p.ownerId,
+        visits: (visitsByPet.get(p.id) ?? []).sort((a, b) => b.date.localeCompare(a.date)).map(visit),
+      };
+    });
   };
-  const petsOf = async (ownerId: number) =>
-    Promise.all((await store.pets.listBy('ownerId', ownerId)).sort(byName).map(pet));
-  const owner = async (o: OwnerRecord) => ({
-    firstName: o.firstName,
-    lastName: o.lastName,
-    address: o.address,
-    city: o.city,
-    telephone: o.telephone,
-    id: o.id,
-    pets: await petsOf(o.id),
-  });
+  const pet = async (p: PetRecord) => (await pets([p]))[0]!;
+  const petsOf = async (ownerId: number) => pets((await store.pets.listBy('ownerId', ownerId)).sort(byName));
+  /** Owners with their pets: three queries whatever the count. */
+  const owners = async (records: OwnerRecord[]) => {
+    if (records.length === 0) return [];
+    const all = await pets(
+      (
+        await store.pets.listIn(
+          'ownerId',
+          records.map((o) => o.id),
+        )
+      ).sort(byName),
+    );
+    const petsByOwner = groupBy(all, (p) => p.ownerId);
+    return records.map((o) => ({
+      firstName: o.firstName,
+      lastName: o.lastName,
+      address: o.address,
+      city: o.city,
+      telephone: o.telephone,
+      id: o.id,
+      pets: petsByOwner.get(o.id) ?? [],
+    }));
+  };
+  const owner = async (o: OwnerRecord) => (await owners([o]))[0]!;
   const specialty = (s: NamedRecord) => ({ id: s.id, name: s.name });
-  const vet = async (v: VetRecord) => ({
-    firstName: v.firstName,
-    lastName: v.lastName,
-    specialties: (await Promise.all(v.specialtyIds.map((id) => store.specialties.get(id))))
-      .filter((s): s is NamedRecord => s !== undefined)
-      .sort(byName)
-      .map(specialty),
-    id: v.id,
-  });
-  return { type, visit, pet, petsOf, owner, specialty, vet };
+  /** Vets with their specialties: one query whatever the count. */
+  const vets = async (records: VetRecord[]) => {
+    const ids = unique(records.flatMap((v) => v.specialtyIds));
+    const byId = new Map((ids.length ? await store.specialties.listIn('id', ids) : []).map((s) => [s.id, s]));
+    return records.map((v) => ({
+      firstName: v.firstName,
+      lastName: v.lastName,
+      specialties: v.specialtyIds
+        .flatMap((id) => byId.get(id) ?? [])
+        .sort(byName)
+        .map(specialty),
+      id: v.id,
+    }));
+  };
+  const vet = async (v: VetRecord) => (await vets([v]))[0]!;
+  return { visit, pet, pets, petsOf, owner, owners, specialty, vet, vets };
 }

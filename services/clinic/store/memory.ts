@@ -41,6 +41,14 @@ export class MemoryTable<T extends { id: number }> {
     return ids.size > 1 ? found.sort((a, b) => a.id - b.id) : found;
   }
 
+  listIn<K extends keyof T>(field: K, values: readonly T[K][]): T[] {
+    const wanted = new Set(values);
+    if (field === 'id')
+      return [...wanted].flatMap((id) => this.records.get(id as number) ?? []).sort((a, b) => a.id - b.id);
+    if (!this.indexes.has(field)) return this.list((r) => wanted.has(r[field]));
+    return [...wanted].flatMap((value) => this.listBy(field, value)).sort((a, b) => a.id - b.id);
+  }
+
   get(id: number): T | undefined {
     return this.records.get(id);
   }
@@ -95,8 +103,15 @@ class MemoryRepository<T extends { id: number }> implements Repository<T> {
   async list(): Promise<T[]> {
     return this.table.list();
   }
+  async listPage(range: { offset: number; limit: number }) {
+    const all = this.table.list();
+    return { records: all.slice(range.offset, range.offset + range.limit), total: all.length };
+  }
   async listBy<K extends keyof T>(field: K, value: T[K]): Promise<T[]> {
     return this.table.listBy(field, value);
+  }
+  async listIn<K extends keyof T>(field: K, values: readonly T[K][]): Promise<T[]> {
+    return this.table.listIn(field, values);
   }
   async get(id: number): Promise<T | undefined> {
     return this.table.get(id);

@@ -1,9 +1,10 @@
 // Test and benchmark support: a throw-away PostgreSQL cluster (initdb + postgres) in a temporary
-// directory, on a free loopback port, trusting local connections only. PostgreSQL refuses to run
+// directory, on a free loopback port, trusting local connections only (or, given a password, asking
+// for it with SCRAM as a real server does). PostgreSQL refuses to run
 // as root, so as root (CI) the cluster belongs to and runs as the `postgres` user (Debian's package
 // creates it) or `nobody`.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -51,16 +52,24 @@ function run(command: string, args: string[], user: { uid: number; gid: number }
   });
 }
 
-export async function startPgServer(bin: string): Promise<PgServer> {
+/** `password`: the `clinic` superuser's, required over TCP (SCRAM); without it, connections are trusted. */
+export async function startPgServer(bin: string, options: { password?: string } = {}): Promise<PgServer> {
   const user = runAs();
   const dir = mkdtempSync(join(tmpdir(), 'loadlab-pg-'));
   if (user) chownSync(dir, user.uid, user.gid);
   const data = join(dir, 'data');
   let child: ChildProcess | undefined;
   try {
+    const auth = ['--auth=trust'];
+    if (options.password !== undefined) {
+      const file = join(dir, 'password');
+      writeFileSync(file, `${options.password}\n`, { mode: 0o600 });
+      if (user) chownSync(file, user.uid, user.gid);
+      auth.splice(0, 1, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${file}`);
+    }
     await run(
       join(bin, 'initdb'),
-      ['-D', data, '-U', 'clinic', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+      ['-D', data, '-U', 'clinic', ...auth, '--no-sync', '-E', 'UTF8', '--locale=C'],
       user,
     );
     const port = await freePort();
@@ -71,7 +80,8 @@ export async function startPgServer(bin: string): Promise<PgServer> {
     child = started;
     let tail = '';
     started.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-1000)));
-    const url = `postgresql://clinic@127.0.0.1:${port}/postgres`;
+    const secret = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}`;
+    const url = `postgresql://clinic${secret}@127.0.0.1:${port}/postgres`;
     const died = new Promise<never>((_, reject) =>
       started.once('exit', (code) => reject(new Error(`postgres exited with ${code}: ${tail.trim()}`))),
     );

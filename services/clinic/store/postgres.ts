@@ -81,10 +81,34 @@ export class SqlRepository<T extends { id: number }> implements Repository<T> {
     return (await this.query<T>(`${this.select} ORDER BY t.id`)).rows;
   }
 
+  async listPage(range: { offset: number; limit: number }) {
+    const [page, count] = await Promise.all([
+      this.query<T>(`${this.select} ORDER BY t.id LIMIT $1 OFFSET $2`, [range.limit, range.offset]),
+      this.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.spec.table}`),
+    ]);
+    return { records: page.rows, total: Number(count.rows[0]!.n) };
+  }
+
   async listBy<K extends keyof T>(field: K, value: T[K]): Promise<T[]> {
+    return (await this.query<T>(`${this.select} WHERE t.${this.column(field)} = $1 ORDER BY t.id`, [value]))
+      .rows;
+  }
+
+  async listIn<K extends keyof T>(field: K, values: readonly T[K][]): Promise<T[]> {
+    if (values.length === 0) return [];
+    // One array parameter, whatever the count: the statement's text (and plan) stays the same.
+    return (
+      await this.query<T>(`${this.select} WHERE t.${this.column(field)} = ANY($1) ORDER BY t.id`, [
+        [...values],
+      ])
+    ).rows;
+  }
+
+  private column(field: keyof T): string {
+    if (field === 'id') return 'id';
     const column = this.spec.columns.find((c) => c.field === field);
     if (!column) throw new Error(`${String(field)} is not a column of ${this.spec.table}`);
-    return (await this.query<T>(`${this.select} WHERE t.${column.column} = $1 ORDER BY t.id`, [value])).rows;
+    return column.column;
   }
 
   async get(id: number): Promise<T | undefined> {

@@ -6,6 +6,7 @@ import { createClinicApp, type ClinicApp } from '../app.js';
 import { loadContract } from '../contract.js';
 import { API, checkedClient, type CheckedClient } from '../test-client.js';
 import { describeEachStore } from './test-stores.js';
+import type { ClinicStore } from './types.js';
 
 const contract = loadContract();
 const admin: [string, string] = ['admin', 'secret-for-tests'];
@@ -145,6 +146,90 @@ describeEachStore('clinic stores under load', (fresh) => {
     );
     for (let i = 1; i <= 13; i++) await c.get(`${API}/pets/${i}`).expect(404);
     assert.deepEqual((await c.get(`${API}/v2/pets?size=100`).expect(200)).body.totalElements, 20);
+  });
+});
+
+/** The store with every repository call counted (on PostgreSQL each call is one query). */
+function countingStore(store: ClinicStore): { store: ClinicStore; calls: () => number } {
+  let calls = 0;
+  const counted = <R extends object>(repository: R): R =>
+    new Proxy(repository, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  const wrapped = { ...store };
+  for (const name of ['owners', 'pets', 'visits', 'petTypes', 'specialties', 'vets', 'users'] as const)
+    (wrapped as Record<string, unknown>)[name] = counted(store[name]);
+  return { store: wrapped, calls: () => calls };
+}
+
+describeEachStore('clinic stores answering lists', (fresh) => {
+  it('reads a list of any length in a fixed number of store calls (no query per owner, pet or vet)', async () => {
+    const { store, calls } = countingStore(await fresh());
+    const app = createClinicApp({ securityEnabled: false }, { contract, store });
+    const c = checkedClient(app);
+    const lists = ['/owners', '/v2/owners?size=50', '/pets', '/v2/pets?size=50', '/vets', '/visits'];
+    const cost = async () => {
+      const counts: Record<string, number> = {};
+      for (const path of lists) {
+        const before = calls();
+        await c.get(`${API}${path}`).expect(200);
+        counts[path] = calls() - before;
+      }
+      return counts;
+    };
+    const seeded = await cost();
+    // Ten more owners with two pets each and a visit per pet, and three more vets.
+    for (let i = 0; i < 10; i++) {
+      const o = (
+        await c
+          .post(`${API}/owners`)
+          .send(owner(`Many${tag(i)}`))
+          .expect(201)
+      ).body.id as number;
+      for (const name of ['Rex', 'Bo']) {
+        const pet = { name: `${name}${tag(i)}`, birthDate: '2020-01-15', type: { id: 2, name: 'dog' } };
+        const p = (await c.post(`${API}/owners/${o}/pets`).send(pet).expect(201)).body.id as number;
+        await c.post(`${API}/owners/${o}/pets/${p}/visits`).send({ date: '2024-01-01', description: 'x' });
+      }
+    }
+    for (let i = 0; i < 3; i++)
+      await c
+        .post(`${API}/vets`)
+        .send({ firstName: 'Vet', lastName: `Many${tag(i)}`, specialties: [{ id: 1, name: 'radiology' }] })
+        .expect(201);
+    const grown = await cost();
+    assert.deepEqual(grown, seeded);
+    // The fixed numbers: owners, their pets, those pets' visits and types (a v2 page's total is counted
+    // inside the owners' call).
+    assert.deepEqual(seeded, {
+      '/owners': 4,
+      '/v2/owners?size=50': 4,
+      '/pets': 3,
+      '/v2/pets?size=50': 3,
+      '/vets': 2,
+      '/visits': 1,
+    });
+    // The batched views are still complete: every new owner with both pets, each with its visit.
+    const body = (await c.get(`${API}/owners?lastName=Many`).expect(200)).body as {
+      pets: { name: string; visits: unknown[]; type: { name: string } }[];
+    }[];
+    assert.equal(body.length, 10);
+    for (const o of body) {
+      assert.deepEqual(
+        o.pets.map((p) => [p.name.slice(0, -2), p.visits.length, p.type.name]),
+        [
+          ['Bo', 1, 'dog'],
+          ['Rex', 1, 'dog'],
+        ],
+      );
+    }
   });
 });
 

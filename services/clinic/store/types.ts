@@ -49,8 +49,12 @@ export interface UserRecord {
 export interface Repository<T extends { id: number }> {
   /** Every record in id order. */
   list(): Promise<T[]>;
+  /** One page of the records in id order, with the count of all of them (the store pages, not the caller). */
+  listPage(range: { offset: number; limit: number }): Promise<{ records: T[]; total: number }>;
   /** Records whose `field` equals `value`, in id order (indexed where the store declares it). */
   listBy<K extends keyof T>(field: K, value: T[K]): Promise<T[]>;
+  /** Records whose `field` is one of `values`, in id order: one query for the rows of many views. */
+  listIn<K extends keyof T>(field: K, values: readonly T[K][]): Promise<T[]>;
   get(id: number): Promise<T | undefined>;
   /** Assigns the next id atomically and stores the record (with its links, in one transaction). */
   insert(fields: Omit<T, 'id'>): Promise<T>;
