@@ -12,6 +12,8 @@ export const IMPLEMENTED_MODULES = [
   'k6/timers',
   'k6/data',
   'k6/browser',
+  'k6/experimental/fs',
+  'k6/experimental/csv',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -27,8 +29,6 @@ export const NOT_IMPLEMENTED_MODULES = [
   'k6/net/grpc',
   'k6/experimental/websockets',
   'k6/experimental/streams',
-  'k6/experimental/fs',
-  'k6/experimental/csv',
   'k6/experimental/redis',
   'k6/secrets',
 ] as const;

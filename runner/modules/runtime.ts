@@ -24,6 +24,8 @@ export type Phase = 'init' | 'setup' | 'iteration' | 'teardown' | 'summary';
 export interface VuRuntime {
   readonly vuId: number;
   readonly env: Record<string, string>;
+  /** The folder of the script: relative paths (open(), k6/experimental/fs) are its. */
+  readonly scriptDir: string;
   readonly phase: Phase;
   /** The iteration in progress (undefined outside 'iteration'). */
   readonly iteration: IterationView | undefined;

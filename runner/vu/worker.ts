@@ -153,6 +153,7 @@ let scenarioTags: Record<string, string> = {};
 const rt: VuRuntime = {
   vuId: init.vuId,
   env: init.env,
+  scriptDir: init.bundle.scriptDir,
   phase: 'init' as Phase,
   iteration: undefined as IterationView | undefined,
   testOptions: undefined as Record<string, unknown> | undefined,
