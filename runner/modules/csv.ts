@@ -5,7 +5,7 @@
 // record numbers), asObjects (the first record names the columns).
 import { sharedArray } from './data.js';
 import { fileSource } from './fs.js';
-import { goError } from './go-error.js';
+import { goError, GoRejection } from './go-error.js';
 import { GoCsvReader } from './go-csv.js';
 import type { VuRuntime } from './runtime.js';
 
@@ -16,16 +16,6 @@ interface CsvOptions {
   toLine: number | undefined;
   asObjects: boolean;
 }
-
-/** A Go error as k6 rejects its promises with it: its string is the message alone. */
-class GoRejection {
-  constructor(readonly message: string) {}
-}
-Object.defineProperty(GoRejection.prototype, 'toString', {
-  value(this: GoRejection) {
-    return this.message;
-  },
-});
 
 /** sobek's ToInteger: NaN is 0, fractions truncated. */
 function toInteger(value: unknown): number {

@@ -8,6 +8,7 @@ import { createCsvModule } from './csv.js';
 import { createDataModule } from './data.js';
 import { createEncodingModule } from './encoding.js';
 import { createFsModule } from './fs.js';
+import { createSecretsModule } from './secrets.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
 import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
@@ -84,6 +85,7 @@ export class ModuleRegistry {
     'k6/browser': () => this.buildBrowser(),
     'k6/experimental/fs': () => createFsModule(this.rt),
     'k6/experimental/csv': () => createCsvModule(this.rt),
+    'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
   };
 
   private build(name: string): ModuleObject {

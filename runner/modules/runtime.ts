@@ -80,6 +80,10 @@ export interface VuRuntime {
   markFailed(reason: string): void;
   /** Response callback in force for later requests of this VU, as expectedStatuses ranges (null: none). */
   responseCallback: readonly number[] | null;
+  /** The run's --secret-source secrets by source name ('default' too), for k6/secrets. */
+  readonly secretSources: Record<string, Record<string, string>>;
+  /** Tells the main thread a secret was read, so the logger redacts it from then on. */
+  revealSecret(value: string): void;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
 }

@@ -56,6 +56,8 @@ export interface WorkerInit {
   browserModuleUrl: string;
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
   tsxApiUrl: string | undefined;
+  /** --secret-source secrets by source name (k6/secrets). */
+  secretSources?: Record<string, Record<string, string>>;
   /** The run's INSTANCE_STATS; absent for a VU made on its own (tests), which counts only itself. */
   instanceStats?: SharedArrayBuffer;
 }
@@ -154,6 +156,10 @@ const rt: VuRuntime = {
   vuId: init.vuId,
   env: init.env,
   scriptDir: init.bundle.scriptDir,
+  secretSources: init.secretSources ?? {},
+  revealSecret(value) {
+    post({ t: 'secret', value });
+  },
   phase: 'init' as Phase,
   iteration: undefined as IterationView | undefined,
   testOptions: undefined as Record<string, unknown> | undefined,
