@@ -12,6 +12,7 @@ import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
 import { TimerQueue } from '../modules/timers.js';
+import { installWebCryptoCompat } from '../modules/webcrypto.js';
 import {
   AbortSignal,
   InterruptSignal,
@@ -285,6 +286,7 @@ Object.defineProperty(globalThis, '__ENV', { value: init.env, writable: true, co
 Object.defineProperty(globalThis, '__VU', { get: () => init.vuId, configurable: true });
 Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configurable: true });
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
+installWebCryptoCompat(globalThis);
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
   rt.readFile(String(p), mode === 'b');
 function formatLog(args: unknown[]): string {
