@@ -9,6 +9,7 @@ import { createDataModule } from './data.js';
 import { createEncodingModule } from './encoding.js';
 import { createFsModule } from './fs.js';
 import { createSecretsModule } from './secrets.js';
+import { createStreamsModule } from './streams.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
 import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
@@ -85,6 +86,7 @@ export class ModuleRegistry {
     'k6/browser': () => this.buildBrowser(),
     'k6/experimental/fs': () => createFsModule(this.rt),
     'k6/experimental/csv': () => createCsvModule(this.rt),
+    'k6/experimental/streams': () => createStreamsModule(),
     'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
   };
 

@@ -15,6 +15,7 @@ export const IMPLEMENTED_MODULES = [
   'k6/experimental/fs',
   'k6/experimental/csv',
   'k6/secrets',
+  'k6/experimental/streams',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -29,7 +30,6 @@ export const NOT_IMPLEMENTED_MODULES = [
   'k6/ws',
   'k6/net/grpc',
   'k6/experimental/websockets',
-  'k6/experimental/streams',
   'k6/experimental/redis',
 ] as const;
 
