@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parseSecretSources, SecretRedactor } from '../core/secret-sources.js';
 import { REPO } from '../e2e/harness.js';
-import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
+import { assertSameLogLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 
 const SECRETS = 'runner/modules/fixtures/io/secrets.txt';
 
@@ -73,12 +73,8 @@ describe('runner/modules k6/secrets', () => {
     [`--secret-source=file=name=other,${SECRETS}`, '--secret-source=mock=default,token=s3,user=adm'],
   ]) {
     it(`fixtures/secrets.js logs the same lines on real k6 and on the runner: ${flags.join(' ') || 'no source'}`, function () {
-      const k6 = realK6OrSkip(this);
       this.timeout(60_000);
-      const script = 'runner/modules/fixtures/secrets.js';
-      const expected = logLines(k6, script, flags);
-      assert.equal(expected.length, 13, expected.join('\n'));
-      assert.deepEqual(logLines(RUNNER, script, flags), expected);
+      assertSameLogLines(this, 'runner/modules/fixtures/secrets.js', 13, flags);
     });
   }
 

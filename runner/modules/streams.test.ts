@@ -1,14 +1,9 @@
 // k6/experimental/streams: fixtures/streams.js logged line for line on real k6 and the runner.
-import assert from 'node:assert/strict';
-import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
+import { assertSameLogLines } from '../e2e/log-lines.js';
 
 describe('runner/modules k6/experimental/streams', () => {
   it('fixtures/streams.js logs the same lines on real k6 and on the runner', function () {
-    const k6 = realK6OrSkip(this);
     this.timeout(60_000);
-    const script = 'runner/modules/fixtures/streams.js';
-    const expected = logLines(k6, script);
-    assert.ok(expected.length >= 30, expected.join('\n'));
-    assert.deepEqual(logLines(RUNNER, script), expected);
+    assertSameLogLines(this, 'runner/modules/fixtures/streams.js', 30);
   });
 });
