@@ -97,6 +97,11 @@ class RecordReader {
   private line = 0;
   private columns: string[] | undefined;
 
+  /** The header's names when rows are objects (asObjects). */
+  get columnNames(): readonly string[] | undefined {
+    return this.columns;
+  }
+
   constructor(
     file: unknown,
     private readonly options: CsvOptions,
@@ -153,12 +158,6 @@ class RecordReader {
   }
 }
 
-/** Go's json.Marshal of a map: keys sorted. */
-function goJson(record: string[] | Record<string, string>): string {
-  if (Array.isArray(record)) return JSON.stringify(record);
-  return JSON.stringify(Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1))));
-}
-
 function parse(file: unknown, options: unknown): Promise<unknown> {
   if (notAFile(file)) {
     return Promise.reject(
@@ -188,7 +187,9 @@ function parse(file: unknown, options: unknown): Promise<unknown> {
   }
   const items: string[] = [];
   try {
-    for (let record = reader.read(); record; record = reader.read()) items.push(goJson(record));
+    // As Go's json.Marshal writes a map: keys sorted (a replacer array fixes the order once).
+    const keys = reader.columnNames && [...new Set(reader.columnNames)].sort();
+    for (let record = reader.read(); record; record = reader.read()) items.push(JSON.stringify(record, keys));
   } catch (error) {
     // k6 v1.3 panics here (the whole run ends with a Go stack trace); a rejection is the kinder equivalent.
     return Promise.reject(goError(`failed to read record; reason: ${(error as Error).message}`));

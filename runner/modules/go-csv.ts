@@ -2,11 +2,7 @@
 // it with its defaults): RFC 4180 quoting, "\r\n" line ends read as "\n", blank lines skipped, every
 // record as long as the first, and ParseError's wording with 1-based line and byte columns. A general
 // CSV library parses the same files but words and positions its errors its own way, which scripts
-// logging k6's messages would see.
-
-const QUOTE = 0x22;
-const NEWLINE = 0x0a;
-const CR = 0x0d;
+// logging k6's messages would see. It scans the decoded text (bytes are counted only for an error).
 
 const ERR_BARE_QUOTE = 'bare " in non-quoted-field';
 const ERR_QUOTE = 'extraneous or missing " in quoted-field';
@@ -21,101 +17,86 @@ function parseError(startLine: number, line: number, column: number, what: strin
   );
 }
 
+/** Go's 1-based byte column of `line[index]`. */
+const column = (line: string, index: number) => Buffer.byteLength(line.slice(0, index)) + 1;
+
 export class GoCsvReader {
+  private readonly text: string;
+  private readonly comma: string;
   private pos = 0;
   private lineNumber = 0;
   private fieldsPerRecord = 0;
-  private readonly decoder = new TextDecoder();
 
-  constructor(
-    private readonly data: Uint8Array,
-    private readonly comma: number,
-  ) {}
+  constructor(data: Uint8Array, comma: number) {
+    this.text = new TextDecoder().decode(data);
+    this.comma = String.fromCharCode(comma);
+  }
 
-  /** The next line with its "\n" ("\r\n" read as "\n", one added at the end of the data), or undefined. */
-  private readLine(): Uint8Array | undefined {
-    if (this.pos >= this.data.byteLength) return undefined;
-    const end = this.data.indexOf(NEWLINE, this.pos);
-    const stop = end < 0 ? this.data.byteLength : end + 1;
-    let line = this.data.subarray(this.pos, stop);
-    this.pos = stop;
+  /** The next line with its "\n" ("\r\n" read as "\n", one added at the end of the text), or undefined. */
+  private readLine(): string | undefined {
+    const { text } = this;
+    if (this.pos >= text.length) return undefined;
+    const end = text.indexOf('\n', this.pos);
+    let line = end < 0 ? `${text.slice(this.pos)}\n` : text.slice(this.pos, end + 1);
+    this.pos = end < 0 ? text.length : end + 1;
     this.lineNumber++;
-    if (end < 0) {
-      const withNewline = new Uint8Array(line.byteLength + 1);
-      withNewline.set(line);
-      withNewline[line.byteLength] = NEWLINE;
-      line = withNewline;
-    }
-    const n = line.byteLength;
-    if (n >= 2 && line[n - 2] === CR) {
-      const fixed = new Uint8Array(n - 1);
-      fixed.set(line.subarray(0, n - 2));
-      fixed[n - 2] = NEWLINE;
-      line = fixed;
-    }
+    if (line.endsWith('\r\n')) line = `${line.slice(0, -2)}\n`;
     return line;
   }
 
-  /** The next record's fields; undefined at the end of the data; throws Go's ParseError texts. */
+  /** The next record's fields; undefined at the end of the text; throws Go's ParseError texts. */
   read(): string[] | undefined {
-    let line: Uint8Array | undefined;
+    let line: string | undefined;
     do line = this.readLine();
-    while (line && line.byteLength === 1); // blank lines are skipped
-    if (!line) return undefined;
+    while (line === '\n'); // blank lines are skipped
+    if (line === undefined) return undefined;
     const startLine = this.lineNumber;
     const fields: string[] = [];
-    let col = 1;
     let at = 0;
-    const text = (bytes: number[] | Uint8Array) => this.decoder.decode(Uint8Array.from(bytes));
     for (;;) {
-      if (line[at] !== QUOTE) {
+      if (line[at] !== '"') {
         // A field without quotes runs to the next comma or the line's end, and holds no quote.
         let end = line.indexOf(this.comma, at);
         const comma = end >= 0;
-        if (!comma) end = line.byteLength - 1;
-        const quote = line.subarray(at, end).indexOf(QUOTE);
-        if (quote >= 0) throw parseError(startLine, this.lineNumber, col + quote, ERR_BARE_QUOTE);
-        fields.push(text(line.subarray(at, end)));
+        if (!comma) end = line.length - 1;
+        const field = line.slice(at, end);
+        const quote = field.indexOf('"');
+        if (quote >= 0)
+          throw parseError(startLine, this.lineNumber, column(line, at + quote), ERR_BARE_QUOTE);
+        fields.push(field);
         if (!comma) break;
-        col += end - at + 1;
         at = end + 1;
         continue;
       }
       // A quoted field: `""` is a quote, and it may span lines.
       at++;
-      col++;
-      const field: number[] = [];
-      let closed = false;
-      while (!closed) {
-        const quote = line.indexOf(QUOTE, at);
-        if (quote >= 0) {
-          field.push(...line.subarray(at, quote));
-          col += quote - at + 1;
-          at = quote + 1;
-          const next = line[at];
-          if (next === QUOTE) {
-            field.push(QUOTE);
-            at++;
-            col++;
-          } else if (next === this.comma) {
-            at++;
-            col++;
-            fields.push(text(field));
-            closed = true;
-          } else if (at === line.byteLength - 1) {
-            fields.push(text(field));
-            return this.checked(fields, startLine);
-          } else {
-            throw parseError(startLine, this.lineNumber, col - 1, ERR_QUOTE);
-          }
-        } else {
-          field.push(...line.subarray(at));
-          col += line.byteLength - at;
+      let field = '';
+      for (;;) {
+        const quote = line.indexOf('"', at);
+        if (quote < 0) {
+          field += line.slice(at);
           const more = this.readLine();
-          if (!more) throw parseError(startLine, this.lineNumber, col, ERR_QUOTE);
+          if (more === undefined)
+            throw parseError(startLine, this.lineNumber, column(line, line.length), ERR_QUOTE);
           line = more;
           at = 0;
-          col = 1;
+          continue;
+        }
+        field += line.slice(at, quote);
+        at = quote + 1;
+        const next = line[at];
+        if (next === '"') {
+          field += '"';
+          at++;
+        } else if (next === this.comma) {
+          at++;
+          fields.push(field);
+          break;
+        } else if (at === line.length - 1) {
+          fields.push(field);
+          return this.checked(fields, startLine);
+        } else {
+          throw parseError(startLine, this.lineNumber, column(line, quote), ERR_QUOTE);
         }
       }
     }
