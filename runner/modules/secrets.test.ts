@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parseSecretSources, SecretRedactor } from '../core/secret-sources.js';
 import { REPO } from '../e2e/harness.js';
-import { assertSameLogLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
+import { assertSameLogLines, logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 
 const SECRETS = 'runner/modules/fixtures/io/secrets.txt';
 
@@ -77,6 +77,18 @@ describe('runner/modules k6/secrets', () => {
       assertSameLogLines(this, 'runner/modules/fixtures/secrets.js', 13, flags);
     });
   }
+
+  it('--secret-source may come before the command, as k6 global flags may, with or without =', function () {
+    this.timeout(120_000);
+    const script = 'runner/modules/fixtures/secrets.js';
+    const after = logLines(RUNNER, script, ['--secret-source=mock=token=abc,user=u']);
+    assert.ok(
+      after.some((line) => line.includes('token resolved ***SECRET_REDACTED*** (length 3)')),
+      after.join('\n'),
+    );
+    assert.deepEqual(logLines([...RUNNER, '--secret-source=mock=token=abc,user=u'], script), after);
+    assert.deepEqual(logLines([...RUNNER, '--secret-source', 'mock=token=abc,user=u'], script), after);
+  });
 
   it('a source it cannot read: one line and exit 255 (k6 -1), with no VU started', function () {
     this.timeout(120_000);
