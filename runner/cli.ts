@@ -6,7 +6,14 @@ import { RunController, runTest, EXIT } from './core/run.js';
 async function main(argv: string[]): Promise<number> {
   // k6's persistent flags may come before the command: `loadlab -q run script.js`.
   const globals: string[] = [];
-  while (argv[0] !== undefined && GLOBAL_FLAGS.includes(argv[0])) globals.push(argv.shift()!);
+  for (;;) {
+    const flag = argv[0];
+    if (flag !== undefined && GLOBAL_FLAGS.includes(flag)) globals.push(argv.shift()!);
+    else if (flag?.startsWith('--secret-source=')) globals.push(argv.shift()!);
+    // The one global flag with a value: `--secret-source mock=k=v run script.js`.
+    else if (flag === '--secret-source' && argv[1] !== undefined) globals.push(argv.shift()!, argv.shift()!);
+    else break;
+  }
   const [command, ...args] = argv;
   if (command === undefined || command === '-h' || command === '--help') {
     process.stdout.write(ROOT_HELP);

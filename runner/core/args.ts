@@ -26,6 +26,8 @@ export interface RunFlags {
   verbose: boolean;
   noColor: boolean;
   noThresholds: boolean;
+  /** --secret-source values in order (read by core/secret-sources.ts when the run starts, as k6 does). */
+  secretSources: string[];
   /** What k6's flag parser prints for deprecated flags, one line each, before anything else. */
   deprecations: string[];
 }
@@ -50,6 +52,7 @@ const VALUE_FLAGS: Record<string, string> = {
   '--summary-time-unit': 'summaryTimeUnit',
   '--execution-segment': 'executionSegment',
   '--execution-segment-sequence': 'executionSegmentSequence',
+  '--secret-source': 'secretSource',
 };
 
 function keyValue(text: string, flag: string): [string, string] {
@@ -83,6 +86,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
     verbose: false,
     noColor: false,
     noThresholds: false,
+    secretSources: [],
     deprecations: [],
   };
   for (let i = 0; i < argv.length; i++) {
@@ -138,6 +142,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
           break;
         case 'executionSegment':
           flags.executionSegment = value;
+          break;
+        case 'secretSource':
+          flags.secretSources.push(value);
           break;
         case 'executionSegmentSequence':
           flags.executionSegmentSequence = value;

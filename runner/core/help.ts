@@ -19,6 +19,7 @@ export const GLOBAL_FLAGS = ['-q', '--quiet', '--no-color'];
 
 const GLOBAL_FLAGS_HELP = `      --no-color                    disable colored output
   -q, --quiet                       disable progress updates
+      --secret-source stringArray   setting secret sources for k6 file[=./path.fileformat],
 `;
 
 export const ROOT_HELP = `loadlab runs k6 scripts on Node.js: k6 run's flags, modules, outputs and exit codes.

@@ -25,6 +25,12 @@ import {
   type VuHooks,
 } from '../vu/index.js';
 import type { RunFlags } from './args.js';
+import {
+  parseSecretSources,
+  SecretRedactor,
+  SecretSourceError,
+  type SecretSources,
+} from './secret-sources.js';
 import { banner, logLine, maxDurationMs, progressText, startProgress, type ConsoleIO } from './console.js';
 import { ScenarioRun, type PooledVu } from './executors.js';
 import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from './options.js';
@@ -81,8 +87,19 @@ export async function runTest(
   env: NodeJS.ProcessEnv,
   controller = new RunController(),
 ): Promise<number> {
+  // k6 redacts every secret a script has read from every later log line, its own lines included.
+  const redactor = new SecretRedactor();
   const log = (level: string, msg: string, fields?: Record<string, string>) =>
-    io.err(logLine(level, msg, fields));
+    io.err(logLine(level, redactor.redact(msg), redactor.fields(fields)));
+  // k6 reads its secret sources with its logger, before it looks at the script.
+  let secretSources: SecretSources;
+  try {
+    secretSources = parseSecretSources(flags.secretSources, process.cwd());
+  } catch (error) {
+    if (!(error instanceof SecretSourceError)) throw error;
+    log('error', error.message);
+    return EXIT.plainError;
+  }
   const scriptPath = resolve(flags.script);
   if (!existsSync(scriptPath)) {
     log(
@@ -127,6 +144,7 @@ export async function runTest(
       // Lines without fields of their own (k6 module warnings) keep the console's source tag.
       log(level, message, fields ?? { source: 'console' });
     },
+    onSecret: (value) => redactor.add(value),
   };
   // HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them).
   const httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
@@ -142,6 +160,7 @@ export async function runTest(
         runTags,
         ...httpOptions,
         instanceStats: instanceStats.buffer as SharedArrayBuffer,
+        secretSources,
       },
       hooks,
     );

@@ -2,6 +2,8 @@
 // real k6 and on the runner by conformance-live.test.ts and compared with run-shape.ts. Each writes
 // its handleSummary data to $SUMMARY_JSON; BASE_URL is the reference target (harness.ts).
 
+import { fileURLToPath } from 'node:url';
+
 export interface CorpusCase {
   name: string;
   /** What the case is about (the test's title). */
@@ -17,6 +19,9 @@ export interface CorpusCase {
   /** What neither engine may log. */
   absentLogs?: string[];
 }
+
+/** A data file of the k6/experimental/csv fixtures, by absolute path (corpus scripts run from a temp folder). */
+const PEOPLE_CSV = fileURLToPath(new URL('../modules/fixtures/io/people.csv', import.meta.url));
 
 const SUMMARY =
   'export function handleSummary(data) { return { [__ENV.SUMMARY_JSON]: JSON.stringify(data) }; }';
@@ -233,5 +238,38 @@ export const CORPUS: CorpusCase[] = [
     counts: true,
     logs: ['boom in init', 'hint="script exception"'],
     script: script("throw new Error('boom in init');", 'export default function () {}'),
+  },
+  {
+    name: 'io-modules',
+    about:
+      'k6/experimental/fs, csv and streams, k6/secrets with --secret-source (redacted in logs), a WebCrypto key',
+    exitCode: 0,
+    counts: true,
+    args: ['--secret-source=mock=token=s3cr3t'],
+    logs: ['token is ***SECRET_REDACTED***'],
+    absentLogs: ['s3cr3t'],
+    script: script(
+      "import http from 'k6/http';",
+      "import { check } from 'k6';",
+      "import { open } from 'k6/experimental/fs';",
+      "import csv from 'k6/experimental/csv';",
+      "import { ReadableStream } from 'k6/experimental/streams';",
+      "import secrets from 'k6/secrets';",
+      "export const options = { iterations: 2, thresholds: { checks: ['rate==1'] } };",
+      `const people = open(${JSON.stringify(PEOPLE_CSV)}).then((f) => csv.parse(f, { asObjects: true }));`,
+      'export default async function () {',
+      '  const rows = await people;',
+      "  const token = await secrets.get('token');",
+      '  const res = http.get(`${__ENV.BASE_URL}/health`, { headers: { Authorization: `Bearer ${token}` } });',
+      "  const reader = new ReadableStream({ start(c) { c.enqueue('a'); c.close(); } }).getReader();",
+      '  const first = await reader.read();',
+      "  const key = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);",
+      "  check(rows, { 'three people': (r) => r.length === 3 && r[2].name === 'c, d' });",
+      "  check(res, { 'health 200': (r) => r.status === 200 });",
+      "  check(first, { 'stream read': (r) => r.value === 'a' && !r.done });",
+      "  check(key, { 'key JSON': (k) => JSON.parse(JSON.stringify(k)).algorithm.hash.name === 'SHA-256' });",
+      '  console.log(`token is ${token}`);',
+      '}',
+    ),
   },
 ];

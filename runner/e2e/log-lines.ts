@@ -34,3 +34,20 @@ export function logLines(command: string[], script: string, flags: string[] = []
     .filter((line) => line.startsWith('time=') && !line.includes('Error from API server'))
     .map((line) => line.replace(/^time="[^"]*" /, '').replace(/(:\d+:\d+)\(\d+\)/g, '$1'));
 }
+
+/**
+ * Runs `script` on the real k6 (skipping the test without one) and on the runner, and holds the
+ * runner's log lines to k6's; k6 must log at least `minLines`, so a fixture that broke on both
+ * engines alike cannot pass.
+ */
+export function assertSameLogLines(
+  context: Mocha.Context,
+  script: string,
+  minLines: number,
+  flags: string[] = [],
+): void {
+  const k6 = realK6OrSkip(context);
+  const expected = logLines(k6, script, flags);
+  assert.ok(expected.length >= minLines, `${expected.length} lines from k6:\n${expected.join('\n')}`);
+  assert.deepEqual(logLines(RUNNER, script, flags), expected);
+}

@@ -19,7 +19,8 @@ function immutable(): never {
   throw new TypeError('SharedArray is immutable');
 }
 
-function sharedArray(items: readonly string[]): unknown[] {
+/** A SharedArray over the JSON texts of its elements (k6/experimental/csv builds one too). */
+export function sharedArray(items: readonly string[]): unknown[] {
   const index = (key: string | symbol) => {
     if (typeof key !== 'string' || !/^(0|[1-9]\d*)$/.test(key)) return -1;
     const i = Number(key);

@@ -4,8 +4,12 @@
 import { BROWSER_METRICS } from '../metrics/builtin.js';
 import type { VuModuleEnv } from '../types.js';
 import { createCryptoModule } from './crypto.js';
+import { createCsvModule } from './csv.js';
 import { createDataModule } from './data.js';
 import { createEncodingModule } from './encoding.js';
+import { createFsModule } from './fs.js';
+import { createSecretsModule } from './secrets.js';
+import { createStreamsModule } from './streams.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
 import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
@@ -80,6 +84,10 @@ export class ModuleRegistry {
     'k6/data': () => createDataModule(this.rt),
     'k6/timers': () => ({ ...this.timers }),
     'k6/browser': () => this.buildBrowser(),
+    'k6/experimental/fs': () => createFsModule(this.rt),
+    'k6/experimental/csv': () => createCsvModule(this.rt),
+    'k6/experimental/streams': () => createStreamsModule(),
+    'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
   };
 
   private build(name: string): ModuleObject {

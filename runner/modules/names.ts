@@ -12,6 +12,10 @@ export const IMPLEMENTED_MODULES = [
   'k6/timers',
   'k6/data',
   'k6/browser',
+  'k6/experimental/fs',
+  'k6/experimental/csv',
+  'k6/secrets',
+  'k6/experimental/streams',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -26,11 +30,7 @@ export const NOT_IMPLEMENTED_MODULES = [
   'k6/ws',
   'k6/net/grpc',
   'k6/experimental/websockets',
-  'k6/experimental/streams',
-  'k6/experimental/fs',
-  'k6/experimental/csv',
   'k6/experimental/redis',
-  'k6/secrets',
 ] as const;
 
 /** k6 v1.3's messages for names that moved or went away (each checked against the real k6). */

@@ -24,6 +24,8 @@ export type Phase = 'init' | 'setup' | 'iteration' | 'teardown' | 'summary';
 export interface VuRuntime {
   readonly vuId: number;
   readonly env: Record<string, string>;
+  /** The folder of the script: relative paths (open(), k6/experimental/fs) are its. */
+  readonly scriptDir: string;
   readonly phase: Phase;
   /** The iteration in progress (undefined outside 'iteration'). */
   readonly iteration: IterationView | undefined;
@@ -78,6 +80,10 @@ export interface VuRuntime {
   markFailed(reason: string): void;
   /** Response callback in force for later requests of this VU, as expectedStatuses ranges (null: none). */
   responseCallback: readonly number[] | null;
+  /** The run's --secret-source secrets by source name ('default' too), for k6/secrets. */
+  readonly secretSources: Record<string, Record<string, string>>;
+  /** Tells the main thread a secret was read, so the logger redacts it from then on. */
+  revealSecret(value: string): void;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
 }

@@ -57,11 +57,15 @@ export interface VuConfig {
   userAgent?: string;
   /** The run's shared exec.instance numbers (INSTANCE_STATS); a VU made alone counts only itself. */
   instanceStats?: SharedArrayBuffer;
+  /** --secret-source secrets by source name (k6/secrets). */
+  secretSources?: Record<string, Record<string, string>>;
 }
 
 export interface VuHooks {
   onSamples(samples: Sample[]): void;
   onLog(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void;
+  /** A secret the script read (k6/secrets): the run's logger redacts it from then on. */
+  onSecret?(value: string): void;
 }
 
 /** What an iteration sees of its scenario and test (k6/execution): the worker's IterationView. */
@@ -198,6 +202,7 @@ class WorkerVu implements Vu {
       browserModuleUrl: BROWSER_MODULE_URL,
       tsxApiUrl: TSX_API_URL,
       instanceStats: config.instanceStats,
+      secretSources: config.secretSources,
     };
     this.startWorker();
   }
@@ -338,6 +343,9 @@ class WorkerVu implements Vu {
         return;
       case 'log':
         this.hooks.onLog(ev.level, ev.message, ev.fields);
+        return;
+      case 'secret':
+        this.hooks.onSecret?.(ev.value);
         return;
       case 'iteration':
         this.onLoopResult?.(ev.result);

@@ -287,7 +287,9 @@ export type WorkerEvent =
       level: 'debug' | 'info' | 'warn' | 'error';
       message: string;
       fields?: Record<string, string>;
-    };
+    }
+  /** A k6/secrets value the script read: redacted from every later log line. */
+  | { t: 'secret'; value: string };
 
 /**
  * exec.instance's numbers, one Int32 slot each in a buffer every VU of a run shares: the main

@@ -12,6 +12,7 @@ import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
 import { TimerQueue } from '../modules/timers.js';
+import { installWebCryptoCompat } from '../modules/webcrypto.js';
 import {
   AbortSignal,
   InterruptSignal,
@@ -56,6 +57,8 @@ export interface WorkerInit {
   browserModuleUrl: string;
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
   tsxApiUrl: string | undefined;
+  /** --secret-source secrets by source name (k6/secrets). */
+  secretSources?: Record<string, Record<string, string>>;
   /** The run's INSTANCE_STATS; absent for a VU made on its own (tests), which counts only itself. */
   instanceStats?: SharedArrayBuffer;
 }
@@ -153,6 +156,11 @@ let scenarioTags: Record<string, string> = {};
 const rt: VuRuntime = {
   vuId: init.vuId,
   env: init.env,
+  scriptDir: init.bundle.scriptDir,
+  secretSources: init.secretSources ?? {},
+  revealSecret(value) {
+    post({ t: 'secret', value });
+  },
   phase: 'init' as Phase,
   iteration: undefined as IterationView | undefined,
   testOptions: undefined as Record<string, unknown> | undefined,
@@ -278,6 +286,7 @@ Object.defineProperty(globalThis, '__ENV', { value: init.env, writable: true, co
 Object.defineProperty(globalThis, '__VU', { get: () => init.vuId, configurable: true });
 Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configurable: true });
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
+installWebCryptoCompat(globalThis);
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
   rt.readFile(String(p), mode === 'b');
 function formatLog(args: unknown[]): string {

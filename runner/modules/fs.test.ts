@@ -1,0 +1,15 @@
+// k6/experimental/fs: fixtures/fs.js logged line for line on real k6 and the runner.
+import { assertSameLogLines } from '../e2e/log-lines.js';
+
+describe('runner/modules k6/experimental/fs', () => {
+  it('fixtures/fs.js logs the same lines on real k6 and on the runner', function () {
+    this.timeout(60_000);
+    assertSameLogLines(this, 'runner/modules/fixtures/fs.js', 30);
+  });
+
+  it.skip('fixtures/fs-top-level-await.js logs the same lines on real k6 and on the runner', function () {
+    // needs top-level await (ES modules)
+    this.timeout(60_000);
+    assertSameLogLines(this, 'runner/modules/fixtures/fs-top-level-await.js', 4);
+  });
+});

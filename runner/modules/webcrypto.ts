@@ -1,0 +1,137 @@
+// The global WebCrypto (`crypto.subtle`) is Node's; this adjusts what scripts can see differ from k6
+// v1.3 (runner/vu/worker.ts installs it once per VU):
+// - JSON.stringify(cryptoKey) prints k6's fields (type, extractable, algorithm, usages), with the
+//   algorithm shaped as k6's Go structs serialise it, where Node's CryptoKey prints `{}`;
+// - a generated key pair lists privateKey first, as k6's;
+// - importKey('jwk', ...) of an ECDSA/ECDH key takes the curve from the JWK's `crv` and reads only
+//   kty, crv, x, y and d, as k6 does: Node refused a `crv` other than the requested namedCurve (and an
+//   `alg`, `ext` or `key_ops` that disagrees) with DataError, which k6 accepts, reporting the
+//   requested namedCurve on the key;
+// - exportKey('jwk', ...) of an RSA or EC key has no alg, ext or key_ops, as k6's.
+
+import type { webcrypto } from 'node:crypto';
+
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+type SubtleCrypto = webcrypto.SubtleCrypto;
+type JsonWebKey = webcrypto.JsonWebKey;
+type Algorithm = Record<string, unknown> & { name: string };
+
+const EC_CURVES = ['P-256', 'P-384', 'P-521'];
+
+/** The namedCurve k6 reports for a key imported from a JWK of another curve. */
+const requestedCurve = new WeakMap<object, string>();
+
+/** `{algorithm:{name}, name}` and, for all but AES, k6's `key_algorithm` wrapper in front. */
+function k6Algorithm(algorithm: Algorithm, key: object): Record<string, unknown> {
+  const { name } = algorithm;
+  const base = { algorithm: { name }, name };
+  const keyAlgorithm = { key_algorithm: base, ...base };
+  if (name.startsWith('AES-')) return { ...base, length: algorithm.length };
+  if (name === 'HMAC') {
+    const hash = (algorithm.hash as { name: string }).name;
+    return { ...keyAlgorithm, hash: { algorithm: { name: hash }, name: hash }, length: algorithm.length };
+  }
+  if (name === 'ECDSA' || name === 'ECDH') {
+    return { ...keyAlgorithm, namedCurve: requestedCurve.get(key) ?? algorithm.namedCurve };
+  }
+  if (name.startsWith('RSA')) {
+    return {
+      ...keyAlgorithm,
+      modulusLength: algorithm.modulusLength,
+      hash: { name: (algorithm.hash as { name: string }).name },
+    };
+  }
+  // Algorithms k6 v1.3 does not implement (Ed25519, X25519, PBKDF2, HKDF): Node's own fields.
+  return { ...algorithm };
+}
+
+function algorithmName(algorithm: unknown): string {
+  const name = typeof algorithm === 'string' ? algorithm : (algorithm as { name?: unknown } | null)?.name;
+  return String(name ?? '').toUpperCase();
+}
+
+export function installWebCryptoCompat(scope: typeof globalThis): void {
+  const web = scope as unknown as { CryptoKey: { prototype: CryptoKey }; crypto: webcrypto.Crypto };
+  const keyProto = web.CryptoKey.prototype;
+  Object.defineProperty(keyProto, 'toJSON', {
+    configurable: true,
+    writable: true,
+    value(this: CryptoKey) {
+      return {
+        type: this.type,
+        extractable: this.extractable,
+        algorithm: k6Algorithm(this.algorithm as Algorithm, this),
+        usages: [...this.usages],
+      };
+    },
+  });
+
+  const algorithmGetter = Object.getOwnPropertyDescriptor(keyProto, 'algorithm')!.get!;
+  Object.defineProperty(keyProto, 'algorithm', {
+    configurable: true,
+    get(this: CryptoKey) {
+      const algorithm = algorithmGetter.call(this) as Algorithm;
+      const curve = requestedCurve.get(this);
+      return curve === undefined ? algorithm : { ...algorithm, namedCurve: curve };
+    },
+  });
+
+  const subtle = Object.getPrototypeOf(web.crypto.subtle) as SubtleCrypto;
+  const exportKey = subtle.exportKey;
+  Object.defineProperty(subtle, 'exportKey', {
+    configurable: true,
+    writable: true,
+    async value(this: SubtleCrypto, ...args: unknown[]) {
+      const exported = (await Reflect.apply(exportKey, this, args)) as unknown;
+      const [format, key] = args as [unknown, CryptoKey];
+      const name = (key.algorithm as Algorithm).name;
+      if (format !== 'jwk' || !(name.startsWith('RSA') || name === 'ECDSA' || name === 'ECDH'))
+        return exported;
+      const { alg: _alg, ext: _ext, key_ops: _ops, ...jwk } = exported as JsonWebKey;
+      return jwk;
+    },
+  });
+  const generateKey = subtle.generateKey;
+  Object.defineProperty(subtle, 'generateKey', {
+    configurable: true,
+    writable: true,
+    async value(this: SubtleCrypto, ...args: Parameters<SubtleCrypto['generateKey']>) {
+      const made = (await Reflect.apply(generateKey, this, args)) as CryptoKey | CryptoKeyPair;
+      if (!('privateKey' in made)) return made;
+      return { privateKey: made.privateKey, publicKey: made.publicKey };
+    },
+  });
+
+  const importKey = subtle.importKey;
+  Object.defineProperty(subtle, 'importKey', {
+    configurable: true,
+    writable: true,
+    async value(this: SubtleCrypto, ...args: unknown[]) {
+      const [format, keyData, algorithm] = args;
+      const name = algorithmName(algorithm);
+      if (
+        format !== 'jwk' ||
+        (name !== 'ECDSA' && name !== 'ECDH') ||
+        !keyData ||
+        typeof keyData !== 'object'
+      ) {
+        return Reflect.apply(importKey, this, args) as Promise<CryptoKey>;
+      }
+      // k6 reads only these members of an EC JWK (alg, ext, key_ops and use are not checked).
+      const { kty, crv, x, y, d } = keyData as JsonWebKey;
+      const jwk: JsonWebKey = d === undefined ? { kty, crv, x, y } : { kty, crv, x, y, d };
+      const requested = (algorithm as { namedCurve?: unknown }).namedCurve;
+      const curveFromJwk = typeof crv === 'string' && EC_CURVES.includes(crv) && crv !== requested;
+      const adjusted = curveFromJwk ? { ...(algorithm as object), namedCurve: crv } : algorithm;
+      const key = (await Reflect.apply(importKey, this, [
+        format,
+        jwk,
+        adjusted,
+        ...args.slice(3),
+      ])) as CryptoKey;
+      if (curveFromJwk) requestedCurve.set(key, String(requested));
+      return key;
+    },
+  });
+}
