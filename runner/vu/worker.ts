@@ -15,6 +15,7 @@ import { TimerQueue } from '../modules/timers.js';
 import {
   AbortSignal,
   InterruptSignal,
+  isAbortSignal,
   epochMs,
   nowMs,
   type IterationView,
@@ -476,8 +477,8 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
   let error: string | undefined;
   if (thrown !== RETURNED) {
     if (thrown instanceof InterruptSignal) completed = false;
-    else if (thrown instanceof AbortSignal) {
-      abortReason = `test aborted: ${thrown.reason}${abortLocation(thrown)}`;
+    else if (isAbortSignal(thrown)) {
+      abortReason = `${thrown.logged}${abortLocation(thrown)}`;
     } else {
       error = formatScriptException(thrown, bundleName, sourceMap);
     }
@@ -595,10 +596,9 @@ async function handle(msg: WorkerCommand): Promise<void> {
     post({ t: 'reply', seq: msg.seq, ok: true, value, samples: buffer.take() });
   } catch (err) {
     flush();
-    const message =
-      err instanceof AbortSignal
-        ? `test aborted: ${err.reason}${abortLocation(err)}`
-        : formatScriptException(err, bundleName, sourceMap);
+    const message = isAbortSignal(err)
+      ? `${err.logged}${abortLocation(err)}`
+      : formatScriptException(err, bundleName, sourceMap);
     post({ t: 'reply', seq: msg.seq, ok: false, error: message, kind: 'script' });
   }
 }
