@@ -12,7 +12,10 @@ import {
   type Page,
 } from 'playwright-core';
 import type { VuModuleEnv } from '../../types.js';
-import { launchOptions } from './launch.js';
+import { AbortSignal } from '../runtime.js';
+import { cdpSession, k6View } from './k6-api.js';
+import { launchFailure, launchOptions } from './launch.js';
+import { networkProfiles } from './network-profiles.js';
 import { NetworkMetrics } from './network.js';
 import { VITALS_BINDING, VITALS_SCRIPT } from './vitals-script.js';
 import { VitalsTracker, type VitalReport } from './vitals.js';
@@ -34,6 +37,44 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
 }
 
+/**
+ * What k6 does to every new page: its user agent set through CDP without client-hint metadata (so no
+ * sec-ch-ua headers, unlike Playwright's override) with the locale as Accept-Language, and the
+ * favicon request measured.
+ */
+async function k6PageSetup(
+  page: Page,
+  network: NetworkMetrics,
+  options: BrowserContextOptions,
+): Promise<void> {
+  const session = await cdpSession(page);
+  await session.send('Emulation.setUserAgentOverride', {
+    userAgent: options.userAgent ?? '',
+    acceptLanguage: options.locale ?? '',
+  });
+  await network.watchFavicon(page);
+}
+
+const userAgents = new WeakMap<Browser, Promise<string>>();
+
+/** The browser's own user agent, as k6 reports it: a headless Chromium's without "Headless". */
+function browserUserAgent(b: Browser): Promise<string> {
+  let ua = userAgents.get(b);
+  if (!ua) {
+    ua = (async () => {
+      const session = await b.newBrowserCDPSession();
+      try {
+        const version = (await session.send('Browser.getVersion')) as { userAgent: string };
+        return version.userAgent.replaceAll('Headless', '');
+      } finally {
+        await session.detach().catch(() => {});
+      }
+    })();
+    userAgents.set(b, ua);
+  }
+  return ua;
+}
+
 type Closer = () => Promise<void>;
 
 /** k6's `devices`: name -> { name, userAgent, viewport, deviceScaleFactor, isMobile, hasTouch }. */
@@ -50,9 +91,9 @@ function k6Devices(): Record<string, unknown> {
 function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: Closer): Page {
   const vitals = new VitalsTracker(env);
   vitalsByPage.set(page, vitals);
-  // A new top-level document ends the previous one: its LCP/CLS/INP are final now.
+  // A new top-level document ends the previous one, whose pending LCP/CLS/INP k6 never reports.
   page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) vitals.finishAll();
+    if (frame === page.mainFrame()) vitals.finishAll(false);
   });
   let closed = false;
   const overrides: Record<string, unknown> = {
@@ -62,7 +103,7 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: C
       // Late paint/LCP reports of the current document reach Node before it is torn down.
       vitals.absorb(await page.evaluate(`window.${VITALS_BINDING}Flush?.()`).catch(() => null));
       await beforeClose();
-      vitals.finishAll();
+      vitals.finishAll(true);
       await page.close().catch(() => {});
       await afterClose();
     },
@@ -77,13 +118,7 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: C
     isClosed: () => closed || page.isClosed(),
     context: () => page.context(),
   };
-  return new Proxy(page, {
-    get(target, prop, receiver) {
-      if (typeof prop === 'string' && prop in overrides) return overrides[prop];
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return k6View(page, overrides);
 }
 
 const vitalsByPage = new WeakMap<Page, VitalsTracker>();
@@ -91,16 +126,29 @@ const vitalsByPage = new WeakMap<Page, VitalsTracker>();
 export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: string]: unknown } {
   let launching: Promise<Browser> | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
-  let current: { raw: BrowserContext; wrapped: unknown; network: NetworkMetrics } | undefined;
+  let current:
+    | { raw: BrowserContext; wrapped: unknown; network: NetworkMetrics; options: BrowserContextOptions }
+    | undefined;
 
+  /**
+   * The VU's Chromium, launched on first use. A Chromium that cannot start aborts the test as k6's
+   * does (exit 108, its log line), located at the script's call that needed the browser.
+   */
   function chromiumBrowser(): Promise<Browser> {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
-    launching ??= chromium.launch(launchOptions(env.env)).catch((err: Error) => {
+    const callSite = new Error('browser call site'); // taken now, while the script's frames are on the stack
+    const options = launchOptions(env.env);
+    launching ??= chromium.launch(options).catch((err: Error) => {
       launching = undefined;
-      throw new Error(`browser: cannot launch Chromium: ${err.message.split('\n')[0]}`);
+      throw err;
     });
-    return launching;
+    return launching.catch((err: Error) => {
+      const reason = launchFailure(options.executablePath!, err);
+      const abort = new AbortSignal(reason, `error building browser on IterStart: ${reason}`);
+      abort.stack = `${abort.name}: ${reason}\n${callSite.stack?.split('\n').slice(1).join('\n') ?? ''}`;
+      throw abort;
+    });
   }
 
   function scheduleIdleClose(): void {
@@ -118,7 +166,11 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
   async function openContext(options: unknown): Promise<{ raw: BrowserContext; wrapped: unknown }> {
     if (current) throw new Error('existing browser context must be closed before creating a new one');
     const b = await chromiumBrowser();
-    const raw = await b.newContext(toPlaywrightContextOptions(options));
+    const contextOptions = toPlaywrightContextOptions(options);
+    // k6 gives every context the browser's user agent (without "Headless") unless the script sets one.
+    if (!contextOptions.userAgent?.trim()) contextOptions.userAgent = await browserUserAgent(b);
+    contextOptions.locale ??= 'en-US'; // k6's default locale, sent as Accept-Language
+    const raw = await b.newContext(contextOptions);
     await raw.exposeBinding(VITALS_BINDING, (source, report: VitalReport) => {
       vitalsByPage.get(source.page)?.report(report);
     });
@@ -138,6 +190,7 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
           case 'newPage':
             return async () => {
               const page = await raw.newPage();
+              await k6PageSetup(page, network, contextOptions);
               const wrappedPage = k6Page(
                 page,
                 env,
@@ -160,7 +213,7 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    current = { raw, wrapped, network };
+    current = { raw, wrapped, network, options: contextOptions };
     return { raw, wrapped };
   }
 
@@ -169,8 +222,10 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
     async newPage(options?: unknown): Promise<Page> {
       const { raw } = await openContext(options);
       const network = current!.network;
+      const page = await raw.newPage();
+      await k6PageSetup(page, network, current!.options);
       return k6Page(
-        await raw.newPage(),
+        page,
         env,
         () => network.settle(),
         async () => {
@@ -197,17 +252,8 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
     async version(): Promise<string> {
       return (await chromiumBrowser()).version();
     },
-    userAgent(): Promise<string> {
-      return (async () => {
-        const b = await chromiumBrowser();
-        const ctx = await b.newContext();
-        try {
-          const p = await ctx.newPage();
-          return (await p.evaluate('navigator.userAgent')) as string;
-        } finally {
-          await ctx.close();
-        }
-      })();
+    async userAgent(): Promise<string> {
+      return browserUserAgent(await chromiumBrowser());
     },
     /** For the runner (and tests): close Chromium now instead of after the idle delay. */
     async close(): Promise<void> {
@@ -217,5 +263,5 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await closeBrowser();
     },
   };
-  return { browser, devices: k6Devices() };
+  return { browser, devices: k6Devices(), networkProfiles: networkProfiles() };
 }
