@@ -108,6 +108,12 @@ export class AbortSignal extends Error {
   }
 }
 
+/**
+ * A module export under this key is called when an iteration of an async default function ends
+ * (k6's IterEnd event): k6/browser closes the iteration's browser context there.
+ */
+export const ITERATION_END = Symbol.for('loadlab.iterationEnd');
+
 export function isAbortSignal(err: unknown): err is AbortSignal {
   return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[ABORT_MARK] === true;
 }

@@ -415,14 +415,20 @@ function runIteration(
   }
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return Promise.resolve(value).then(
-      () => afterTimers(start),
+      () => afterModules(() => afterTimers(start)),
       (err: unknown) => {
         timers.stopAll();
-        return endIteration(start, err);
+        return afterModules(() => endIteration(start, err));
       },
     );
   }
   return timers.busy ? afterTimers(start) : endIteration(start, RETURNED);
+}
+
+/** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
+function afterModules<T>(next: () => T | Promise<T>): T | Promise<T> {
+  const ending = registry.iterationEnd();
+  return ending ? ending.then(next) : next();
 }
 
 /** Ends an iteration whose body returned once its timers are done (or one threw, or it was interrupted). */

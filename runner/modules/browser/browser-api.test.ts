@@ -126,6 +126,19 @@ describe('k6/browser on real k6 and on the runner', function () {
     assert.ok(real.lines.includes('level=info msg="taps [3,3]" source=console'), real.lines.join('\n'));
   });
 
+  it('fixtures/context.js: page.close() leaves the context open until closeContext() or the end of the iteration', async function () {
+    const k6 = realK6OrSkip(this);
+    const flags = ['--summary-mode=disabled'];
+    const [real, ours] = await Promise.all([
+      runEngine(k6, `${FIXTURES}/context.js`, flags),
+      runEngine(RUNNER, `${FIXTURES}/context.js`, flags),
+    ]);
+    assert.equal(real.code, 0, real.stderr);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.equal(real.lines.length, 12, real.lines.join('\n'));
+    assert.deepEqual(ours.lines, real.lines);
+  });
+
   it('fixtures/metrics.js: the same browser samples, favicon and data sizes included, and the same vitals', async function () {
     const k6 = realK6OrSkip(this);
     const run = async (command: string[]) => {

@@ -12,7 +12,7 @@ import {
   type Page,
 } from 'playwright-core';
 import type { VuModuleEnv } from '../../types.js';
-import { AbortSignal } from '../runtime.js';
+import { AbortSignal, isAbortSignal, ITERATION_END } from '../runtime.js';
 import { cdpSession, k6View } from './k6-api.js';
 import { launchFailure, launchOptions } from './launch.js';
 import { networkProfiles } from './network-profiles.js';
@@ -88,7 +88,7 @@ function k6Devices(): Record<string, unknown> {
 }
 
 /** A Playwright page seen through k6's API: overrides first, then Playwright's own members. */
-function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: Closer): Page {
+function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer): Page {
   const vitals = new VitalsTracker(env);
   vitalsByPage.set(page, vitals);
   // A new top-level document ends the previous one, whose pending LCP/CLS/INP k6 never reports.
@@ -105,7 +105,6 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: C
       await beforeClose();
       vitals.finishAll(true);
       await page.close().catch(() => {});
-      await afterClose();
     },
     async screenshot(opts?: Parameters<Page['screenshot']>[0]) {
       const dir = env.env.K6_BROWSER_SCREENSHOTS_OUTPUT;
@@ -163,7 +162,9 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
     if (b) await (await b.catch(() => undefined))?.close().catch(() => {});
   }
 
-  async function openContext(options: unknown): Promise<{ raw: BrowserContext; wrapped: unknown }> {
+  async function openContext(
+    options: unknown,
+  ): Promise<{ raw: BrowserContext; wrapped: unknown; newPage: () => Promise<Page> }> {
     if (current) throw new Error('existing browser context must be closed before creating a new one');
     const b = await chromiumBrowser();
     const contextOptions = toPlaywrightContextOptions(options);
@@ -183,29 +184,26 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await raw.close().catch(() => {});
       scheduleIdleClose();
     };
-    const pages: { raw: Page; wrapped: Page }[] = [];
+    const pages: Page[] = [];
+    const newPage = async (): Promise<Page> => {
+      const page = await raw.newPage();
+      await k6PageSetup(page, network, contextOptions);
+      const wrappedPage = k6Page(page, env, () => network.settle());
+      pages.push(wrappedPage);
+      return wrappedPage;
+    };
     const wrapped = new Proxy(raw, {
       get(target, prop, receiver) {
         switch (prop) {
           case 'newPage':
-            return async () => {
-              const page = await raw.newPage();
-              await k6PageSetup(page, network, contextOptions);
-              const wrappedPage = k6Page(
-                page,
-                env,
-                () => network.settle(),
-                async () => {},
-              );
-              pages.push({ raw: page, wrapped: wrappedPage });
-              return wrappedPage;
-            };
+            return newPage;
           case 'pages':
-            return () => pages.filter((p) => !p.raw.isClosed()).map((p) => p.wrapped);
+            // k6 v1.3 still lists a page the script closed (measured), until the context closes.
+            return () => [...pages];
           case 'close':
             return async () => {
               // Each open page flushes its vitals first, as if closed by the script.
-              for (const p of pages) await p.wrapped.close();
+              for (const p of pages) await p.close();
               await closeContext();
             };
         }
@@ -214,27 +212,20 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       },
     });
     current = { raw, wrapped, network, options: contextOptions };
-    return { raw, wrapped };
+    return { raw, wrapped, newPage };
   }
 
   const browser = {
-    /** A page in a fresh context; closing the page closes that context too (k6 behaviour). */
+    /**
+     * A page in a fresh context. As in k6, closing the page leaves its context open (a second
+     * newPage in the same iteration is refused); the context closes when the iteration ends.
+     */
     async newPage(options?: unknown): Promise<Page> {
-      const { raw } = await openContext(options);
-      const network = current!.network;
-      const page = await raw.newPage();
-      await k6PageSetup(page, network, current!.options);
-      return k6Page(
-        page,
-        env,
-        () => network.settle(),
-        async () => {
-          if (current?.raw !== raw) return;
-          current = undefined;
-          await raw.close().catch(() => {});
-          scheduleIdleClose();
-        },
-      );
+      const context = await openContext(options).catch((err: unknown) => {
+        if (err instanceof Error && !isAbortSignal(err)) err.message = `new page: ${err.message}`;
+        throw err;
+      });
+      return context.newPage();
     },
     async newContext(options?: unknown): Promise<unknown> {
       return (await openContext(options)).wrapped;
@@ -243,7 +234,7 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       return current?.wrapped ?? null;
     },
     async closeContext(): Promise<void> {
-      if (!current) throw new Error('there is no active browser context to close');
+      if (!current) throw new Error('cannot close context as none is active in browser');
       await (current.wrapped as { close(): Promise<void> }).close();
     },
     isConnected(): boolean {
@@ -263,5 +254,14 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await closeBrowser();
     },
   };
-  return { browser, devices: k6Devices(), networkProfiles: networkProfiles() };
+  /** k6 ends the iteration's browser context (its IterEnd event); the runner's worker calls this. */
+  const iterationEnd = async (): Promise<void> => {
+    if (current) await (current.wrapped as { close(): Promise<void> }).close();
+  };
+  return {
+    browser,
+    devices: k6Devices(),
+    networkProfiles: networkProfiles(),
+    [ITERATION_END]: iterationEnd,
+  };
 }
