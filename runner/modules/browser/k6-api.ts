@@ -74,6 +74,31 @@ function evaluating(target: Members, method: string, withTarget: boolean): Fn {
   };
 }
 
+interface WaitForFunctionOptions {
+  timeout?: number;
+  polling?: 'raf' | 'mutation' | number;
+}
+
+/**
+ * k6's `waitForFunction(fn, options, ...args)` (Playwright's is `(fn, arg, options)`); a string is an
+ * expression to wait on. It resolves to null in k6 v1.3 (measured), not to a handle. Playwright has
+ * no `mutation` polling: `raf` (every frame) sees the same changes.
+ */
+function waitingForFunction(target: Members): Fn {
+  const original = target.waitForFunction as Fn;
+  return async (fn: unknown, rawOptions?: unknown, ...args: unknown[]) => {
+    const options = (rawOptions ?? {}) as WaitForFunctionOptions;
+    const pageFunction = typeof fn === 'function' ? fn : `() => (${String(fn)})`;
+    const polling = options.polling === 'mutation' ? 'raf' : options.polling;
+    const handle = (await original.call(target, spreadingFunction(pageFunction, false), args, {
+      timeout: options.timeout,
+      polling,
+    })) as { dispose(): Promise<void> };
+    await handle.dispose().catch(() => {});
+    return null;
+  };
+}
+
 /**
  * k6's "editable" (its injected script): not disabled, and no `readonly` on an input, textarea or
  * select; a label stands for its control. Built from source text so no transpiler output reaches
@@ -127,6 +152,7 @@ function k6Members(target: Members, kind: string): Members {
   if (kind === 'Page' || kind === 'Frame') {
     out.evaluate = evaluating(target, 'evaluate', false);
     out.evaluateHandle = evaluating(target, 'evaluateHandle', false);
+    out.waitForFunction = waitingForFunction(target);
     const locator = (selector: string) => (target.locator as Fn).call(target, selector) as Members;
     out.isEditable = (selector: string, o?: { timeout?: number }) => {
       const loc = locator(selector);
