@@ -114,15 +114,21 @@ describe('k6/browser on real k6 and on the runner', function () {
 
   it('fixtures/k6-api.js: evaluate, element states, touchscreen, browser info and throttling log the same', async function () {
     const k6 = realK6OrSkip(this);
-    const flags = ['-e', `SITE=${site}`, '--summary-mode=disabled'];
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-api-summary-'));
+    const flags = (engine: string) => ['-e', `SITE=${site}`, '--summary-export', join(dir, `${engine}.json`)];
     const [real, ours] = await Promise.all([
-      runEngine(k6, `${FIXTURES}/k6-api.js`, flags),
-      runEngine(RUNNER, `${FIXTURES}/k6-api.js`, flags),
+      runEngine(k6, `${FIXTURES}/k6-api.js`, flags('k6')),
+      runEngine(RUNNER, `${FIXTURES}/k6-api.js`, flags('runner')),
     ]);
     assert.equal(real.code, 0, real.stderr);
     assert.equal(ours.code, 0, ours.stderr);
     assert.ok(real.lines.length >= 25, real.lines.join('\n'));
     assert.deepEqual(ours.lines, real.lines);
+    const checks = (engine: string) =>
+      (JSON.parse(readFileSync(join(dir, `${engine}.json`), 'utf8')) as { metrics: { checks: object } })
+        .metrics.checks;
+    assert.deepEqual(checks('runner'), checks('k6'));
+    assert.deepEqual(checks('k6'), { passes: 2, fails: 0, value: 1 });
     assert.ok(real.lines.includes('level=info msg="taps [3,3]" source=console'), real.lines.join('\n'));
   });
 
