@@ -124,6 +124,8 @@ const vitalsByPage = new WeakMap<Page, VitalsTracker>();
 
 export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: string]: unknown } {
   let launching: Promise<Browser> | undefined;
+  /** The running Chromium once launched: isConnected() asks it, not the launch in progress. */
+  let launched: Browser | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let current:
     | { raw: BrowserContext; wrapped: unknown; network: NetworkMetrics; options: BrowserContextOptions }
@@ -138,10 +140,13 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
     idleTimer = undefined;
     const callSite = new Error('browser call site'); // taken now, while the script's frames are on the stack
     const options = launchOptions(env.env);
-    launching ??= chromium.launch(options).catch((err: Error) => {
-      launching = undefined;
-      throw err;
-    });
+    launching ??= chromium.launch(options).then(
+      (b) => (launched = b),
+      (err: Error) => {
+        launching = undefined;
+        throw err;
+      },
+    );
     return launching.catch((err: Error) => {
       const reason = launchFailure(options.executablePath!, err);
       const abort = new AbortSignal(reason, `error building browser on IterStart: ${reason}`);
@@ -159,6 +164,7 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
   async function closeBrowser(): Promise<void> {
     const b = launching;
     launching = undefined;
+    launched = undefined;
     if (b) await (await b.catch(() => undefined))?.close().catch(() => {});
   }
 
@@ -238,7 +244,7 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await (current.wrapped as { close(): Promise<void> }).close();
     },
     isConnected(): boolean {
-      return launching !== undefined;
+      return launched?.isConnected() ?? false;
     },
     async version(): Promise<string> {
       return (await chromiumBrowser()).version();
