@@ -323,7 +323,7 @@ export async function runTest(
             }
             if (result.abort && abortReason === undefined) {
               abortReason = result.abort.reason;
-              log('error', `test aborted: ${result.abort.reason}`);
+              log('error', result.abort.reason); // k6's line, location included
               controller.requestStop('abort');
             }
           },

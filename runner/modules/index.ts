@@ -15,7 +15,7 @@ import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
 import { createMetricsModule } from './metrics.js';
 import { isImplementedModule, type ImplementedModule } from './names.js';
-import type { VuRuntime } from './runtime.js';
+import { ITERATION_END, type VuRuntime } from './runtime.js';
 import type { VuTimers } from './timers.js';
 
 type ModuleObject = Record<string, unknown>;
@@ -60,6 +60,13 @@ export class ModuleRegistry {
         });
       }
     }
+  }
+
+  /** Runs the iteration-end hook of every module built so far that has one (k6/browser's). */
+  iterationEnd(): Promise<void> | undefined {
+    const browser = this.cache.get('k6/browser') as Record<symbol, unknown> | undefined;
+    const hook = browser?.[ITERATION_END];
+    return typeof hook === 'function' ? (hook as () => Promise<void>)().catch(() => {}) : undefined;
   }
 
   require(name: string): ModuleObject {

@@ -96,12 +96,32 @@ export class InterruptSignal extends Error {
   }
 }
 
-/** Thrown by exec.test.abort(): unwinds the script; the worker turns it into IterationResult.abort. */
+/** Marks an AbortSignal across copies of this file (the browser module is loaded beside the worker bundle). */
+const ABORT_MARK = Symbol.for('loadlab.abortTest');
+
+/**
+ * Thrown by exec.test.abort() (and by k6/browser when Chromium cannot start): unwinds the script; the
+ * worker turns it into IterationResult.abort. `logged` is k6's log line before the location.
+ */
 export class AbortSignal extends Error {
   override name = 'AbortSignal';
-  constructor(readonly reason: string) {
+  readonly [ABORT_MARK] = true;
+  constructor(
+    readonly reason: string,
+    readonly logged = `test aborted: ${reason}`,
+  ) {
     super(reason);
   }
+}
+
+/**
+ * A module export under this key is called when an iteration of an async default function ends
+ * (k6's IterEnd event): k6/browser closes the iteration's browser context there.
+ */
+export const ITERATION_END = Symbol.for('loadlab.iterationEnd');
+
+export function isAbortSignal(err: unknown): err is AbortSignal {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[ABORT_MARK] === true;
 }
 
 /** Read once: the timeOrigin getter is slow enough to show in profiles (every sample takes a time). */

@@ -16,6 +16,7 @@ import { installWebCryptoCompat } from '../modules/webcrypto.js';
 import {
   AbortSignal,
   InterruptSignal,
+  isAbortSignal,
   epochMs,
   nowMs,
   type IterationView,
@@ -423,14 +424,20 @@ function runIteration(
   }
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return Promise.resolve(value).then(
-      () => afterTimers(start),
+      () => afterModules(() => afterTimers(start)),
       (err: unknown) => {
         timers.stopAll();
-        return endIteration(start, err);
+        return afterModules(() => endIteration(start, err));
       },
     );
   }
   return timers.busy ? afterTimers(start) : endIteration(start, RETURNED);
+}
+
+/** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
+function afterModules<T>(next: () => T | Promise<T>): T | Promise<T> {
+  const ending = registry.iterationEnd();
+  return ending ? ending.then(next) : next();
 }
 
 /** Ends an iteration whose body returned once its timers are done (or one threw, or it was interrupted). */
@@ -485,8 +492,8 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
   let error: string | undefined;
   if (thrown !== RETURNED) {
     if (thrown instanceof InterruptSignal) completed = false;
-    else if (thrown instanceof AbortSignal) {
-      abortReason = `test aborted: ${thrown.reason}${abortLocation(thrown)}`;
+    else if (isAbortSignal(thrown)) {
+      abortReason = `${thrown.logged}${abortLocation(thrown)}`;
     } else {
       error = formatScriptException(thrown, bundleName, sourceMap);
     }
@@ -604,10 +611,9 @@ async function handle(msg: WorkerCommand): Promise<void> {
     post({ t: 'reply', seq: msg.seq, ok: true, value, samples: buffer.take() });
   } catch (err) {
     flush();
-    const message =
-      err instanceof AbortSignal
-        ? `test aborted: ${err.reason}${abortLocation(err)}`
-        : formatScriptException(err, bundleName, sourceMap);
+    const message = isAbortSignal(err)
+      ? `${err.logged}${abortLocation(err)}`
+      : formatScriptException(err, bundleName, sourceMap);
     post({ t: 'reply', seq: msg.seq, ok: false, error: message, kind: 'script' });
   }
 }

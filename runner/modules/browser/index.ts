@@ -12,7 +12,10 @@ import {
   type Page,
 } from 'playwright-core';
 import type { VuModuleEnv } from '../../types.js';
-import { launchOptions } from './launch.js';
+import { AbortSignal, isAbortSignal, ITERATION_END } from '../runtime.js';
+import { cdpSession, k6View } from './k6-api.js';
+import { launchFailure, launchOptions } from './launch.js';
+import { networkProfiles } from './network-profiles.js';
 import { NetworkMetrics } from './network.js';
 import { VITALS_BINDING, VITALS_SCRIPT } from './vitals-script.js';
 import { VitalsTracker, type VitalReport } from './vitals.js';
@@ -34,6 +37,44 @@ function toArrayBuffer(buf: Buffer): ArrayBuffer {
   return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
 }
 
+/**
+ * What k6 does to every new page: its user agent set through CDP without client-hint metadata (so no
+ * sec-ch-ua headers, unlike Playwright's override) with the locale as Accept-Language, and the
+ * favicon request measured.
+ */
+async function k6PageSetup(
+  page: Page,
+  network: NetworkMetrics,
+  options: BrowserContextOptions,
+): Promise<void> {
+  const session = await cdpSession(page);
+  await session.send('Emulation.setUserAgentOverride', {
+    userAgent: options.userAgent ?? '',
+    acceptLanguage: options.locale ?? '',
+  });
+  await network.watchFavicon(page);
+}
+
+const userAgents = new WeakMap<Browser, Promise<string>>();
+
+/** The browser's own user agent, as k6 reports it: a headless Chromium's without "Headless". */
+function browserUserAgent(b: Browser): Promise<string> {
+  let ua = userAgents.get(b);
+  if (!ua) {
+    ua = (async () => {
+      const session = await b.newBrowserCDPSession();
+      try {
+        const version = (await session.send('Browser.getVersion')) as { userAgent: string };
+        return version.userAgent.replaceAll('Headless', '');
+      } finally {
+        await session.detach().catch(() => {});
+      }
+    })();
+    userAgents.set(b, ua);
+  }
+  return ua;
+}
+
 type Closer = () => Promise<void>;
 
 /** k6's `devices`: name -> { name, userAgent, viewport, deviceScaleFactor, isMobile, hasTouch }. */
@@ -47,12 +88,12 @@ function k6Devices(): Record<string, unknown> {
 }
 
 /** A Playwright page seen through k6's API: overrides first, then Playwright's own members. */
-function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: Closer): Page {
+function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer): Page {
   const vitals = new VitalsTracker(env);
   vitalsByPage.set(page, vitals);
-  // A new top-level document ends the previous one: its LCP/CLS/INP are final now.
+  // A new top-level document ends the previous one, whose pending LCP/CLS/INP k6 never reports.
   page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) vitals.finishAll();
+    if (frame === page.mainFrame()) vitals.finishAll(false);
   });
   let closed = false;
   const overrides: Record<string, unknown> = {
@@ -62,9 +103,8 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: C
       // Late paint/LCP reports of the current document reach Node before it is torn down.
       vitals.absorb(await page.evaluate(`window.${VITALS_BINDING}Flush?.()`).catch(() => null));
       await beforeClose();
-      vitals.finishAll();
+      vitals.finishAll(true);
       await page.close().catch(() => {});
-      await afterClose();
     },
     async screenshot(opts?: Parameters<Page['screenshot']>[0]) {
       const dir = env.env.K6_BROWSER_SCREENSHOTS_OUTPUT;
@@ -77,30 +117,42 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, afterClose: C
     isClosed: () => closed || page.isClosed(),
     context: () => page.context(),
   };
-  return new Proxy(page, {
-    get(target, prop, receiver) {
-      if (typeof prop === 'string' && prop in overrides) return overrides[prop];
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return k6View(page, overrides);
 }
 
 const vitalsByPage = new WeakMap<Page, VitalsTracker>();
 
 export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: string]: unknown } {
   let launching: Promise<Browser> | undefined;
+  /** The running Chromium once launched: isConnected() asks it, not the launch in progress. */
+  let launched: Browser | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
-  let current: { raw: BrowserContext; wrapped: unknown; network: NetworkMetrics } | undefined;
+  let current:
+    | { raw: BrowserContext; wrapped: unknown; network: NetworkMetrics; options: BrowserContextOptions }
+    | undefined;
 
+  /**
+   * The VU's Chromium, launched on first use. A Chromium that cannot start aborts the test as k6's
+   * does (exit 108, its log line), located at the script's call that needed the browser.
+   */
   function chromiumBrowser(): Promise<Browser> {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = undefined;
-    launching ??= chromium.launch(launchOptions(env.env)).catch((err: Error) => {
-      launching = undefined;
-      throw new Error(`browser: cannot launch Chromium: ${err.message.split('\n')[0]}`);
+    const callSite = new Error('browser call site'); // taken now, while the script's frames are on the stack
+    const options = launchOptions(env.env);
+    launching ??= chromium.launch(options).then(
+      (b) => (launched = b),
+      (err: Error) => {
+        launching = undefined;
+        throw err;
+      },
+    );
+    return launching.catch((err: Error) => {
+      const reason = launchFailure(options.executablePath!, err);
+      const abort = new AbortSignal(reason, `error building browser on IterStart: ${reason}`);
+      abort.stack = `${abort.name}: ${reason}\n${callSite.stack?.split('\n').slice(1).join('\n') ?? ''}`;
+      throw abort;
     });
-    return launching;
   }
 
   function scheduleIdleClose(): void {
@@ -112,13 +164,20 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
   async function closeBrowser(): Promise<void> {
     const b = launching;
     launching = undefined;
+    launched = undefined;
     if (b) await (await b.catch(() => undefined))?.close().catch(() => {});
   }
 
-  async function openContext(options: unknown): Promise<{ raw: BrowserContext; wrapped: unknown }> {
+  async function openContext(
+    options: unknown,
+  ): Promise<{ raw: BrowserContext; wrapped: unknown; newPage: () => Promise<Page> }> {
     if (current) throw new Error('existing browser context must be closed before creating a new one');
     const b = await chromiumBrowser();
-    const raw = await b.newContext(toPlaywrightContextOptions(options));
+    const contextOptions = toPlaywrightContextOptions(options);
+    // k6 gives every context the browser's user agent (without "Headless") unless the script sets one.
+    if (!contextOptions.userAgent?.trim()) contextOptions.userAgent = await browserUserAgent(b);
+    contextOptions.locale ??= 'en-US'; // k6's default locale, sent as Accept-Language
+    const raw = await b.newContext(contextOptions);
     await raw.exposeBinding(VITALS_BINDING, (source, report: VitalReport) => {
       vitalsByPage.get(source.page)?.report(report);
     });
@@ -131,28 +190,26 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await raw.close().catch(() => {});
       scheduleIdleClose();
     };
-    const pages: { raw: Page; wrapped: Page }[] = [];
+    const pages: Page[] = [];
+    const newPage = async (): Promise<Page> => {
+      const page = await raw.newPage();
+      await k6PageSetup(page, network, contextOptions);
+      const wrappedPage = k6Page(page, env, () => network.settle());
+      pages.push(wrappedPage);
+      return wrappedPage;
+    };
     const wrapped = new Proxy(raw, {
       get(target, prop, receiver) {
         switch (prop) {
           case 'newPage':
-            return async () => {
-              const page = await raw.newPage();
-              const wrappedPage = k6Page(
-                page,
-                env,
-                () => network.settle(),
-                async () => {},
-              );
-              pages.push({ raw: page, wrapped: wrappedPage });
-              return wrappedPage;
-            };
+            return newPage;
           case 'pages':
-            return () => pages.filter((p) => !p.raw.isClosed()).map((p) => p.wrapped);
+            // k6 v1.3 still lists a page the script closed (measured), until the context closes.
+            return () => [...pages];
           case 'close':
             return async () => {
               // Each open page flushes its vitals first, as if closed by the script.
-              for (const p of pages) await p.wrapped.close();
+              for (const p of pages) await p.close();
               await closeContext();
             };
         }
@@ -160,26 +217,21 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    current = { raw, wrapped, network };
-    return { raw, wrapped };
+    current = { raw, wrapped, network, options: contextOptions };
+    return { raw, wrapped, newPage };
   }
 
   const browser = {
-    /** A page in a fresh context; closing the page closes that context too (k6 behaviour). */
+    /**
+     * A page in a fresh context. As in k6, closing the page leaves its context open (a second
+     * newPage in the same iteration is refused); the context closes when the iteration ends.
+     */
     async newPage(options?: unknown): Promise<Page> {
-      const { raw } = await openContext(options);
-      const network = current!.network;
-      return k6Page(
-        await raw.newPage(),
-        env,
-        () => network.settle(),
-        async () => {
-          if (current?.raw !== raw) return;
-          current = undefined;
-          await raw.close().catch(() => {});
-          scheduleIdleClose();
-        },
-      );
+      const context = await openContext(options).catch((err: unknown) => {
+        if (err instanceof Error && !isAbortSignal(err)) err.message = `new page: ${err.message}`;
+        throw err;
+      });
+      return context.newPage();
     },
     async newContext(options?: unknown): Promise<unknown> {
       return (await openContext(options)).wrapped;
@@ -188,26 +240,17 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       return current?.wrapped ?? null;
     },
     async closeContext(): Promise<void> {
-      if (!current) throw new Error('there is no active browser context to close');
+      if (!current) throw new Error('cannot close context as none is active in browser');
       await (current.wrapped as { close(): Promise<void> }).close();
     },
     isConnected(): boolean {
-      return launching !== undefined;
+      return launched?.isConnected() ?? false;
     },
     async version(): Promise<string> {
       return (await chromiumBrowser()).version();
     },
-    userAgent(): Promise<string> {
-      return (async () => {
-        const b = await chromiumBrowser();
-        const ctx = await b.newContext();
-        try {
-          const p = await ctx.newPage();
-          return (await p.evaluate('navigator.userAgent')) as string;
-        } finally {
-          await ctx.close();
-        }
-      })();
+    async userAgent(): Promise<string> {
+      return browserUserAgent(await chromiumBrowser());
     },
     /** For the runner (and tests): close Chromium now instead of after the idle delay. */
     async close(): Promise<void> {
@@ -217,5 +260,14 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
       await closeBrowser();
     },
   };
-  return { browser, devices: k6Devices() };
+  /** k6 ends the iteration's browser context (its IterEnd event); the runner's worker calls this. */
+  const iterationEnd = async (): Promise<void> => {
+    if (current) await (current.wrapped as { close(): Promise<void> }).close();
+  };
+  return {
+    browser,
+    devices: k6Devices(),
+    networkProfiles: networkProfiles(),
+    [ITERATION_END]: iterationEnd,
+  };
 }

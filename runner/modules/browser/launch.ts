@@ -1,4 +1,5 @@
 // Chromium launch options from k6's K6_BROWSER_* variables (as k6 reads them from the environment).
+import { accessSync, constants, statSync } from 'node:fs';
 import type { LaunchOptions } from 'playwright-core';
 
 export const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
@@ -43,4 +44,23 @@ export function launchOptions(env: Record<string, string | undefined>): LaunchOp
     args: [...new Set([...DEFAULT_ARGS, ...extra])],
     timeout: parseTimeoutMs(env.K6_BROWSER_TIMEOUT, 30_000),
   };
+}
+
+/** Whether a path names an executable file, as Go's exec.LookPath checks a path with a slash. */
+function isExecutableFile(path: string): boolean {
+  try {
+    if (statSync(path).isDirectory()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why Chromium did not start, in k6's words (chromium/browser_type.go), on one line. */
+export function launchFailure(executablePath: string, err: Error): string {
+  if (!isExecutableFile(executablePath)) {
+    return `finding browser executable: k6 couldn't detect google chrome or a chromium-supported browser on the given path: ${executablePath}`;
+  }
+  return `launching browser: ${err.message.split('\n')[0]}`;
 }

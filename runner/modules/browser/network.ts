@@ -1,8 +1,9 @@
 // browser_http_req_duration / _failed and browser_data_sent / _received for every request a page
 // makes, with k6's tag set (internal/js/modules/k6/browser/k6ext/metrics.go): method, name, url,
 // proto, status, resource_type (CDP spelling), from_cache, from_prefetch_cache, from_service_worker.
-import type { BrowserContext, Request } from 'playwright-core';
-import type { Sample, VuModuleEnv } from '../../types.js';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { cdpSession } from './k6-api.js';
+import type { VuModuleEnv } from '../../types.js';
 
 /** Playwright reports resource types in lower case; k6 uses the Chrome DevTools Protocol names. */
 const CDP_RESOURCE_TYPES: Record<string, string> = {
@@ -23,6 +24,14 @@ const CDP_RESOURCE_TYPES: Record<string, string> = {
   other: 'Other',
 };
 
+function isFavicon(url: string): boolean {
+  try {
+    return new URL(url).pathname === '/favicon.ico';
+  } catch {
+    return false;
+  }
+}
+
 export function cdpResourceType(playwrightType: string): string {
   return CDP_RESOURCE_TYPES[playwrightType] ?? 'Other';
 }
@@ -39,6 +48,70 @@ export class NetworkMetrics {
     context.on('requestfailed', (req) => this.track(this.record(req, true)));
   }
 
+  /**
+   * Chromium's own request for `/favicon.ico` never reaches Playwright's request events, but k6 sees
+   * it on the page's CDP session and measures it (type Other, usually a 404 that counts as failed):
+   * follow it on a CDP session of our own. Call before the page's first navigation.
+   */
+  async watchFavicon(page: Page): Promise<void> {
+    const session = await cdpSession(page);
+    const open = new Map<string, { started: number; req: Omit<FinishedRequest, 'duration'> }>();
+    session.on('Network.requestWillBeSent', (e) => {
+      if (e.type !== 'Other' || !isFavicon(e.request.url)) return;
+      open.set(e.requestId, {
+        started: e.timestamp,
+        req: {
+          method: e.request.method,
+          url: e.request.url,
+          resourceType: 'Other',
+          requestHeaders: e.request.headers as Record<string, string>,
+          requestBodySize: 0,
+          status: 0,
+          fromServiceWorker: false,
+          response: undefined,
+          responseBodySize: 0,
+        },
+      });
+    });
+    const headersAt = new Map<string, number>();
+    session.on('Network.responseReceived', (e) => {
+      const r = open.get(e.requestId);
+      if (!r) return;
+      headersAt.set(e.requestId, e.timestamp);
+      r.req.status = e.response.status;
+      r.req.fromServiceWorker = e.response.fromServiceWorker ?? false;
+      r.req.response = {
+        statusText: e.response.statusText,
+        headers: e.response.headers as Record<string, string>,
+      };
+    });
+    const done = (requestId: string, timestamp: number, failed: boolean) => {
+      const r = open.get(requestId);
+      if (!r) return;
+      open.delete(requestId);
+      const end = headersAt.get(requestId) ?? timestamp; // CDP timestamps are in seconds
+      headersAt.delete(requestId);
+      this.track(
+        (async () => {
+          if (!failed && r.req.response) {
+            const body = await session
+              .send('Network.getResponseBody', { requestId })
+              .catch(() => ({ body: '', base64Encoded: false }));
+            r.req.responseBodySize = Buffer.byteLength(body.body, body.base64Encoded ? 'base64' : 'utf8');
+          }
+          this.emitSamples({
+            ...r.req,
+            status: failed ? 0 : r.req.status,
+            duration: (end - r.started) * 1000,
+          });
+        })(),
+      );
+    };
+    session.on('Network.loadingFinished', (e) => done(e.requestId, e.timestamp, false));
+    session.on('Network.loadingFailed', (e) => done(e.requestId, e.timestamp, true));
+    await session.send('Network.enable');
+  }
+
   /** Resolves once every request seen so far has its samples emitted (call before closing). */
   async settle(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
@@ -53,65 +126,112 @@ export class NetworkMetrics {
     const url = req.url();
     if (url.startsWith('data:') || url.startsWith('blob:')) return; // no network involved
     const response = failedAtNetwork ? null : await req.response().catch(() => null);
-    const sizes = await req.sizes().catch(() => undefined);
     const timing = req.timing();
     const status = response?.status() ?? 0;
-    // responseEnd is relative to startTime; -1 when the browser could not say (failures).
+    // k6 times a request from its start to its response's headers; -1 when the browser could not say.
     const duration =
-      timing.responseEnd >= 0 ? timing.responseEnd : Math.max(0, Date.now() - timing.startTime);
+      timing.responseStart >= 0 ? timing.responseStart : Math.max(0, Date.now() - timing.startTime);
+    const body =
+      response && !(status >= 300 && status <= 399) ? await response.body().catch(() => null) : null;
+    this.emitSamples({
+      method: req.method(),
+      url,
+      resourceType: cdpResourceType(req.resourceType()),
+      requestHeaders: req.headers(),
+      requestBodySize: req.postDataBuffer()?.length ?? 0,
+      status,
+      fromServiceWorker: response?.fromServiceWorker() ?? false,
+      response: response ? { statusText: response.statusText(), headers: response.headers() } : undefined,
+      responseBodySize: body?.length ?? 0,
+      duration,
+    });
+  }
+
+  /** The four samples of one request, with k6's tags and k6's sizes. */
+  emitSamples(r: FinishedRequest): void {
     const tags: Record<string, string> = {
       ...this.env.currentTags(),
-      method: req.method(),
-      name: url,
-      url,
-      status: String(status),
-      resource_type: cdpResourceType(req.resourceType()),
+      method: r.method,
+      name: r.url,
+      url: r.url,
+      status: String(r.status),
+      resource_type: r.resourceType,
       from_cache: 'false',
       from_prefetch_cache: 'false',
-      from_service_worker: String(response?.fromServiceWorker() ?? false),
+      from_service_worker: String(r.fromServiceWorker),
     };
     // Chromium speaks HTTP/1.1 on cleartext; for TLS the negotiated protocol is not exposed.
-    if (url.startsWith('http:')) tags.proto = 'http/1.1';
+    if (r.url.startsWith('http:')) tags.proto = 'http/1.1';
     // k6 tags data_sent with the request side only.
     const sentTags = {
       ...this.env.currentTags(),
-      method: tags.method!,
-      name: url,
-      url,
-      resource_type: tags.resource_type!,
+      method: r.method,
+      name: r.url,
+      url: r.url,
+      resource_type: r.resourceType,
     };
     const time = Date.now();
-    const samples: Sample[] = [
-      { metric: 'browser_http_req_duration', type: 'trend', contains: 'time', value: duration, tags, time },
+    const received = r.response
+      ? responseHeadersSize(r.response.statusText, r.response.headers) + r.responseBodySize
+      : 0;
+    this.env.emit([
+      { metric: 'browser_http_req_duration', type: 'trend', contains: 'time', value: r.duration, tags, time },
       {
         metric: 'browser_http_req_failed',
         type: 'rate',
         contains: 'default',
-        value: status === 0 || status >= 400 ? 1 : 0,
+        value: r.status === 0 || r.status >= 400 ? 1 : 0,
         tags,
         time,
       },
-    ];
-    if (sizes) {
-      samples.push(
-        {
-          metric: 'browser_data_sent',
-          type: 'counter',
-          contains: 'data',
-          value: sizes.requestHeadersSize + sizes.requestBodySize,
-          tags: sentTags,
-          time,
-        },
-        {
-          metric: 'browser_data_received',
-          type: 'counter',
-          contains: 'data',
-          value: Math.max(0, sizes.responseHeadersSize) + Math.max(0, sizes.responseBodySize),
-          tags,
-          time,
-        },
-      );
-    }
-    this.env.emit(samples);
+      {
+        metric: 'browser_data_sent',
+        type: 'counter',
+        contains: 'data',
+        value: requestHeadersSize(r.method, r.url, r.requestHeaders) + r.requestBodySize,
+        tags: sentTags,
+        time,
+      },
+      { metric: 'browser_data_received', type: 'counter', contains: 'data', value: received, tags, time },
+    ]);
   }
+}
+
+/** What NetworkMetrics needs of a finished request, from Playwright or from CDP events. */
+export interface FinishedRequest {
+  method: string;
+  url: string;
+  resourceType: string;
+  requestHeaders: Record<string, string>;
+  requestBodySize: number;
+  status: number;
+  fromServiceWorker: boolean;
+  response: { statusText: string; headers: Record<string, string> } | undefined;
+  responseBodySize: number;
+  duration: number;
+}
+
+function headerLines(headers: Record<string, string>): number {
+  let n = 0;
+  for (const [name, value] of Object.entries(headers)) n += name.length + value.length + 4; // ': ' + CRLF
+  return n;
+}
+
+/**
+ * k6's request size (common/http.go): a request line made of the method, the URL's path (no query)
+ * and an 8-byte version, plus the headers Chromium announced for the request.
+ */
+export function requestHeadersSize(method: string, url: string, headers: Record<string, string>): number {
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url).pathname);
+  } catch {
+    path = '';
+  }
+  return 4 + method.length + path.length + 8 + headerLines(headers);
+}
+
+/** k6's response head size: status line (version, code, text) and headers, then the blank line. */
+export function responseHeadersSize(statusText: string, headers: Record<string, string>): number {
+  return 4 + 8 + 3 + statusText.length + headerLines(headers) + 2;
 }

@@ -1,7 +1,8 @@
-// Turns the page's raw web-vital reports into browser_web_vital_* samples with k6's tags.
-// FCP, TTFB and FID are final when first seen; LCP, CLS and INP keep changing while the document
-// lives, so their latest value is emitted once, when the document goes away (navigation, pagehide,
-// page close), which is also when k6 (through the web-vitals library) reports them.
+// Turns the page's raw web-vital reports into browser_web_vital_* samples with k6's tags, reported
+// when k6 v1.3 reports them (measured side by side): FCP, TTFB and FID when first seen; LCP at the
+// first input (which makes it final) or when the page closes; CLS and INP only when the page closes.
+// A document the page navigates away from loses its pending LCP, CLS and INP, as in k6, whose
+// web-vitals library reports them from pagehide, too late for the leaving document to deliver.
 import type { Sample, VuModuleEnv } from '../../types.js';
 
 export type VitalName = 'fcp' | 'lcp' | 'cls' | 'ttfb' | 'inp' | 'fid';
@@ -9,7 +10,7 @@ export type VitalName = 'fcp' | 'lcp' | 'cls' | 'ttfb' | 'inp' | 'fid';
 export interface VitalReport {
   doc: string;
   url: string;
-  name: VitalName | 'hidden';
+  name: VitalName | 'hidden' | 'input';
   value: number;
 }
 
@@ -35,6 +36,7 @@ interface DocState {
   url: string;
   latest: Partial<Record<VitalName, number>>;
   sent: Set<VitalName>;
+  lcpFinal?: boolean;
 }
 
 export class VitalsTracker {
@@ -51,7 +53,12 @@ export class VitalsTracker {
       this.docs.set(r.doc, doc);
     }
     if (r.name === 'hidden') {
-      this.finish(r.doc);
+      this.finish(r.doc, false);
+      return;
+    }
+    if (r.name === 'input') {
+      doc.lcpFinal = true;
+      this.emitLcp(doc);
       return;
     }
     if (!(r.name in RATING_BOUNDS)) return;
@@ -62,7 +69,15 @@ export class VitalsTracker {
       }
       return;
     }
+    if (r.name === 'lcp' && doc.lcpFinal) return;
     doc.latest[r.name] = r.value;
+  }
+
+  private emitLcp(doc: DocState): void {
+    const v = doc.latest.lcp;
+    if (v === undefined || doc.sent.has('lcp')) return;
+    doc.sent.add('lcp');
+    this.emit('lcp', v, doc.url);
   }
 
   /** Applies what the page returned from its flush: the latest value of every vital it measured. */
@@ -74,17 +89,22 @@ export class VitalsTracker {
     }
   }
 
-  /** Emits the pending LCP/CLS/INP of every document seen so far (the page navigated or closed). */
-  finishAll(): void {
-    for (const id of [...this.docs.keys()]) this.finish(id);
+  /**
+   * Ends every document seen so far: `closing` (the page closes, k6 fires pagehide first) emits their
+   * pending LCP, CLS and INP; a navigation away drops them, as k6 does.
+   */
+  finishAll(closing: boolean): void {
+    for (const id of [...this.docs.keys()]) this.finish(id, closing);
   }
 
-  private finish(id: string): void {
+  private finish(id: string, closing: boolean): void {
     const doc = this.docs.get(id);
     if (!doc) return;
     this.docs.delete(id);
     this.finished.add(id);
-    for (const name of ['lcp', 'cls', 'inp'] as const) {
+    if (!closing) return;
+    this.emitLcp(doc);
+    for (const name of ['cls', 'inp'] as const) {
       const v = doc.latest[name];
       if (v !== undefined) this.emit(name, v, doc.url);
     }
