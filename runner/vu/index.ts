@@ -313,7 +313,7 @@ class WorkerVu implements Vu {
     } catch {
       return { ok: false, error: `invalid URL: "${op.url}"` };
     }
-    const jar = this.engine.jar;
+    const jar = this.engine.jarFor(op.id);
     if (op.op === 'set') jar.set(url, op.name, op.value, op.opts);
     else if (op.op === 'clear') jar.clear(url);
     else if (op.op === 'delete') jar.delete(url, op.name);
