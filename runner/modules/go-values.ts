@@ -82,3 +82,10 @@ export function goSprint(value: unknown): string {
   }
   return String(value);
 }
+
+/** Go's url.QueryEscape: only letters, digits and -_.~ stay, a space is '+'. */
+export function goQueryEscape(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}

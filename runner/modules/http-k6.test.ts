@@ -1,4 +1,4 @@
-// k6/http against real k6: fixtures/http-*.js run on both engines against a server this test
+// k6/http and k6/html against real k6: fixtures/http-*.js and html.js run on both engines against a server this test
 // starts, which records every request as it arrived (header names and order as written, bodies),
 // sets and echoes cookies, and asks for Digest credentials. Same log lines, same requests on the
 // wire, same http_reqs samples.
@@ -18,6 +18,13 @@ interface Recorded {
   raw: string[];
   body: string;
 }
+
+/** What /page answers (fixtures/html.js reads it through Response.html()). */
+const PAGE = `<!doctype html><html><head><title>Clinic &amp; Co</title></head><body><h1>Owners</h1>
+<p>First <a href="/owners/1">Ann</a></p><p>Second <a href="https://example.test/x">out</a></p>
+<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></table>
+<span id="ent">&lt;tag&gt; &eacute; &#x41;</span><div id="ws">  spaced
+  text </div></body></html>`;
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const REALM = 'lab';
@@ -67,7 +74,10 @@ async function startRecorder(): Promise<{ base: string; records: Recorded[]; ser
         );
         res.end('set');
       } else if (url.pathname === '/cookie') res.end(req.headers.cookie ?? '');
-      else if (url.pathname.startsWith('/digest/') && !digestOk(req)) {
+      else if (url.pathname === '/page') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(PAGE);
+      } else if (url.pathname.startsWith('/digest/') && !digestOk(req)) {
         const wrong = (req.headers.authorization ?? '').startsWith('Digest ');
         res.writeHead(wrong ? 403 : 401, {
           'WWW-Authenticate': `Digest realm="${REALM}", qop="auth", nonce="n0nce", opaque="op", algorithm=MD5`,
@@ -143,5 +153,15 @@ describe('runner/modules k6/http on real k6 and the runner', function () {
     const runner = await runOn('node', script);
     assert.deepEqual(runner.lines, k6.lines);
     assert.deepEqual(sortedRecords(runner.records), sortedRecords(k6.records));
+  });
+
+  it('fixtures/html.js: parseHTML and Response.html(), Selection and Element, log the same lines', async function () {
+    realK6OrSkip(this);
+    const script = 'runner/modules/fixtures/html.js';
+    const k6 = await runOn('k6', script);
+    assert.ok(k6.lines.length >= 25, k6.lines.join('\n'));
+    assert.ok(!k6.lines.some((l) => l.startsWith('level=error')), k6.lines.join('\n'));
+    const runner = await runOn('node', script);
+    assert.deepEqual(runner.lines, k6.lines);
   });
 });

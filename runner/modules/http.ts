@@ -5,7 +5,7 @@ import { INVALID_URL_CODE } from '../vu/go-url.js';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from './runtime.js';
 import { goError } from './go-error.js';
-import { goSprint } from './go-values.js';
+import { goQueryEscape, goSprint } from './go-values.js';
 import { hasFile, httpFile, multipartBody } from './http-multipart.js';
 
 const EXPECTED = Symbol('loadlab.expectedStatuses');
@@ -39,13 +39,6 @@ export function parseDurationMs(v: unknown): number {
   }
   if (matched !== s) throw new Error(`invalid duration "${s}"`);
   return total;
-}
-
-/** Go's url.QueryEscape: only letters, digits and -_.~ stay, a space is '+'. */
-export function goQueryEscape(s: string): string {
-  return encodeURIComponent(s)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
 }
 
 /** Form-urlencodes a plain object as k6 does (Go's url.Values.Encode: keys sorted). */

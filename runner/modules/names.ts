@@ -12,6 +12,7 @@ export const IMPLEMENTED_MODULES = [
   'k6/timers',
   'k6/data',
   'k6/browser',
+  'k6/html',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -22,7 +23,6 @@ export function isImplementedModule(name: string): name is ImplementedModule {
 
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = [
-  'k6/html',
   'k6/ws',
   'k6/net/grpc',
   'k6/experimental/websockets',
