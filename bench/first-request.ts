@@ -4,7 +4,7 @@
 // http_req_duration and http_req_blocked, the first iteration's duration, and the median duration
 // of requests 2-5. Runs alternate (k6, runner without the HTTP warm-up, runner as shipped), BENCH_ROUNDS
 // times (default 7), and the medians are printed with their ratios to k6 (when there is a real
-// k6: REAL_K6, ../shared/tools/k6 or k6 on PATH).
+// k6: REAL_K6, ../shared/tools/k6 or k6 on PATH). BENCH_VERBOSE=1 prints every round's figures.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,5 +116,8 @@ for (const [key, label] of keys) {
     return `${v.name} ${ms(value)}${ratio}`;
   });
   console.log(`${label}: ${cells.join(', ')}`);
+}
+if (process.env.BENCH_VERBOSE === '1') {
+  for (const v of variants) console.log(v.name, JSON.stringify(results.get(v.name)));
 }
 if (!k6) console.log('no real k6 here (REAL_K6, ../shared/tools/k6 or k6 on PATH): runner figures only');
