@@ -100,6 +100,8 @@ interface EngineRun {
   records: Recorded[];
   /** Each http_reqs sample as "status expected_response url", port replaced, sorted. */
   httpReqs: string[];
+  /** Sums of data_sent and data_received. */
+  bytes: { sent: number; received: number };
 }
 
 async function runOn(engine: 'k6' | 'node', script: string): Promise<EngineRun> {
@@ -124,7 +126,12 @@ async function runOn(engine: 'k6' | 'node', script: string): Promise<EngineRun> 
         return `${tags.status} ${tags.expected_response} ${tags.url}`.replaceAll(port, 'PORT');
       })
       .sort();
-    return { lines, records, httpReqs };
+    const sum = (metric: string) =>
+      readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(`"metric":"${metric}"`) && l.includes('"type":"Point"'))
+        .reduce((total, l) => total + (JSON.parse(l) as { data: { value: number } }).data.value, 0);
+    return { lines, records, httpReqs, bytes: { sent: sum('data_sent'), received: sum('data_received') } };
   } finally {
     server.closeAllConnections();
     server.close();
@@ -143,6 +150,9 @@ describe('runner/modules k6/http on real k6 and the runner', function () {
     assert.deepEqual(sortedRecords(runner.records), sortedRecords(k6.records));
     assert.deepEqual(runner.lines, k6.lines);
     assert.deepEqual(runner.httpReqs, k6.httpReqs);
+    // The same heads and bodies both ways: the same bytes on the wire.
+    assert.ok(k6.bytes.sent > 0 && k6.bytes.received > 0, JSON.stringify(k6.bytes));
+    assert.deepEqual(runner.bytes, k6.bytes);
   });
 
   it('fixtures/http-jar.js: cookie jars (the VU jar, new http.CookieJar with params.jar, set options) log the same lines', async function () {
