@@ -52,3 +52,40 @@ export function goBytes(value: unknown, errorPrefix = ''): Buffer {
 export function toArrayBuffer(bytes: Buffer): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
+
+/** Go's %v of a float64 (strconv 'g', shortest, exponent below 1e-4 or from 1e+06 on, two digits at least). */
+function goFloat(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const [mantissa, e] = n.toExponential().split('e') as [string, string];
+  const exp = Number(e);
+  if (exp >= -4 && exp < 6) return String(n);
+  return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+}
+
+/** fmt.Sprint of a script value as sobek exports it: how k6 writes a form or multipart field's value. */
+export function goSprint(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : goFloat(value);
+  }
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return `[${value.map(goSprint).join(' ')}]`;
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `map[${Object.keys(o)
+      .sort()
+      .map((k) => `${k}:${goSprint(o[k])}`)
+      .join(' ')}]`;
+  }
+  return String(value);
+}
+
+/** Go's url.QueryEscape: only letters, digits and -_.~ stay, a space is '+'. */
+export function goQueryEscape(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}

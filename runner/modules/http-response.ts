@@ -2,6 +2,7 @@
 // json(selector) with gjson-style paths.
 import { Hop, type HopTimings, type HopTuple } from '../vu/protocol.js';
 import { parseSetCookie, type ParsedCookie } from '../vu/cookie-jar.js';
+import { parseHTML, type Selection } from './html.js';
 
 /** Header names repeat on every response: remembering them keeps this off the per-request cost. */
 const canonicalCache = new Map<string, string>();
@@ -96,7 +97,6 @@ function unsupported(method: string): never {
 }
 // Shared by every Response (they use no `this`): three fewer closures per request.
 const clickLink = (): never => unsupported('clickLink');
-const html = (): never => unsupported('html');
 const submitForm = (): never => unsupported('submitForm');
 
 export class Response {
@@ -134,7 +134,7 @@ export class Response {
   };
   // Methods are own enumerable properties, as in k6 (Object.keys(res) lists them).
   declare clickLink: () => never;
-  declare html: () => never;
+  declare html: (selector?: string) => Selection;
   declare json: (selector?: string) => unknown;
   declare submitForm: () => never;
 
@@ -190,10 +190,24 @@ export class Response {
       cookies: requestCookies,
     };
     this.clickLink = clickLink;
-    this.html = html;
+    this.html = htmlReader(this);
     this.json = jsonReader(this);
     this.submitForm = submitForm;
   }
+}
+
+/** Response.html(selector?): the body as a document Selection, or what the selector finds in it. */
+function htmlReader(res: Response): (selector?: string) => Selection {
+  return (selector?: string) => {
+    const text =
+      res.body === null
+        ? ''
+        : typeof res.body === 'string'
+          ? res.body
+          : Buffer.from(res.body).toString('utf8');
+    const doc = parseHTML(text, res.url);
+    return selector === undefined ? doc : doc.find(selector);
+  };
 }
 
 /** Response.json(): the body is parsed on the first call only; selectors read the parsed value. */

@@ -5,6 +5,8 @@ import { INVALID_URL_CODE } from '../vu/go-url.js';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from './runtime.js';
 import { goError } from './go-error.js';
+import { goQueryEscape, goSprint } from './go-values.js';
+import { hasFile, httpFile, multipartBody } from './http-multipart.js';
 
 const EXPECTED = Symbol('loadlab.expectedStatuses');
 /** What http.expectedStatuses() returns: its ranges, [min, max, ...], judged on the main thread. */
@@ -39,12 +41,13 @@ export function parseDurationMs(v: unknown): number {
   return total;
 }
 
-/** Form-urlencodes a plain object like k6 (arrays repeat the key). */
+/** Form-urlencodes a plain object as k6 does (Go's url.Values.Encode: keys sorted). */
 function formEncode(obj: Record<string, unknown>): string {
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(obj)) {
-    const vals = Array.isArray(v) ? v : [v];
-    for (const x of vals) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(x))}`);
+  for (const k of Object.keys(obj).sort()) {
+    const v = obj[k];
+    for (const x of Array.isArray(v) ? v : [v])
+      parts.push(`${goQueryEscape(k)}=${goQueryEscape(goSprint(x))}`);
   }
   return parts.join('&');
 }
@@ -132,19 +135,26 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       else if (body instanceof ArrayBuffer) wireBody = new Uint8Array(body);
       else if (ArrayBuffer.isView(body))
         wireBody = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-      else if (typeof body === 'object') {
+      else if (typeof body === 'object' && hasFile(body as Record<string, unknown>)) {
+        const multipart = multipartBody(body as Record<string, unknown>);
+        wireBody = multipart.bytes;
+        if (!lower.has('content-type')) headers.push('Content-Type', multipart.contentType);
+      } else if (typeof body === 'object') {
         wireBody = formEncode(body as Record<string, unknown>);
         if (!lower.has('content-type')) headers.push('Content-Type', 'application/x-www-form-urlencoded');
       } else wireBody = String(body);
       requestBody = typeof wireBody === 'string' ? wireBody : Buffer.from(wireBody).toString('utf8');
     }
-    if (params.auth && params.auth !== 'basic') {
-      throw new Error(`auth type "${params.auth}" is not supported by the loadlab runner (basic only)`);
+    if (params.auth && params.auth !== 'basic' && params.auth !== 'digest') {
+      throw new Error(
+        `auth type "${params.auth}" is not supported by the loadlab runner (basic and digest only)`,
+      );
     }
     const cookies: string[] = [];
     for (const [k, v] of Object.entries(params.cookies ?? {})) {
-      const value = v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v;
-      cookies.push(k, String(value));
+      const own =
+        v && typeof v === 'object' && 'value' in v ? (v as { value: unknown; replace?: unknown }) : undefined;
+      cookies.push(k, String(own ? own.value : v), own?.replace ? '1' : '');
     }
     const timeoutMs = params.timeout !== undefined ? parseDurationMs(params.timeout) : 60_000;
     const responseType: ResponseType =
@@ -166,6 +176,8 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       nameTag,
       userTags,
       expectedRanges(params.responseCallback),
+      jarId(params.jar),
+      params.auth === 'digest',
     ];
     return { wire, id, method: upper, url, params, requestBody, responseType };
   }
@@ -261,34 +273,57 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     return { url: u, name: n };
   }
 
-  /** http.cookieJar(): the VU's own jar (k6 resets it every iteration). */
-  function cookieJar(): Record<string, (...a: never[]) => unknown> {
-    const call = (op: JarOp) => {
-      const r = rt.jarSync(op);
-      if (!r.ok) throw new Error(r.error);
-      return r;
-    };
-    const urlOf = (u: unknown) =>
-      u && typeof u === 'object' && 'url' in u ? String((u as UrlTemplate).url) : String(u);
-    return {
-      set: (url: unknown, name: unknown, value: unknown, opts?: Record<string, unknown>) => {
-        call({
-          op: 'set',
-          url: urlOf(url),
-          name: String(name),
-          value: String(value),
-          ...(opts ? { opts } : {}),
-        });
-      },
-      cookiesForURL: (url: unknown) => call({ op: 'get', url: urlOf(url) }).cookies ?? {},
-      clear: (url: unknown) => {
-        call({ op: 'clear', url: urlOf(url) });
-      },
-      delete: (url: unknown, name: unknown) => {
-        call({ op: 'delete', url: urlOf(url), name: String(name) });
-      },
-    };
+  /**
+   * A cookie jar of this VU. Jars live on the main thread with the HTTP client; the script's object
+   * holds the jar's id (0: the VU's own, which k6 empties every iteration).
+   */
+  const JAR_ID = Symbol('loadlab.jarId');
+  const urlOf = (u: unknown) =>
+    u && typeof u === 'object' && 'url' in u ? String((u as UrlTemplate).url) : String(u);
+  const callJar = (op: JarOp) => {
+    const r = rt.jarSync(op);
+    if (!r.ok) throw new Error(r.error);
+    return r;
+  };
+  let nextJarId = 1;
+  const jarWithId = (id: number): JarMethods =>
+    Object.defineProperty(Object.create(JarMethods.prototype), JAR_ID, { value: id }) as JarMethods;
+  class JarMethods {
+    declare [JAR_ID]: number;
+    cookiesForURL(url: unknown): Record<string, string[]> {
+      return callJar({ id: this[JAR_ID], op: 'get', url: urlOf(url) }).cookies ?? {};
+    }
+    set(url: unknown, name: unknown, value: unknown, opts?: Record<string, unknown>): void {
+      const op = {
+        id: this[JAR_ID],
+        op: 'set',
+        url: urlOf(url),
+        name: String(name),
+        value: String(value),
+      } as const;
+      callJar(opts ? { ...op, opts } : op);
+    }
+    clear(url: unknown): void {
+      callJar({ id: this[JAR_ID], op: 'clear', url: urlOf(url) });
+    }
+    delete(url: unknown, name: unknown): void {
+      callJar({ id: this[JAR_ID], op: 'delete', url: urlOf(url), name: String(name) });
+    }
   }
+  /**
+   * `new http.CookieJar()`. In k6 the object it makes is a Go value: not an instance of the
+   * constructor (`instanceof` is false), which this keeps.
+   */
+  function CookieJar(): JarMethods {
+    return jarWithId(nextJarId++);
+  }
+  const vuJar = jarWithId(0);
+  /** params.jar's id: a jar this module made, else the VU's. */
+  const jarId = (jar: unknown): number =>
+    jar && typeof jar === 'object' && JAR_ID in jar ? (jar as JarMethods)[JAR_ID] : 0;
+
+  /** http.cookieJar(): the VU's own jar. */
+  const cookieJar = (): JarMethods => vuJar;
 
   const mod = {
     cookieJar,
@@ -306,6 +341,22 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     expectedStatuses,
     setResponseCallback,
     url,
+    file: httpFile,
+    CookieJar,
+    OCSP_STATUS_GOOD: 'good',
+    OCSP_STATUS_REVOKED: 'revoked',
+    OCSP_STATUS_SERVER_FAILED: 'server_failed',
+    OCSP_STATUS_UNKNOWN: 'unknown',
+    OCSP_REASON_UNSPECIFIED: 'unspecified',
+    OCSP_REASON_KEY_COMPROMISE: 'key_compromise',
+    OCSP_REASON_CA_COMPROMISE: 'ca_compromise',
+    OCSP_REASON_AFFILIATION_CHANGED: 'affiliation_changed',
+    OCSP_REASON_SUPERSEDED: 'superseded',
+    OCSP_REASON_CESSATION_OF_OPERATION: 'cessation_of_operation',
+    OCSP_REASON_CERTIFICATE_HOLD: 'certificate_hold',
+    OCSP_REASON_REMOVE_FROM_CRL: 'remove_from_crl',
+    OCSP_REASON_PRIVILEGE_WITHDRAWN: 'privilege_withdrawn',
+    OCSP_REASON_AA_COMPROMISE: 'aa_compromise',
     TLS_1_0: 'tls1.0',
     TLS_1_1: 'tls1.1',
     TLS_1_2: 'tls1.2',

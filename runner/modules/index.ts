@@ -11,6 +11,7 @@ import { createFsModule } from './fs.js';
 import { createSecretsModule } from './secrets.js';
 import { createStreamsModule } from './streams.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
+import { createHtmlModule } from './html.js';
 import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
 import { createMetricsModule } from './metrics.js';
@@ -95,6 +96,7 @@ export class ModuleRegistry {
     'k6/experimental/csv': () => createCsvModule(this.rt),
     'k6/experimental/streams': () => createStreamsModule(),
     'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
+    'k6/html': () => createHtmlModule(),
   };
 
   private build(name: string): ModuleObject {

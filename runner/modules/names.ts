@@ -16,6 +16,7 @@ export const IMPLEMENTED_MODULES = [
   'k6/experimental/csv',
   'k6/secrets',
   'k6/experimental/streams',
+  'k6/html',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -26,7 +27,6 @@ export function isImplementedModule(name: string): name is ImplementedModule {
 
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = [
-  'k6/html',
   'k6/ws',
   'k6/net/grpc',
   'k6/experimental/websockets',

@@ -17,6 +17,8 @@ import {
 import { nowMs } from '../modules/runtime.js';
 import { CookieJar } from './cookie-jar.js';
 import { hasControlChar, INVALID_URL_CODE, refuseUrl, resolveLocation } from './go-url.js';
+import { writeGoHeads } from './go-request-head.js';
+import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 
 interface SocketInfo {
   connectMs: number;
@@ -184,7 +186,10 @@ export function classifyError(err: Error & { code?: string }): { error: string; 
 
 export class HttpEngine {
   private readonly agent: Agent;
+  /** The VU's jar (http.cookieJar(), emptied every iteration). */
   readonly jar = new CookieJar();
+  /** Jars the script made (`new http.CookieJar()`), by the id the VU gave each; created on first use. */
+  private readonly scriptJars = new Map<number, CookieJar>();
   private sent = 0;
   private received = 0;
   private readonly inflight = new Set<HopHandler>();
@@ -224,6 +229,7 @@ export class HttpEngine {
       tcp.removeListener('error', fail);
       socketInfo.set(socket, { connectMs, tlsMs, used: false, lastWritten: 0, lastRead: 0, raw: tcp });
       this.sockets.add(socket);
+      writeGoHeads(socket);
       socket.once('close', () => {
         this.account(socket);
         this.sockets.delete(socket);
@@ -263,13 +269,43 @@ export class HttpEngine {
     info.lastRead = r;
   }
 
+  /** The jar with this id (WireRequest.jar). */
+  jarFor(id: number): CookieJar {
+    if (id === 0) return this.jar;
+    let jar = this.scriptJars.get(id);
+    if (!jar) this.scriptJars.set(id, (jar = new CookieJar()));
+    return jar;
+  }
+
   async request(req: WireRequest): Promise<WireResponse> {
     const hops: WireHop[] = [];
     let method = req.method;
     let url = req.url;
     let body = req.body;
+    const digest = req.digest ? digestCredentials(url) : undefined;
+    if (digest) url = digest.url;
     for (let redirects = 0; ; redirects++) {
-      const hop = await this.roundTrip(method, url, req, body, redirects === 0);
+      let hop = await this.roundTrip(method, url, req, body, redirects === 0, digest?.basic);
+      if (digest && redirects === 0) {
+        hop.expected = hop.status === 401;
+        const challenge =
+          hop.status === 401
+            ? parseDigestChallenge(headerValue(hop.headers, 'www-authenticate') ?? '')
+            : undefined;
+        if (challenge) {
+          hop.body = null;
+          hops.push(hop);
+          const parsed = new URL(url);
+          const authorization = digestAuthorization({
+            method,
+            uri: parsed.pathname + parsed.search,
+            username: digest.username,
+            password: digest.password,
+            challenge,
+          });
+          hop = await this.roundTrip(method, url, req, body, true, authorization);
+        }
+      }
       hops.push(hop);
       const location = headerValue(hop.headers, 'location');
       const isRedirect = [301, 302, 303, 307, 308].includes(hop.status) && location !== undefined;
@@ -301,6 +337,7 @@ export class HttpEngine {
     req: WireRequest,
     body: string | Uint8Array | null,
     first: boolean,
+    authorization?: string,
   ): Promise<WireHop> {
     const parsed = parseHttpUrl(url);
     if (parsed === undefined) {
@@ -319,11 +356,13 @@ export class HttpEngine {
       names.add(name.toLowerCase());
     }
     if (!names.has('user-agent')) headers.push('User-Agent', this.opts.userAgent ?? 'Grafana k6/1.3.0');
-    const cookieParts = this.jar.cookieHeader(parsed);
-    for (let i = 0; i < req.cookies.length; i += 2) cookieParts.set(req.cookies[i]!, req.cookies[i + 1]!);
-    if (cookieParts.size > 0 && !names.has('cookie')) {
-      headers.push('Cookie', [...cookieParts].map(([k, v]) => `${k}=${v}`).join('; '));
-    }
+    const jar = this.jarFor(req.jar);
+    const cookie = cookieHeader(req.cookies, jar.cookieHeader(parsed));
+    if (cookie && !names.has('cookie')) headers.push('Cookie', cookie);
+    // Response.request shows the headers before Go's client adds credentials (k6's own request).
+    const shownHeaders = headers.slice();
+    if (authorization !== undefined && !names.has('authorization'))
+      headers.push('Authorization', authorization);
     if (parsed.username) {
       const cred = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
       if (!names.has('authorization'))
@@ -338,12 +377,12 @@ export class HttpEngine {
         if (handler.socket) this.account(handler.socket);
         if (err) {
           const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
-          resolve(this.failedHop(method, url, headers, classifyError(e)));
+          resolve(this.failedHop(method, url, shownHeaders, classifyError(e)));
           return;
         }
         const got = handler.headers;
         for (let i = 0; i < got.length; i += 2) {
-          if (got[i]!.toLowerCase() === 'set-cookie') this.jar.setFromHeader(got[i + 1]!, parsed);
+          if (got[i]!.toLowerCase() === 'set-cookie') jar.setFromHeader(got[i + 1]!, parsed);
         }
         const remote = handler.socket;
         const status = handler.status;
@@ -366,7 +405,7 @@ export class HttpEngine {
           remoteIp: remote?.remoteAddress ?? '',
           remotePort: remote?.remotePort ?? 0,
           tlsVersion: tlsVersionOf(remote),
-          requestHeaders: headers,
+          requestHeaders: shownHeaders,
           time: nowMs(),
           sampled: true,
         });
@@ -439,6 +478,41 @@ function tlsVersionOf(socket: Socket | undefined): string {
   if (!tls || typeof tls.getProtocol !== 'function') return '';
   const p = tls.getProtocol();
   return p ? p.replace('TLSv', 'tls') : '';
+}
+
+/**
+ * k6's Cookie header: the request's own cookies first (params.cookies, in order), then the jar's,
+ * except those a params cookie with `replace: true` stands for (k6's SetRequestCookies).
+ */
+function cookieHeader(own: string[], jar: Map<string, string>): string {
+  const parts: string[] = [];
+  const replaced = new Set<string>();
+  for (let i = 0; i < own.length; i += 3) {
+    parts.push(`${own[i]!}=${own[i + 1]!}`);
+    if (own[i + 2]) replaced.add(own[i]!);
+  }
+  for (const [k, v] of jar) if (!replaced.has(k)) parts.push(`${k}=${v}`);
+  return parts.join('; ');
+}
+
+/**
+ * A digest request's URL without its credentials (k6 takes them out of the URL it requests and
+ * reports), the credentials, and the Basic header Go's client adds from them on the first try.
+ */
+function digestCredentials(url: string): { url: string; username: string; password: string; basic?: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { url, username: '', password: '' };
+  }
+  const username = decodeURIComponent(u.username);
+  const password = decodeURIComponent(u.password);
+  if (!u.username && !u.password) return { url, username, password };
+  u.username = '';
+  u.password = '';
+  const basic = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  return { url: u.toString(), username, password, basic };
 }
 
 /** The first value of a header (name in lower case) in a flat name/value list. */

@@ -17,6 +17,8 @@ function request(id: number, over: Partial<WireRequest> = {}): WireRequest {
     nameTag: undefined,
     userTags: undefined,
     expect: undefined,
+    jar: 0,
+    digest: false,
     ...over,
   };
 }

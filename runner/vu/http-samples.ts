@@ -67,7 +67,8 @@ export class HttpSampleBook {
     const ranges = req.expect === undefined ? DEFAULT_EXPECTED : req.expect;
     for (const hop of hops) {
       if (!hop.sampled) continue;
-      const expected = ranges === null ? undefined : hop.status !== 0 && isExpected(ranges, hop.status);
+      const expected =
+        ranges === null ? undefined : (hop.expected ?? (hop.status !== 0 && isExpected(ranges, hop.status)));
       pushHopSamples(out, hop.timings, expected, this.hopTags(base, req, hop, expected), hop.time);
     }
   };

@@ -6,6 +6,7 @@ import { nowMs, type IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError } from './errors.js';
 import { HttpEngine } from './http-engine.js';
+import { warmHttpPath } from './http-warmup.js';
 import { loadScript, type ScriptBundle } from './load-script.js';
 import {
   GO,
@@ -187,6 +188,9 @@ class WorkerVu implements Vu {
   ) {
     this.id = config.vuId;
     this.httpSamples = new HttpSampleBook(config.systemTags ? new Set(config.systemTags) : undefined);
+    // The process's first HTTP exchange compiles undici's parser and code: done now, while the
+    // worker starts, instead of inside the script's first request (http-warmup.ts).
+    void warmHttpPath();
     this.engine = new HttpEngine({
       insecureSkipTLSVerify: config.insecureSkipTLSVerify,
       userAgent: config.userAgent,
@@ -318,7 +322,7 @@ class WorkerVu implements Vu {
     } catch {
       return { ok: false, error: `invalid URL: "${op.url}"` };
     }
-    const jar = this.engine.jar;
+    const jar = this.engine.jarFor(op.id);
     if (op.op === 'set') jar.set(url, op.name, op.value, op.opts);
     else if (op.op === 'clear') jar.clear(url);
     else if (op.op === 'delete') jar.delete(url, op.name);

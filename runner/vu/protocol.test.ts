@@ -54,11 +54,13 @@ describe('runner/vu protocol tuples (what crosses the bridge)', () => {
       null,
       500,
       3,
-      ['c', 'v'],
+      ['c', 'v', ''],
       'binary',
       'n',
       { a: '1' },
       [200, 204],
+      2,
+      true,
     ];
     assert.deepEqual(requestFromTuple(t), {
       id: 7,
@@ -68,11 +70,13 @@ describe('runner/vu protocol tuples (what crosses the bridge)', () => {
       body: null,
       timeoutMs: 500,
       maxRedirects: 3,
-      cookies: ['c', 'v'],
+      cookies: ['c', 'v', ''],
       responseType: 'binary',
       nameTag: 'n',
       userTags: { a: '1' },
       expect: [200, 204],
+      jar: 2,
+      digest: true,
     });
   });
 });

@@ -72,6 +72,8 @@ export type RequestTuple = [
   nameTag: string | undefined,
   userTags: Record<string, string> | undefined,
   expect: number[] | null | undefined,
+  jar: number,
+  digest: boolean,
 ];
 
 /** An HTTP call of a blocked VU: whether to empty the jar first (a new iteration's first call), then its requests. */
@@ -92,7 +94,10 @@ export interface WireRequest {
   body: string | Uint8Array | null;
   timeoutMs: number;
   maxRedirects: number;
-  /** Cookies from params.cookies, names and values alternating, sent on this request only (jar cookies are added by the engine). */
+  /**
+   * Cookies from params.cookies as name, value, replace ('1' or '') triples, sent on this request
+   * only, before the jar's (which the engine adds; a replacing one hides the jar's of its name).
+   */
   cookies: string[];
   responseType: ResponseType;
   /** params.tags.name or an http.url template's name: the request's name and url tags. */
@@ -104,6 +109,10 @@ export interface WireRequest {
    * none (no http_req_failed), undefined for k6's default, 200-399.
    */
   expect: number[] | null | undefined;
+  /** The cookie jar: 0 is the VU's own (http.cookieJar()), others are `new http.CookieJar()`s. */
+  jar: number;
+  /** params.auth 'digest': answer a 401 Digest challenge with the URL's credentials. */
+  digest: boolean;
 }
 
 /** Main thread: the request a VU sent. */
@@ -121,6 +130,8 @@ export function requestFromTuple(t: RequestTuple): WireRequest {
     nameTag: t[9],
     userTags: t[10],
     expect: t[11],
+    jar: t[12],
+    digest: t[13],
   };
 }
 
@@ -172,6 +183,11 @@ export interface WireHop {
    * cannot parse): the answer carries the error, and k6 emits no samples for it.
    */
   sampled: boolean;
+  /**
+   * Set on the first hop of a digest request: k6 judges it by `status === 401` instead of the
+   * response callback (a challenge is what it expects there).
+   */
+  expected?: boolean;
 }
 
 export interface WireResponse {
@@ -251,12 +267,13 @@ export function responseTuple(res: WireResponse): ResponseTuple {
   return [hops, res.sent, res.received];
 }
 
-/** Operations on the VU's cookie jar (http.cookieJar()), answered like HTTP requests. */
-export type JarOp =
+/** Operations on a cookie jar of the VU (id as in WireRequest.jar), answered like HTTP requests. */
+export type JarOp = { id: number } & (
   | { op: 'set'; url: string; name: string; value: string; opts?: Record<string, unknown> }
   | { op: 'get'; url: string }
   | { op: 'clear'; url: string }
-  | { op: 'delete'; url: string; name: string };
+  | { op: 'delete'; url: string; name: string }
+);
 
 export type JarAnswer = { ok: true; cookies?: Record<string, string[]> } | { ok: false; error: string };
 

@@ -2,6 +2,7 @@
 // every Worker evaluates (`eval: true`). This keeps worker start-up cheap (no TypeScript loader
 // per VU) and works the same from .ts sources under tsx and from compiled .js.
 import { buildSync } from 'esbuild';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 let cached: string | undefined;
@@ -23,6 +24,9 @@ export function workerCode(): string {
     logLevel: 'silent',
     // The browser module (playwright-core) is loaded on demand by absolute path, never bundled here.
     external: ['*/browser/index.js', 'playwright-core', 'esbuild', 'undici'],
+    // k6/html loads cheerio on first use, by this absolute path (modules/html.ts): not bundled, so
+    // VUs that parse no HTML do not compile it.
+    define: { __LOADLAB_CHEERIO__: JSON.stringify(createRequire(import.meta.url).resolve('cheerio')) },
   });
   cached = out.outputFiles[0]!.text;
   return cached;
