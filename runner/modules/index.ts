@@ -13,6 +13,8 @@ import { createMetricsModule } from './metrics.js';
 import { isImplementedModule, type ImplementedModule } from './names.js';
 import type { VuRuntime } from './runtime.js';
 import type { VuTimers } from './timers.js';
+import { createWsModule } from './websocket/k6-ws.js';
+import { createWebSocketsModule, type VuEventLoop } from './websocket/websockets.js';
 
 type ModuleObject = Record<string, unknown>;
 
@@ -35,6 +37,8 @@ export class ModuleRegistry {
     private readonly tsxApiUrl: string | undefined,
     private readonly moduleEnv: VuModuleEnv,
     private readonly timers: VuTimers,
+    /** Where a module holds the iteration open for its async work (the VU's TimerQueue). */
+    private readonly eventLoop: VuEventLoop,
   ) {}
 
   /** Loads the modules that cannot be built synchronously, for the imports the bundle declares. */
@@ -80,6 +84,8 @@ export class ModuleRegistry {
     'k6/data': () => createDataModule(this.rt),
     'k6/timers': () => ({ ...this.timers }),
     'k6/browser': () => this.buildBrowser(),
+    'k6/ws': () => createWsModule(this.rt),
+    'k6/experimental/websockets': () => createWebSocketsModule(this.rt, this.eventLoop),
   };
 
   private build(name: string): ModuleObject {

@@ -12,6 +12,8 @@ export const IMPLEMENTED_MODULES = [
   'k6/timers',
   'k6/data',
   'k6/browser',
+  'k6/ws',
+  'k6/experimental/websockets',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -23,9 +25,7 @@ export function isImplementedModule(name: string): name is ImplementedModule {
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = [
   'k6/html',
-  'k6/ws',
   'k6/net/grpc',
-  'k6/experimental/websockets',
   'k6/experimental/streams',
   'k6/experimental/fs',
   'k6/experimental/csv',

@@ -204,6 +204,10 @@ const rt: VuRuntime = {
     }
     return answers;
   },
+  addBytes(sent, received) {
+    sentBytes += sent;
+    receivedBytes += received;
+  },
   jarSync(op: JarOp): JarAnswer {
     return bridge({ jar: op, resetJar: false }) as JarAnswer;
   },
@@ -266,6 +270,7 @@ const registry = new ModuleRegistry(
     },
   },
   timers.api,
+  timers,
 );
 
 function setPhase(p: Phase): void {
