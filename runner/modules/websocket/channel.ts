@@ -68,9 +68,29 @@ export function unexpectedCloseError(code: number, reason: string): string | und
 }
 
 /** The User-Agent k6 sends in the handshake (options.userAgent, else its own). */
-export function userAgent(rt: VuRuntime): string {
+function userAgent(rt: VuRuntime): string {
   const ua = rt.testOptions?.userAgent;
   return typeof ua === 'string' ? ua : 'Grafana k6/1.3.0';
+}
+
+/**
+ * The handshake's headers: k6's User-Agent, the VU's cookies for the URL (k6's dialer reads the
+ * VU's jar, as for http: ws:// as http://, wss:// as https://), then the script's own headers.
+ */
+export function handshakeHeaders(rt: VuRuntime, url: string, own: unknown): Record<string, string> {
+  const headers: Record<string, string> = { 'User-Agent': userAgent(rt) };
+  const jarUrl = url.replace(/^ws(s?):/i, 'http$1:');
+  const answer = rt.jarSync({ op: 'get', url: jarUrl });
+  if (answer.ok && answer.cookies) {
+    const pairs = Object.entries(answer.cookies).flatMap(([name, values]) =>
+      values.map((v) => `${name}=${v}`),
+    );
+    if (pairs.length > 0) headers.Cookie = pairs.join('; ');
+  }
+  if (own && typeof own === 'object') {
+    for (const [k, v] of Object.entries(own as Record<string, unknown>)) headers[k] = String(v);
+  }
+  return headers;
 }
 
 /** `tags` of a params object as k6 applies them (each value as a string). */

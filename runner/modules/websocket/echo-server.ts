@@ -1,6 +1,7 @@
 // A WebSocket echo server on 127.0.0.1:0 for the tests of k6/ws and k6/experimental/websockets: text
 // comes back as text and binary as binary; a few text commands make the server act first, so a
 // script can see what k6 does when the other side pings or closes.
+import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 export interface EchoServer {
@@ -11,10 +12,14 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-/** `ping-me` (server pings), `close-me <code>` (server closes with that code), `greet-twice`; the rest is echoed. */
-function onMessage(socket: WebSocket, data: Buffer, isBinary: boolean): void {
+/**
+ * `ping-me` (server pings), `close-me <code>` (server closes with that code), `greet-twice`,
+ * `header <name>` (the handshake's header of that name); the rest is echoed.
+ */
+function onMessage(socket: WebSocket, req: IncomingMessage, data: Buffer, isBinary: boolean): void {
   if (isBinary) return socket.send(data, { binary: true });
   const text = data.toString('utf8');
+  if (text.startsWith('header ')) return socket.send(`${text}: ${String(req.headers[text.slice(7)])}`);
   if (text === 'ping-me') return socket.ping('server');
   if (text.startsWith('close-me ')) return socket.close(Number(text.slice(9)), 'asked to');
   if (text === 'greet-twice') {
@@ -39,7 +44,7 @@ export async function startEchoServer(): Promise<EchoServer> {
     accepted++;
     // The path may ask for a first message, so a script sees one before it sends anything.
     if (req.url?.startsWith('/hello')) socket.send('welcome');
-    socket.on('message', (data, isBinary) => onMessage(socket, data as Buffer, isBinary));
+    socket.on('message', (data, isBinary) => onMessage(socket, req, data as Buffer, isBinary));
     socket.on('error', () => socket.terminate());
   });
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,7 @@ import {
   isInterrupted,
   openChannel,
   unexpectedCloseError,
-  userAgent,
+  handshakeHeaders,
   userTags,
   WsSamples,
   type HostChannel,
@@ -59,14 +59,11 @@ function connect(rt: VuRuntime, url: string, args: unknown[]): WsResponse {
   else throw goError('invalid number of arguments to ws.connect');
   if (typeof callback !== 'function') throw goError('last argument to ws.connect must be a function');
 
-  const headers: Record<string, string> = { 'User-Agent': userAgent(rt) };
   const tags = { ...rt.currentTags(), url };
   let compression = false;
+  const p = (params ?? {}) as Record<string, unknown>;
+  const headers = handshakeHeaders(rt, url, p.headers);
   if (params !== null && params !== undefined) {
-    const p = params as Record<string, unknown>;
-    if (p.headers && typeof p.headers === 'object') {
-      for (const [k, v] of Object.entries(p.headers as Record<string, unknown>)) headers[k] = String(v);
-    }
     Object.assign(tags, userTags(p.tags));
     const algo = p.compression === undefined ? '' : String(p.compression).trim();
     if (algo !== '' && algo !== 'deflate') {

@@ -9,7 +9,7 @@ import { Blob, receivedBlob, sendableBlobBytes } from './blob.js';
 import {
   openChannel,
   unexpectedCloseError,
-  userAgent,
+  handshakeHeaders,
   userTags,
   WsSamples,
   type HostChannel,
@@ -59,26 +59,25 @@ function parseUrl(value: unknown): URL {
 }
 
 interface Params {
-  headers: Record<string, string>;
+  /** The script's own headers (handshakeHeaders adds k6's). */
+  headers: unknown;
   tags: Record<string, string>;
   compression: boolean;
 }
 
 function parseParams(rt: VuRuntime, raw: unknown): Params {
-  const out: Params = { headers: { 'User-Agent': userAgent(rt) }, tags: {}, compression: false };
+  const out: Params = { headers: {}, tags: {}, compression: false };
   if (raw === null || raw === undefined) return out;
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     switch (key) {
       case 'headers':
-        if (value && typeof value === 'object') {
-          for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.headers[k] = String(v);
-        }
+        out.headers = value;
         break;
       case 'tags':
         out.tags = userTags(value);
         break;
       case 'jar':
-        break; // the VU's own jar is not sent by this runner (see runner/README.md)
+        break; // the VU's own jar is used (handshakeHeaders): a CookieJar given here is not
       case 'compression': {
         const algo = String(value).trim();
         if (algo !== 'deflate') {
@@ -141,7 +140,7 @@ function openSocket(
   const channel: HostChannel = openChannel(
     {
       url: href,
-      headers: params.headers,
+      headers: handshakeHeaders(rt, href, params.headers),
       protocols: protocolList(protocols),
       compression: params.compression,
     },
