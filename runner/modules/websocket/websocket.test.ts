@@ -2,8 +2,10 @@
 // log the same lines on real k6 and on the runner, both engines emit the same ws_* metrics (names,
 // types, tag sets, counts), and a socket open at the end of gracefulStop ends as it does in k6.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { logLines, realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
 import { REPO } from '../../e2e/harness.js';
@@ -70,6 +72,22 @@ describe('runner/modules/websocket', function () {
       lines.includes('level=info msg="timers done 101 after 3 ticks" source=console'),
       lines.join('\n'),
     );
+  });
+
+  it('a WebSocket made in the init context is refused in one line, exit 107 (k6 v1.3 crashes there)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-ws-init-'));
+    const script = join(dir, 'init.js');
+    writeFileSync(
+      script,
+      "import { WebSocket } from 'k6/experimental/websockets';\nnew WebSocket(__ENV.WS_URL);\nexport default function () {}\n",
+    );
+    const run = spawnSync(RUNNER[0]!, [...RUNNER.slice(1), 'run', '-q', '-e', `WS_URL=${echo.url}`, script], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 107, run.stderr);
+    assert.match(run.stderr, /GoError: using websockets in the init context is not supported/);
   });
 
   for (const fixture of ['ws.js', 'websockets.js']) {

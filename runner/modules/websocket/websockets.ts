@@ -117,6 +117,9 @@ function openSocket(
   protocols: unknown,
   rawParams: unknown,
 ): object {
+  // k6 v1.3 crashes on this (a nil pointer, measured); a socket opened in init would hold the VU's
+  // first iteration open, so it is refused as k6/ws refuses it.
+  if (rt.phase === 'init') throw goError('using websockets in the init context is not supported');
   const url = parseUrl(rawUrl);
   const params = parseParams(rt, rawParams);
   const href = url.href;
