@@ -63,6 +63,9 @@ const CLOSE_CODE_WORDS: Record<number, string> = {
  */
 export function unexpectedCloseError(code: number, reason: string): string | undefined {
   if (code === 1000 || code === 1001) return undefined;
+  // 1006 is what `ws` reports for a connection that ended without a close frame: gorilla's read then
+  // failed on the stream's end.
+  if (code === 1006 && !reason) reason = 'unexpected EOF';
   const words = CLOSE_CODE_WORDS[code];
   return `websocket: close ${code}${words ? ` (${words})` : ''}${reason ? `: ${reason}` : ''}`;
 }

@@ -13,7 +13,8 @@ export interface EchoServer {
 }
 
 /**
- * `ping-me` (server pings), `close-me <code>` (server closes with that code), `greet-twice`,
+ * `ping-me` (server pings), `close-me <code>` (server closes with that code), `drop-me` (the
+ * server drops the connection without a close frame), `greet-twice`,
  * `header <name>` (the handshake's header of that name); the rest is echoed.
  */
 function onMessage(socket: WebSocket, req: IncomingMessage, data: Buffer, isBinary: boolean): void {
@@ -21,6 +22,7 @@ function onMessage(socket: WebSocket, req: IncomingMessage, data: Buffer, isBina
   const text = data.toString('utf8');
   if (text.startsWith('header ')) return socket.send(`${text}: ${String(req.headers[text.slice(7)])}`);
   if (text === 'ping-me') return socket.ping('server');
+  if (text === 'drop-me') return socket.terminate();
   if (text.startsWith('close-me ')) return socket.close(Number(text.slice(9)), 'asked to');
   if (text === 'greet-twice') {
     socket.send('hello 1');

@@ -59,6 +59,7 @@ describe('runner/modules/websocket', function () {
     assert.equal(unexpectedCloseError(1001, 'bye'), undefined);
     assert.equal(unexpectedCloseError(4001, 'asked to'), 'websocket: close 4001: asked to');
     assert.equal(unexpectedCloseError(1005, ''), 'websocket: close 1005 (no status)');
+    assert.equal(unexpectedCloseError(1006, ''), 'websocket: close 1006 (abnormal closure): unexpected EOF');
   });
 
   it('the runner alone: fixtures/ws.js talks to the echo server through ws.connect', () => {
