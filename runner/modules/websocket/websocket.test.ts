@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { logLines, realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
-import { REPO } from '../../e2e/harness.js';
+import { REPO, runLoadlab } from '../../e2e/harness.js';
 import { startInfluxCapture, type InfluxCapture } from '../../e2e/influx-capture.js';
 import { explain, sideBySide } from '../../e2e/side-by-side.js';
 import { goDialError } from './host.js';
@@ -171,4 +171,35 @@ describe('runner/modules/websocket', function () {
       assert.deepEqual(steady(runnerLines), steady(messagesOf(k6.result.stderr)));
     });
   }
+
+  it('Ctrl-C with a k6/ws socket open stops gracefully on both engines (exit 105, teardown runs)', async function () {
+    realK6OrSkip(this);
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-ws-sigint-'));
+    const script = join(dir, 'open.js');
+    writeFileSync(
+      script,
+      [
+        "import ws from 'k6/ws';",
+        "export const options = { vus: 1, duration: '60s' };",
+        'export default function () {',
+        "  ws.connect(__ENV.WS_URL, (s) => s.setInterval(() => s.send('tick'), 100));",
+        '}',
+        "export function teardown() { console.log('teardown'); }",
+      ].join('\n'),
+    );
+    const runs = await Promise.all(
+      (['k6', 'node'] as const).map((engine) =>
+        runLoadlab(['-q', script], {
+          engine,
+          env: { WS_URL: echo.url },
+          interruptAfterMs: 3000,
+          timeoutMs: 40_000,
+        }),
+      ),
+    );
+    for (const [i, run] of runs.entries()) {
+      assert.equal(run.code, 105, `${i === 0 ? 'k6' : 'runner'}: ${run.stderr}`);
+      assert.match(run.stderr, /msg=teardown/);
+    }
+  });
 });
