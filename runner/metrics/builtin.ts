@@ -13,7 +13,15 @@ export const HTTP_TIMING_METRICS = [
   'http_req_receiving',
 ] as const;
 
-const TIME_TRENDS = [...HTTP_TIMING_METRICS, 'iteration_duration', 'group_duration'];
+const TIME_TRENDS = [
+  ...HTTP_TIMING_METRICS,
+  'iteration_duration',
+  'group_duration',
+  // k6/ws and k6/experimental/websockets (k6 registers them with the others, imported or not).
+  'ws_connecting',
+  'ws_session_duration',
+  'ws_ping',
+];
 
 export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: ValueType }> = {
   vus: { type: 'gauge', contains: 'default' },
@@ -25,6 +33,9 @@ export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: Value
   checks: { type: 'rate', contains: 'default' },
   http_reqs: { type: 'counter', contains: 'default' },
   http_req_failed: { type: 'rate', contains: 'default' },
+  ws_sessions: { type: 'counter', contains: 'default' },
+  ws_msgs_sent: { type: 'counter', contains: 'default' },
+  ws_msgs_received: { type: 'counter', contains: 'default' },
   ...Object.fromEntries(
     TIME_TRENDS.map((name) => [name, { type: 'trend' as const, contains: 'time' as const }]),
   ),

@@ -18,6 +18,8 @@ import { createMetricsModule } from './metrics.js';
 import { isImplementedModule, type ImplementedModule } from './names.js';
 import { ITERATION_END, type VuRuntime } from './runtime.js';
 import type { VuTimers } from './timers.js';
+import { createWsModule } from './websocket/k6-ws.js';
+import { createWebSocketsModule, type VuEventLoop } from './websocket/websockets.js';
 
 type ModuleObject = Record<string, unknown>;
 
@@ -40,6 +42,8 @@ export class ModuleRegistry {
     private readonly tsxApiUrl: string | undefined,
     private readonly moduleEnv: VuModuleEnv,
     private readonly timers: VuTimers,
+    /** Where a module holds the iteration open for its async work (the VU's TimerQueue). */
+    private readonly eventLoop: VuEventLoop,
   ) {}
 
   /** Loads the modules that cannot be built synchronously, for the imports the bundle declares. */
@@ -97,6 +101,8 @@ export class ModuleRegistry {
     'k6/experimental/streams': () => createStreamsModule(),
     'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
     'k6/html': () => createHtmlModule(),
+    'k6/ws': () => createWsModule(this.rt),
+    'k6/experimental/websockets': () => createWebSocketsModule(this.rt, this.eventLoop),
   };
 
   private build(name: string): ModuleObject {

@@ -17,6 +17,8 @@ export const IMPLEMENTED_MODULES = [
   'k6/secrets',
   'k6/experimental/streams',
   'k6/html',
+  'k6/ws',
+  'k6/experimental/websockets',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -27,9 +29,7 @@ export function isImplementedModule(name: string): name is ImplementedModule {
 
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = [
-  'k6/ws',
   'k6/net/grpc',
-  'k6/experimental/websockets',
   'k6/experimental/redis',
 ] as const;
 

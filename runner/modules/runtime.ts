@@ -60,6 +60,8 @@ export interface VuRuntime {
    * with baseTags() and the request's own tags (vu/http-samples.ts).
    */
   recordHttp(requestId: number): void;
+  /** Bytes a module's own connection moved (k6/ws): counted into this iteration's data_sent/data_received. */
+  addBytes(sent: number, received: number): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: RequestTuple[]): ResponseTuple[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */

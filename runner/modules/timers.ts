@@ -3,6 +3,9 @@
 // blocks k6's event loop); a callback that throws ends the iteration with its error, and the timers
 // still pending are stopped with k6's warning, as on an interrupt.
 //
+// Other modules' asynchronous work (k6/experimental/websockets' sockets) holds the iteration open
+// the same way: `hold()` until it is done; `stopAll()` (an interrupt, a failed callback) stops it too.
+//
 // The queue keeps its own due times and arms one Node timer for the earliest: Node runs a 0 ms
 // timeout no sooner than a 1 ms one, where k6 runs it first, and due timers run earliest first.
 
@@ -24,6 +27,12 @@ interface Timer {
   run: () => void;
 }
 
+/** Keeps the iteration open until released; fail() ends it with an error as a throwing timer does. */
+export interface EventHold {
+  release(): void;
+  fail(error: unknown): void;
+}
+
 /** How often a VU waiting for its timers looks at the interrupt flag. */
 const INTERRUPT_POLL_MS = 20;
 
@@ -34,6 +43,8 @@ export class TimerQueue {
   private armed: { cancel: () => void } | undefined;
   private failure: { error: unknown } | undefined;
   private changed: (() => void) | undefined;
+  /** Each hold's stop function (what an interrupt or a failure does to it). */
+  private readonly holds = new Map<EventHold, () => void>();
   readonly api: VuTimers;
 
   constructor(private readonly warn: (message: string) => void) {
@@ -52,7 +63,24 @@ export class TimerQueue {
 
   /** A timer is pending, or a callback threw and the iteration has yet to hear of it. */
   get busy(): boolean {
-    return this.live.size > 0 || this.failure !== undefined;
+    return this.live.size > 0 || this.holds.size > 0 || this.failure !== undefined;
+  }
+
+  /** Holds the iteration open for a module's async work; `stop` ends that work when the iteration must end. */
+  hold(stop: () => void): EventHold {
+    const hold: EventHold = {
+      release: () => {
+        if (this.holds.delete(hold)) this.changed?.();
+      },
+      fail: (error) => {
+        if (!this.holds.has(hold)) return;
+        this.failure ??= { error };
+        this.stopAll();
+        this.changed?.();
+      },
+    };
+    this.holds.set(hold, stop);
+    return hold;
   }
 
   private start(kind: TimerKind, callback: unknown, delay: unknown, args: unknown[]): number {
@@ -120,6 +148,9 @@ export class TimerQueue {
     }
     this.live.clear();
     this.arm();
+    const stops = [...this.holds.values()];
+    this.holds.clear();
+    for (const stop of stops) stop();
   }
 
   /**
@@ -144,7 +175,7 @@ export class TimerQueue {
           this.failure = undefined;
           finish();
           reject(error);
-        } else if (this.live.size === 0) {
+        } else if (this.live.size === 0 && this.holds.size === 0) {
           finish();
           resolve('done');
         }

@@ -5,6 +5,7 @@ import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { nowMs, type IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError } from './errors.js';
+import { hostSocket } from '../modules/websocket/host.js';
 import { HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
 import { loadScript, type ScriptBundle } from './load-script.js';
@@ -353,6 +354,9 @@ class WorkerVu implements Vu {
         return;
       case 'iteration':
         this.onLoopResult?.(ev.result);
+        return;
+      case 'ws-open':
+        hostSocket(ev);
         return;
       case 'reply': {
         const p = this.pending;

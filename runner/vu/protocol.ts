@@ -1,5 +1,6 @@
 // Messages between a VU worker (the script's thread) and the main thread that owns the VU.
 // HTTP goes over its own port so the worker can block on it with Atomics.wait + receiveMessageOnPort.
+import type { WsOpenCall } from '../modules/websocket/wire.js';
 import type { SampleBatch } from './sample-batch.js';
 
 /** Slots of the Int32Array over the VU's SharedArrayBuffer. */
@@ -291,6 +292,8 @@ export type WorkerCommand =
   | { cmd: 'summary'; seq: number; data: unknown };
 
 export type WorkerEvent =
+  /** A WebSocket for the main thread to host (modules/websocket/host.ts). */
+  | WsOpenCall
   | { t: 'reply'; seq: number; ok: true; value: unknown; samples: SampleBatch }
   | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' }
   | { t: 'samples'; samples: SampleBatch }

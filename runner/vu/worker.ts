@@ -213,6 +213,10 @@ const rt: VuRuntime = {
     }
     return answers;
   },
+  addBytes(sent, received) {
+    sentBytes += sent;
+    receivedBytes += received;
+  },
   jarSync(op: JarOp): JarAnswer {
     return bridge({ jar: op, resetJar: false }) as JarAnswer;
   },
@@ -275,6 +279,7 @@ const registry = new ModuleRegistry(
     },
   },
   timers.api,
+  timers,
 );
 
 function setPhase(p: Phase): void {
