@@ -12,25 +12,67 @@ export class ScriptError extends Error {
   override name = 'ScriptError';
 }
 
-const FRAME = /^\s*at (?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
+// `at async f (…)`: V8 marks a frame an await resumed; k6 prints it as any other frame.
+const FRAME = /^\s*at (?:async )?(?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
+
+/** What the bundle's frames are mapped with (built once per VU). */
+export interface ScriptSource {
+  /** The path V8 names the evaluated bundle by. */
+  bundleName: string;
+  /** The bundle as evaluated, wrapper included: call frames are moved to their `(` in it. */
+  evaluated: string;
+  map: SourceMap | undefined;
+  /**
+   * Original sources k6 also reaches through a source map (TypeScript, or a file with an inline or
+   * `//# sourceMappingURL=` map), as file:// URLs: k6 prints their columns 0-based.
+   */
+  mappedByK6: (source: string) => boolean;
+  /** `<x>_default` names written in the script's files, which are not esbuild's and stay as they are. */
+  literalDefaultNames: ReadonlySet<string>;
+}
 
 /**
  * Formats a thrown value like k6 logs it. Frames inside the bundle are mapped through its source
- * map; frames of the runner itself are dropped.
+ * map; frames of the runner itself are dropped. A non-Error value has no stack of its own:
+ * `valueStack` is where it was thrown (thrown-values.ts), when known.
  */
-export function formatScriptException(err: unknown, bundleName: string, map: SourceMap | undefined): string {
-  if (!(err instanceof Error)) return String(err);
+export function formatScriptException(err: unknown, src: ScriptSource, valueStack?: string): string {
+  if (!(err instanceof Error)) {
+    // k6 ends a thrown non-Error value's message with a newline, after the frames when it has them.
+    const frames = valueStack === undefined ? [] : bundleFrames(valueStack, src);
+    return `${String(err)}\n${frames.map((f) => `${f}\n`).join('')}`;
+  }
   const head = `${err.name}: ${err.message}`;
+  const frames = bundleFrames(err.stack ?? '', src);
+  return frames.length > 0 ? `${head}\n${frames.join('\n')}\n` : head;
+}
+
+/** A call as V8 places it (callee, or `await`) up to its `(`, where goja places it. */
+const CALL_HEAD = /^(?:await\s+)?[\w$.\s]*?\(/;
+
+/** k6's `\tat fn (file:///…:line:col)` lines for the stack's frames inside the bundle. */
+function bundleFrames(stack: string, src: ScriptSource): string[] {
   const frames: string[] = [];
-  for (const line of (err.stack ?? '').split('\n').slice(1)) {
+  let lines: string[] | undefined;
+  for (const line of stack.split('\n').slice(1)) {
     const m = FRAME.exec(line);
-    if (!m || m[2] !== bundleName) continue;
+    if (!m || m[2] !== src.bundleName) continue;
     const fn = m[1];
     let file = m[2] ?? '';
-    let ln = Number(m[3]);
+    const genLine = Number(m[3]) - 1;
+    let ln = genLine + 1;
     let col = Number(m[4]);
-    if (map) {
-      const entry = map.findEntry(ln - 1, col - 1) as {
+    const caller = frames.length > 0;
+    if (caller) {
+      // A caller's frame: goja's position is the call's `(`, V8's the callee's start.
+      lines ??= src.evaluated.split('\n');
+      const head = CALL_HEAD.exec(lines[ln - 1]?.slice(col - 1) ?? '');
+      if (head) col += head[0].length - 1;
+    }
+    if (src.map) {
+      const entry = src.map.findEntry(genLine, col - 1) as {
+        generatedLine?: number;
+        generatedColumn?: number;
         originalSource?: string;
         originalLine?: number;
         originalColumn?: number;
@@ -38,14 +80,28 @@ export function formatScriptException(err: unknown, bundleName: string, map: Sou
       if (entry.originalSource !== undefined && entry.originalLine !== undefined) {
         file = entry.originalSource;
         ln = entry.originalLine + 1;
-        col = (entry.originalColumn ?? 0) + 1;
+        if (src.mappedByK6(file)) {
+          // k6 looks its own map up one column further and prints the original column 0-based.
+          const next = src.map.findEntry(genLine, col) as { originalColumn?: number };
+          col = next.originalColumn ?? entry.originalColumn ?? 0;
+        } else {
+          // A call moved to its `(`: between two mappings the code is the original's, so the distance
+          // from the callee's mapping carries over (esbuild maps a line from column 0, indentation included).
+          lines ??= src.evaluated.split('\n');
+          const text = lines[genLine] ?? '';
+          const start = Math.max(entry.generatedColumn ?? 0, text.length - text.trimStart().length);
+          const within = caller && entry.generatedLine === genLine ? Math.max(0, col - 1 - start) : 0;
+          col = (entry.originalColumn ?? 0) + within + 1;
+        }
       }
     }
     const loc = `${/^[a-z]+:\/\//.test(file) ? file : `file://${file}`}:${ln}:${col}`;
     // esbuild names a bundled `export default function` <file>_default; k6 calls it `default`.
     const name =
-      fn && !fn.startsWith('Object.') && fn !== 'eval' ? fn.replace(/^[\w$]+_default$/, 'default') : '';
+      fn && !fn.startsWith('Object.') && fn !== 'eval'
+        ? fn.replace(/^[\w$]+_default$/, (n) => (src.literalDefaultNames.has(n) ? n : 'default'))
+        : '';
     frames.push(name ? `\tat ${name} (${loc})` : `\tat ${loc}`);
   }
-  return frames.length > 0 ? `${head}\n${frames.join('\n')}\n` : head;
+  return frames;
 }

@@ -4,6 +4,7 @@
 import { SourceMap } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -21,7 +22,8 @@ import {
   type Phase,
   type VuRuntime,
 } from '../modules/runtime.js';
-import { formatScriptException } from './errors.js';
+import { formatScriptException, type ScriptSource } from './errors.js';
+import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import {
   INSTANCE_STATS,
   INSTANCE_STATS_SLOTS,
@@ -68,6 +70,27 @@ const bundleName = path.join(init.bundle.scriptDir, '__loadlab_bundle.js');
 const REMOTE_SOURCE = `${REMOTE_NAMESPACE}:`;
 const sourceMap = init.bundle.sourceMap
   ? new SourceMap(fixSources(JSON.parse(init.bundle.sourceMap)))
+  : undefined;
+const tla = init.bundle.topLevelAwait;
+// Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
+// parameters stand in for Node's globals in the script's code only (the runner's own code, such
+// as playwright in k6/browser, keeps Node's timers). Strict, as the ES module k6 runs is: the
+// CommonJS bundle lost that, and a write to a frozen object passed silently instead of throwing.
+// A script with top-level await is an async function's body, awaited in init as k6's init waits.
+const evaluated = `(${tla ? 'async ' : ''}function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {"use strict";${tla?.prelude ?? ''}${init.bundle.code}\n})`;
+const inputFiles = new Set((init.bundle.inputs?.files ?? []).map((f) => pathToFileURL(f).href));
+const source: ScriptSource = {
+  bundleName,
+  evaluated,
+  map: sourceMap,
+  mappedByK6: (file) =>
+    file.startsWith('file://') &&
+    (/\.[cm]?tsx?$/.test(file) || (inputFiles.size > 0 && !inputFiles.has(file))),
+  literalDefaultNames: new Set(init.bundle.inputs?.defaultNames ?? []),
+};
+// Only a script that may throw a non-Error value pays for the debugger session that locates it.
+const thrownValues = mayThrowNonErrors(init.bundle.code)
+  ? new ThrownValues(pathToFileURL(bundleName).href, bundleName)
   : undefined;
 const enabledSystemTags = init.systemTags ? new Set(init.systemTags) : undefined;
 
@@ -317,16 +340,14 @@ async function runInit(): Promise<{
   setPhase('init');
   await registry.preload(init.bundle.k6Imports ?? []);
   const module = { exports: {} as Record<string, unknown> };
-  // Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
-  // parameters stand in for Node's globals in the script's code only (the runner's own code, such
-  // as playwright in k6/browser, keeps Node's timers). Strict, as the ES module k6 runs is: the
-  // CommonJS bundle lost that, and a write to a frozen object passed silently instead of throwing.
-  const wrapper = vm.runInThisContext(
-    `(function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {"use strict";${init.bundle.code}\n})`,
-    { filename: bundleName },
-  ) as (e: unknown, r: (n: string) => unknown, m: unknown, ...t: unknown[]) => void;
+  const wrapper = vm.runInThisContext(evaluated, { filename: bundleName }) as (
+    e: unknown,
+    r: (n: string) => unknown,
+    m: unknown,
+    ...t: unknown[]
+  ) => unknown;
   const { setTimeout, clearTimeout, setInterval, clearInterval } = timers.api;
-  wrapper(
+  const running = wrapper(
     module.exports,
     (n) => registry.require(n),
     module,
@@ -335,6 +356,7 @@ async function runInit(): Promise<{
     setInterval,
     clearInterval,
   );
+  if (tla) await running;
   scriptExports = module.exports;
   const options =
     scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
@@ -479,7 +501,7 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
     else if (thrown instanceof AbortSignal) {
       abortReason = `test aborted: ${thrown.reason}${abortLocation(thrown)}`;
     } else {
-      error = formatScriptException(thrown, bundleName, sourceMap);
+      error = formatScriptException(thrown, source, thrownValues?.stackOf(thrown));
     }
   }
   if (Atomics.load(signals, INTERRUPT) !== 0 && error === undefined && abortReason === undefined) {
@@ -507,7 +529,7 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
 }
 
 function abortLocation(err: Error): string {
-  const formatted = formatScriptException(err, bundleName, sourceMap);
+  const formatted = formatScriptException(err, source);
   const frame = formatted.split('\n')[1];
   return frame ? ` ${frame.trim()}` : '';
 }
@@ -535,7 +557,7 @@ async function runSummary(data: unknown) {
 
 // A promise the script forgot to await must not kill the VU: k6 logs it and goes on.
 process.on('unhandledRejection', (reason) => {
-  rt.log('error', `Uncaught (in promise) ${formatScriptException(reason, bundleName, sourceMap)}`.trimEnd());
+  rt.log('error', `Uncaught (in promise) ${formatScriptException(reason, source)}`.trimEnd());
 });
 
 /** The last full 'iterate' command: what 'iterate-next' reuses. */
@@ -598,7 +620,8 @@ async function handle(msg: WorkerCommand): Promise<void> {
     const message =
       err instanceof AbortSignal
         ? `test aborted: ${err.reason}${abortLocation(err)}`
-        : formatScriptException(err, bundleName, sourceMap);
+        : // k6 has no location for a value thrown in init: its module evaluation rejects with the bare value.
+          formatScriptException(err, source, msg.cmd === 'init' ? undefined : thrownValues?.stackOf(err));
     post({ t: 'reply', seq: msg.seq, ok: false, error: message, kind: 'script' });
   }
 }
