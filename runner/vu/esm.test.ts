@@ -138,7 +138,16 @@ describe('runner/vu error locations', () => {
       thrown.close();
     }
     assert.equal(mayThrowNonErrors('if (a) throw new Error("x");'), false);
-    assert.equal(mayThrowNonErrors('catch (e) { throw e; }'), true);
+    assert.equal(mayThrowNonErrors('catch (e) { throw e; }'), false);
+    for (const code of [
+      'throw "x";',
+      "throw 'x' + n;",
+      'throw `a ${b}`;',
+      'throw 7;',
+      'throw void 0;',
+      'throw null;',
+    ])
+      assert.equal(mayThrowNonErrors(code), true, code);
   });
 
   // Values that are not Errors thrown in an iteration, setup and init; errors in TypeScript and in

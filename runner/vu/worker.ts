@@ -88,10 +88,11 @@ const source: ScriptSource = {
     (/\.[cm]?tsx?$/.test(file) || (inputFiles.size > 0 && !inputFiles.has(file))),
   literalDefaultNames: new Set(init.bundle.inputs?.defaultNames ?? []),
 };
-// Only a script that may throw a non-Error value pays for the debugger session that locates it.
-const thrownValues = mayThrowNonErrors(init.bundle.code)
-  ? new ThrownValues(pathToFileURL(bundleName).href, bundleName)
-  : undefined;
+/**
+ * Where a thrown non-Error value came from, for a script that may throw one. Opened after init:
+ * k6 prints no frame for a value thrown there, and the init code compiles faster without a debugger.
+ */
+let thrownValues: ThrownValues | undefined;
 const enabledSystemTags = init.systemTags ? new Set(init.systemTags) : undefined;
 
 /** esbuild writes sources relative to the bundle; k6 prints absolute file:// paths (and remote modules' URLs). */
@@ -358,6 +359,8 @@ async function runInit(): Promise<{
   );
   if (tla) await running;
   scriptExports = module.exports;
+  if (mayThrowNonErrors(init.bundle.code))
+    thrownValues = new ThrownValues(pathToFileURL(bundleName).href, bundleName);
   const options =
     scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
   return {
