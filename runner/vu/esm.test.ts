@@ -150,12 +150,14 @@ describe('runner/vu error locations', () => {
       assert.equal(mayThrowNonErrors(code), true, code);
   });
 
-  // Values that are not Errors thrown in an iteration, setup and init; errors in TypeScript and in
+  // Values that are not Errors thrown in an iteration, setup and init; an async iteration's
+  // rejection; errors in TypeScript and in
   // a prebuilt script with its source map in a file or inline.
   sameOnBothEngines([
     ['throw-iteration.js', 0],
     ['throw-setup.js', 107],
     ['throw-init.js', 107],
+    ['throw-async.js', 0],
     ['errors.ts', 0],
     ['mapped.js', 0],
     ['mapped-inline.js', 0],

@@ -442,7 +442,7 @@ function runIteration(
       () => afterTimers(start),
       (err: unknown) => {
         timers.stopAll();
-        return endIteration(start, err);
+        return endIteration(start, err, true);
       },
     );
   }
@@ -495,8 +495,11 @@ function beginIteration(ctx: IterationView): void {
   receivedBytes = 0;
 }
 
-/** Closes an iteration that returned (`thrown` is RETURNED) or threw: its samples, counters and result. */
-function endIteration(start: number, thrown: unknown): LoopIterationResult {
+/**
+ * Closes an iteration that returned (`thrown` is RETURNED) or threw (`inPromise`: an async default
+ * function rejected): its samples, counters and result.
+ */
+function endIteration(start: number, thrown: unknown, inPromise = false): LoopIterationResult {
   let completed = true;
   let error: string | undefined;
   if (thrown !== RETURNED) {
@@ -504,7 +507,10 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
     else if (thrown instanceof AbortSignal) {
       abortReason = `test aborted: ${thrown.reason}${abortLocation(thrown)}`;
     } else {
-      error = formatScriptException(thrown, source, thrownValues?.stackOf(thrown));
+      // k6 logs an async default function's rejection as an uncaught promise (a value bare, no frame).
+      error = inPromise
+        ? uncaughtInPromise(thrown)
+        : formatScriptException(thrown, source, thrownValues?.stackOf(thrown));
     }
   }
   if (Atomics.load(signals, INTERRUPT) !== 0 && error === undefined && abortReason === undefined) {
@@ -526,6 +532,7 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
   (rt as { iteration: unknown }).iteration = undefined;
   const result: LoopIterationResult = { completed };
   if (error !== undefined) result.error = error;
+  if (error !== undefined && inPromise) result.inPromise = true;
   if (abortReason !== undefined) result.abort = { reason: abortReason };
   if (failReason !== undefined) result.markFailed = failReason;
   return result;
@@ -558,9 +565,14 @@ async function runSummary(data: unknown) {
   return res;
 }
 
+/** k6's line for a rejected promise nobody handled. */
+function uncaughtInPromise(reason: unknown): string {
+  return `Uncaught (in promise) ${reason instanceof Error ? formatScriptException(reason, source) : String(reason)}`;
+}
+
 // A promise the script forgot to await must not kill the VU: k6 logs it and goes on.
 process.on('unhandledRejection', (reason) => {
-  rt.log('error', `Uncaught (in promise) ${formatScriptException(reason, source)}`.trimEnd());
+  rt.log('error', uncaughtInPromise(reason).trimEnd());
 });
 
 /** The last full 'iterate' command: what 'iterate-next' reuses. */
