@@ -310,7 +310,8 @@ export async function runTest(
             }
             if (result.abort && abortReason === undefined) {
               abortReason = result.abort.reason;
-              log('error', `test aborted: ${result.abort.reason}`);
+              // The reason already reads `test aborted: … at <frame>`, as k6's line.
+              log('error', result.abort.reason);
               controller.requestStop('abort');
             }
           },

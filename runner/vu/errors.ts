@@ -47,6 +47,23 @@ export function formatScriptException(err: unknown, src: ScriptSource, valueStac
   return frames.length > 0 ? `${head}\n${frames.join('\n')}\n` : head;
 }
 
+interface MapEntry {
+  generatedLine?: number;
+  generatedColumn?: number;
+  originalSource?: string;
+  originalLine?: number;
+  originalColumn?: number;
+}
+
+/** The original column of the mapping at or before (line, column) of the bundle, on that line. */
+function nextMapping(map: SourceMap, line: number, column: number): number | undefined {
+  const entry = map.findEntry(line, column) as MapEntry;
+  return entry.generatedLine === line ? entry.originalColumn : undefined;
+}
+
+/** A builtin's frame as V8 writes it: `at JSON.parse (<anonymous>)`, `at new Promise (<anonymous>)`. */
+const NATIVE = /^\s*at (?:new )?(?:[\w$]+\.)*([\w$]+) \(<anonymous>\)$/;
+
 /** A call as V8 places it (callee, or `await`) up to its `(`, where goja places it. */
 const CALL_HEAD = /^(?:await\s+)?[\w$.\s]*?\(/;
 
@@ -54,15 +71,23 @@ const CALL_HEAD = /^(?:await\s+)?[\w$.\s]*?\(/;
 function bundleFrames(stack: string, src: ScriptSource): string[] {
   const frames: string[] = [];
   let lines: string[] | undefined;
-  for (const line of stack.split('\n').slice(1)) {
-    const m = FRAME.exec(line);
-    if (!m || m[2] !== src.bundleName) continue;
+  const stackLines = stack.split('\n').slice(1);
+  for (let i = 0; i < stackLines.length; i++) {
+    const m = FRAME.exec(stackLines[i]!);
+    if (!m || m[2] !== src.bundleName) {
+      // A builtin the script called (`at JSON.parse (<anonymous>)`): goja's `at parse (native)`.
+      const builtin = NATIVE.exec(stackLines[i]!);
+      const next = FRAME.exec(stackLines[i + 1] ?? '');
+      if (builtin && next?.[2] === src.bundleName) frames.push(`\tat ${builtin[1]} (native)`);
+      continue;
+    }
     const fn = m[1];
     let file = m[2] ?? '';
     const genLine = Number(m[3]) - 1;
     let ln = genLine + 1;
     let col = Number(m[4]);
-    const caller = frames.length > 0;
+    // Below the first frame of the stack (the script's, the runner's or a builtin's), a call site.
+    const caller = i > 0;
     if (caller) {
       // A caller's frame: goja's position is the call's `(`, V8's the callee's start.
       lines ??= src.evaluated.split('\n');
@@ -70,29 +95,17 @@ function bundleFrames(stack: string, src: ScriptSource): string[] {
       if (head) col += head[0].length - 1;
     }
     if (src.map) {
-      const entry = src.map.findEntry(genLine, col - 1) as {
-        generatedLine?: number;
-        generatedColumn?: number;
-        originalSource?: string;
-        originalLine?: number;
-        originalColumn?: number;
-      };
+      const entry = src.map.findEntry(genLine, col - 1) as MapEntry;
       if (entry.originalSource !== undefined && entry.originalLine !== undefined) {
         file = entry.originalSource;
         ln = entry.originalLine + 1;
-        if (src.mappedByK6(file)) {
-          // k6 looks its own map up one column further and prints the original column 0-based.
-          const next = src.map.findEntry(genLine, col) as { originalColumn?: number };
-          col = next.originalColumn ?? entry.originalColumn ?? 0;
-        } else {
-          // A call moved to its `(`: between two mappings the code is the original's, so the distance
-          // from the callee's mapping carries over (esbuild maps a line from column 0, indentation included).
-          lines ??= src.evaluated.split('\n');
-          const text = lines[genLine] ?? '';
-          const start = Math.max(entry.generatedColumn ?? 0, text.length - text.trimStart().length);
-          const within = caller && entry.generatedLine === genLine ? Math.max(0, col - 1 - start) : 0;
-          col = (entry.originalColumn ?? 0) + within + 1;
-        }
+        col =
+          caller || src.mappedByK6(file)
+            ? // goja looks its map up at its 1-based column taken as 0-based and prints the original
+              // column found there: for a call, the argument (or `)`) after the `(`, which esbuild maps
+              // exactly even where it rewrote the callee (`(0, import_k6.fail)(…)`).
+              (nextMapping(src.map, genLine, col) ?? entry.originalColumn ?? 0)
+            : (entry.originalColumn ?? 0) + 1;
       }
     }
     const loc = `${/^[a-z]+:\/\//.test(file) ? file : `file://${file}`}:${ln}:${col}`;

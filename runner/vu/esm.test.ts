@@ -161,6 +161,7 @@ describe('runner/vu error locations', () => {
     ['throw-setup.js', 107],
     ['throw-init.js', 107],
     ['throw-async.js', 0],
+    ['frames.js', 108],
     ['errors.ts', 0],
     ['mapped.js', 0],
     ['mapped-inline.js', 0],
