@@ -44,6 +44,9 @@ export function formatScriptException(err: unknown, src: ScriptSource, valueStac
   }
   const head = `${err.name}: ${err.message}`;
   const frames = bundleFrames(err.stack ?? '', src);
+  // A k6 function's error names its Go function as goja's first, native, frame.
+  const goFrame = (err as { goFrame?: unknown }).goFrame;
+  if (typeof goFrame === 'string' && frames.length > 0) frames.unshift(`\tat ${goFrame} (native)`);
   return frames.length > 0 ? `${head}\n${frames.join('\n')}\n` : head;
 }
 
