@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 import { esmToAsyncBody } from './esm-to-async.js';
 import { loadScript } from './load-script.js';
+import { writeScript } from './test-support.js';
 import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,6 +104,11 @@ describe('runner/vu top-level await', () => {
     const tla = await loadScript(`${FIXTURES}/tla.js`);
     assert.match(tla.topLevelAwait?.prelude ?? '', /require\("k6\/http"\)/);
     assert.match(tla.code, /await helper\(first\)/);
+    // import.meta is the CommonJS bundle's empty object on this path too, not a SyntaxError.
+    const meta = await loadScript(
+      writeScript('const m = await Promise.resolve(import.meta);\nexport default function () {}\n'),
+    );
+    assert.doesNotMatch(meta.code, /import\.meta(?!>)/); // (esbuild names the define in a comment)
   });
 
   sameOnBothEngines([

@@ -92,7 +92,9 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
       const errors = (err as { errors?: { text: string }[] }).errors ?? [];
       if (!errors.some((e) => TLA_IN_CJS.test(e.text))) throw err;
       topLevelAwait = true;
-      result = await build({ ...options, format: 'esm' });
+      // `import.meta` as the CommonJS bundle has it (an empty object), not a SyntaxError in the
+      // function the worker runs (k6's `import.meta.resolve` is not there on either path).
+      result = await build({ ...options, format: 'esm', define: { 'import.meta': '{}' } });
     }
     const js = result.outputFiles?.find((f) => f.path.endsWith('.js'));
     const map = result.outputFiles?.find((f) => f.path.endsWith('.map'));
