@@ -67,6 +67,20 @@ function nextMapping(map: SourceMap, line: number, column: number): number | und
 /** A builtin's frame as V8 writes it: `at JSON.parse (<anonymous>)`, `at new Promise (<anonymous>)`. */
 const NATIVE = /^\s*at (?:new )?(?:[\w$]+\.)*([\w$]+) \(<anonymous>\)$/;
 
+/**
+ * The original file (file:// URL) of the first script frame of `stack`: the module that called
+ * a function of the runner, such as open(), which k6 resolves against the calling module's file.
+ */
+export function callingFile(stack: string, src: ScriptSource): string | undefined {
+  for (const line of stack.split('\n').slice(1)) {
+    const m = FRAME.exec(line);
+    if (!m || m[2] !== src.bundleName) continue;
+    const entry = src.map?.findEntry(Number(m[3]) - 1, Number(m[4]) - 1) as MapEntry | undefined;
+    return entry?.originalSource;
+  }
+  return undefined;
+}
+
 /** A call as V8 places it (callee, or `await`) up to its `(`, where goja places it. */
 const CALL_HEAD = /^(?:await\s+)?[\w$.\s]*?\(/;
 

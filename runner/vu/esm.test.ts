@@ -116,6 +116,7 @@ describe('runner/vu top-level await', () => {
     ['tla-reject.js', 107],
     ['tla-reject-value.js', 107],
     ['tla-reject-later.js', 107],
+    ['open-relative.js', 0],
   ]);
 });
 

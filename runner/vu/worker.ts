@@ -4,7 +4,7 @@
 import { SourceMap } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -22,7 +22,7 @@ import {
   type Phase,
   type VuRuntime,
 } from '../modules/runtime.js';
-import { formatScriptException, type ScriptSource } from './errors.js';
+import { callingFile, formatScriptException, type ScriptSource } from './errors.js';
 import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import {
   INSTANCE_STATS,
@@ -303,7 +303,13 @@ Object.defineProperty(globalThis, '__VU', { get: () => init.vuId, configurable: 
 Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configurable: true });
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
-  rt.readFile(String(p), mode === 'b');
+  rt.readFile(fromCallingModule(String(p)), mode === 'b');
+/** A relative open() path against the file of the module that calls open(), as k6 resolves it. */
+function fromCallingModule(p: string): string {
+  if (path.isAbsolute(p)) return p;
+  const file = callingFile(new Error().stack ?? '', source);
+  return file?.startsWith('file://') ? path.resolve(path.dirname(fileURLToPath(file)), p) : p;
+}
 function formatLog(args: unknown[]): string {
   return args
     .map((a) => {
