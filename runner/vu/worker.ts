@@ -304,11 +304,15 @@ Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configu
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
   rt.readFile(fromCallingModule(String(p)), mode === 'b');
-/** A relative open() path against the file of the module that calls open(), as k6 resolves it. */
+/**
+ * A relative open() path against the file of the module that calls open(), as k6 resolves it. Only
+ * a file esbuild read counts: a frame mapped further, into the sources of a prebuilt bundle's own
+ * map, ran in that bundle, which k6 resolves against (the script's folder when it is the script).
+ */
 function fromCallingModule(p: string): string {
   if (path.isAbsolute(p)) return p;
   const file = callingFile(new Error().stack ?? '', source);
-  return file?.startsWith('file://') ? path.resolve(path.dirname(fileURLToPath(file)), p) : p;
+  return file !== undefined && inputFiles.has(file) ? path.resolve(path.dirname(fileURLToPath(file)), p) : p;
 }
 function formatLog(args: unknown[]): string {
   return args
