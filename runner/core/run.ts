@@ -316,7 +316,13 @@ export async function runTest(
           instanceCounter,
           report: (result) => {
             if (result.error)
-              log('error', result.error, { executor: s.executor, scenario: s.name, source: 'stacktrace' });
+              log(
+                'error',
+                result.error,
+                result.inPromise
+                  ? { executor: s.executor, scenario: s.name }
+                  : { executor: s.executor, scenario: s.name, source: 'stacktrace' },
+              );
             if (result.markFailed !== undefined && markedFailed === undefined) {
               markedFailed = result.markFailed;
               log('error', `test marked as failed: ${result.markFailed}`);

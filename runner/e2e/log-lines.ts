@@ -20,15 +20,16 @@ export function realK6OrSkip(context: Mocha.Context): string[] {
 /**
  * The log lines of `run -q --summary-mode=disabled <script>` without their time, and without the
  * bytecode offset k6 adds to a stack frame's column (`:19:30(3)`), which a V8 engine has no notion of.
+ * The run must exit with `status`.
  */
-export function logLines(command: string[], script: string, flags: string[] = []): string[] {
+export function logLines(command: string[], script: string, flags: string[] = [], status = 0): string[] {
   const args = [...command.slice(1), 'run', '-q', '--summary-mode=disabled', ...flags, script];
   const run = spawnSync(command[0]!, args, {
     cwd: REPO,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
   });
-  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.status, status, run.stderr);
   return run.stderr
     .split('\n')
     .filter((line) => line.startsWith('time=') && !line.includes('Error from API server'))

@@ -25,10 +25,12 @@ type ModuleObject = Record<string, unknown>;
 
 /**
  * A k6 module as the bundle's CommonJS interop reads it: `default` is the module itself. Both markers
- * are non-enumerable, so `Object.keys` of a default or namespace import lists k6's exports only.
+ * are non-enumerable, so `Object.keys` of a default or namespace import lists k6's exports only, the
+ * namespace's sorted as an ES module namespace's are (the default keeps the module's own order).
  */
 function asEsModule(mod: ModuleObject): ModuleObject {
-  return Object.defineProperties({ ...mod }, { default: { value: mod }, __esModule: { value: true } });
+  const namespace = Object.fromEntries(Object.entries(mod).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.defineProperties(namespace, { default: { value: mod }, __esModule: { value: true } });
 }
 
 export class ModuleRegistry {

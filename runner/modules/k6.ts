@@ -119,7 +119,10 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
   }
 
   function fail(msg?: unknown): never {
-    throw goError(msg === undefined ? '' : String(msg));
+    // k6's stack names the Go function above the script's frames (runner/vu/errors.ts prints it).
+    throw Object.defineProperty(goError(msg === undefined ? '' : String(msg)), 'goFrame', {
+      value: 'go.k6.io/k6/internal/js/modules/k6.(*K6).Fail-fm',
+    });
   }
 
   function randomSeed(seed: unknown): void {

@@ -76,6 +76,8 @@ export type IterationContext = IterationView;
 export interface IterationResult {
   completed: boolean;
   error?: string;
+  /** The error is an async default function's rejection: k6 logs it as an uncaught promise, with no `source`. */
+  inPromise?: true;
   abort?: { reason: string };
   markFailed?: string;
 }

@@ -300,7 +300,13 @@ export type WorkerEvent =
   /** A looped iteration that has something to report (error, abort, test.fail). */
   | {
       t: 'iteration';
-      result: { completed: boolean; error?: string; abort?: { reason: string }; markFailed?: string };
+      result: {
+        completed: boolean;
+        error?: string;
+        inPromise?: true;
+        abort?: { reason: string };
+        markFailed?: string;
+      };
     }
   | {
       t: 'log';

@@ -17,6 +17,7 @@ export function greet(name) { sleep(0); return shout('hello ' + name); }
 export function boom() { throw new Error('remote boom'); }`,
   '/lib/util/shout.js': `export const shout = (s) => s.toUpperCase();`,
   '/lib/broken.js': `import { gone } from './util/gone.js';\nexport const broken = gone;`,
+  '/lib/ready.js': `import { shout } from './util/shout.js';\nexport const ready = await Promise.resolve(shout('ready'));`,
 };
 
 describe('runner remote module imports (https, loopback, through the CLI)', function () {
@@ -95,6 +96,20 @@ export default function () { boom(); }`,
     const r = await runLoadlab(['-q', '--summary-mode=disabled', file], { env: trusted() });
     assert.equal(r.code, 0, 'an exception in an iteration is logged and the run goes on');
     assert.match(r.stderr, new RegExp(`remote boom\\\\n\\\\tat boom \\(${base}/lib/greet\\.js:4:`));
+  });
+
+  it('a remote module with top-level await: init waits for it, and it is fetched once (both bundlings)', async () => {
+    seen.length = 0;
+    const file = script(
+      'tla.js',
+      `import { ready } from '${base}/lib/ready.js';
+export const options = { iterations: 1 };
+export default function () { console.log('remote says ' + ready); }`,
+    );
+    const r = await runLoadlab(['-q', '--summary-mode=disabled', file], { env: trusted() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /remote says READY/);
+    assert.deepEqual(seen.sort(), ['/lib/ready.js?_k6=1', '/lib/util/shout.js?_k6=1']);
   });
 
   it("refuses what k6 refuses, with k6's messages and exit 107", async () => {

@@ -19,6 +19,7 @@ import {
 export interface LoopIterationResult {
   completed: boolean;
   error?: string;
+  inPromise?: true;
   abort?: { reason: string };
   markFailed?: string;
 }

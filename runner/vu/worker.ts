@@ -4,6 +4,7 @@
 import { SourceMap } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -23,7 +24,8 @@ import {
   type Phase,
   type VuRuntime,
 } from '../modules/runtime.js';
-import { formatScriptException } from './errors.js';
+import { callingFile, formatScriptException, type ScriptSource } from './errors.js';
+import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import {
   INSTANCE_STATS,
   INSTANCE_STATS_SLOTS,
@@ -73,6 +75,28 @@ const REMOTE_SOURCE = `${REMOTE_NAMESPACE}:`;
 const sourceMap = init.bundle.sourceMap
   ? new SourceMap(fixSources(JSON.parse(init.bundle.sourceMap)))
   : undefined;
+const tla = init.bundle.topLevelAwait;
+// Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
+// parameters stand in for Node's globals in the script's code only (the runner's own code, such
+// as playwright in k6/browser, keeps Node's timers). Strict, as the ES module k6 runs is: the
+// CommonJS bundle lost that, and a write to a frozen object passed silently instead of throwing.
+// A script with top-level await is an async function's body, awaited in init as k6's init waits.
+const evaluated = `(${tla ? 'async ' : ''}function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {"use strict";${tla?.prelude ?? ''}${init.bundle.code}\n})`;
+const inputFiles = new Set((init.bundle.inputs?.files ?? []).map((f) => pathToFileURL(f).href));
+const source: ScriptSource = {
+  bundleName,
+  evaluated,
+  map: sourceMap,
+  mappedByK6: (file) =>
+    file.startsWith('file://') &&
+    (/\.[cm]?tsx?$/.test(file) || (inputFiles.size > 0 && !inputFiles.has(file))),
+  literalDefaultNames: new Set(init.bundle.inputs?.defaultNames ?? []),
+};
+/**
+ * Where a thrown non-Error value came from, for a script that may throw one. Opened after init:
+ * k6 prints no frame for a value thrown there, and the init code compiles faster without a debugger.
+ */
+let thrownValues: ThrownValues | undefined;
 const enabledSystemTags = init.systemTags ? new Set(init.systemTags) : undefined;
 
 /** esbuild writes sources relative to the bundle; k6 prints absolute file:// paths (and remote modules' URLs). */
@@ -294,7 +318,17 @@ Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configu
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
 installWebCryptoCompat(globalThis);
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
-  rt.readFile(String(p), mode === 'b');
+  rt.readFile(fromCallingModule(String(p)), mode === 'b');
+/**
+ * A relative open() path against the file of the module that calls open(), as k6 resolves it. Only
+ * a file esbuild read counts: a frame mapped further, into the sources of a prebuilt bundle's own
+ * map, ran in that bundle, which k6 resolves against (the script's folder when it is the script).
+ */
+function fromCallingModule(p: string): string {
+  if (path.isAbsolute(p)) return p;
+  const file = callingFile(new Error().stack ?? '', source);
+  return file !== undefined && inputFiles.has(file) ? path.resolve(path.dirname(fileURLToPath(file)), p) : p;
+}
 function formatLog(args: unknown[]): string {
   return args
     .map((a) => {
@@ -332,16 +366,14 @@ async function runInit(): Promise<{
   setPhase('init');
   await registry.preload(init.bundle.k6Imports ?? []);
   const module = { exports: {} as Record<string, unknown> };
-  // Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
-  // parameters stand in for Node's globals in the script's code only (the runner's own code, such
-  // as playwright in k6/browser, keeps Node's timers). Strict, as the ES module k6 runs is: the
-  // CommonJS bundle lost that, and a write to a frozen object passed silently instead of throwing.
-  const wrapper = vm.runInThisContext(
-    `(function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {"use strict";${init.bundle.code}\n})`,
-    { filename: bundleName },
-  ) as (e: unknown, r: (n: string) => unknown, m: unknown, ...t: unknown[]) => void;
+  const wrapper = vm.runInThisContext(evaluated, { filename: bundleName }) as (
+    e: unknown,
+    r: (n: string) => unknown,
+    m: unknown,
+    ...t: unknown[]
+  ) => unknown;
   const { setTimeout, clearTimeout, setInterval, clearInterval } = timers.api;
-  wrapper(
+  const running = wrapper(
     module.exports,
     (n) => registry.require(n),
     module,
@@ -350,7 +382,10 @@ async function runInit(): Promise<{
     setInterval,
     clearInterval,
   );
+  if (tla) await running;
   scriptExports = module.exports;
+  if (mayThrowNonErrors(init.bundle.code))
+    thrownValues = new ThrownValues(pathToFileURL(bundleName).href, bundleName);
   const options =
     scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
   return {
@@ -432,7 +467,7 @@ function runIteration(
       () => afterModules(() => afterTimers(start)),
       (err: unknown) => {
         timers.stopAll();
-        return afterModules(() => endIteration(start, err));
+        return afterModules(() => endIteration(start, err, true));
       },
     );
   }
@@ -491,8 +526,11 @@ function beginIteration(ctx: IterationView): void {
   receivedBytes = 0;
 }
 
-/** Closes an iteration that returned (`thrown` is RETURNED) or threw: its samples, counters and result. */
-function endIteration(start: number, thrown: unknown): LoopIterationResult {
+/**
+ * Closes an iteration that returned (`thrown` is RETURNED) or threw (`inPromise`: an async default
+ * function rejected): its samples, counters and result.
+ */
+function endIteration(start: number, thrown: unknown, inPromise = false): LoopIterationResult {
   let completed = true;
   let error: string | undefined;
   if (thrown !== RETURNED) {
@@ -500,7 +538,10 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
     else if (isAbortSignal(thrown)) {
       abortReason = `${thrown.logged}${abortLocation(thrown)}`;
     } else {
-      error = formatScriptException(thrown, bundleName, sourceMap);
+      // k6 logs an async default function's rejection as an uncaught promise (a value bare, no frame).
+      error = inPromise
+        ? uncaughtInPromise(thrown)
+        : formatScriptException(thrown, source, thrownValues?.stackOf(thrown));
     }
   }
   if (Atomics.load(signals, INTERRUPT) !== 0 && error === undefined && abortReason === undefined) {
@@ -522,13 +563,14 @@ function endIteration(start: number, thrown: unknown): LoopIterationResult {
   (rt as { iteration: unknown }).iteration = undefined;
   const result: LoopIterationResult = { completed };
   if (error !== undefined) result.error = error;
+  if (error !== undefined && inPromise) result.inPromise = true;
   if (abortReason !== undefined) result.abort = { reason: abortReason };
   if (failReason !== undefined) result.markFailed = failReason;
   return result;
 }
 
 function abortLocation(err: Error): string {
-  const formatted = formatScriptException(err, bundleName, sourceMap);
+  const formatted = formatScriptException(err, source);
   const frame = formatted.split('\n')[1];
   return frame ? ` ${frame.trim()}` : '';
 }
@@ -554,9 +596,14 @@ async function runSummary(data: unknown) {
   return res;
 }
 
+/** k6's line for a rejected promise nobody handled. */
+function uncaughtInPromise(reason: unknown): string {
+  return `Uncaught (in promise) ${reason instanceof Error ? formatScriptException(reason, source) : String(reason)}`;
+}
+
 // A promise the script forgot to await must not kill the VU: k6 logs it and goes on.
 process.on('unhandledRejection', (reason) => {
-  rt.log('error', `Uncaught (in promise) ${formatScriptException(reason, bundleName, sourceMap)}`.trimEnd());
+  rt.log('error', uncaughtInPromise(reason).trimEnd());
 });
 
 /** The last full 'iterate' command: what 'iterate-next' reuses. */
@@ -618,7 +665,8 @@ async function handle(msg: WorkerCommand): Promise<void> {
     flush();
     const message = isAbortSignal(err)
       ? `${err.logged}${abortLocation(err)}`
-      : formatScriptException(err, bundleName, sourceMap);
+      : // k6 has no location for a value thrown in init: its module evaluation rejects with the bare value.
+        formatScriptException(err, source, msg.cmd === 'init' ? undefined : thrownValues?.stackOf(err));
     post({ t: 'reply', seq: msg.seq, ok: false, error: message, kind: 'script' });
   }
 }
