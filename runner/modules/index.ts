@@ -71,7 +71,8 @@ export class ModuleRegistry {
 
   /** Runs the iteration-end hook of every module built so far that has one (k6/browser's). */
   iterationEnd(): Promise<void> | undefined {
-    const browser = this.cache.get('k6/browser') as Record<symbol, unknown> | undefined;
+    // The hook is a symbol of the module itself: the namespace holds its string-keyed exports only.
+    const browser = this.cache.get('k6/browser')?.default as Record<symbol, unknown> | undefined;
     const hook = browser?.[ITERATION_END];
     return typeof hook === 'function' ? (hook as () => Promise<void>)().catch(() => {}) : undefined;
   }
