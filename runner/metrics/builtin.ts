@@ -13,7 +13,7 @@ export const HTTP_TIMING_METRICS = [
   'http_req_receiving',
 ] as const;
 
-const TIME_TRENDS = [...HTTP_TIMING_METRICS, 'iteration_duration', 'group_duration'];
+const TIME_TRENDS = [...HTTP_TIMING_METRICS, 'iteration_duration', 'group_duration', 'grpc_req_duration'];
 
 export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: ValueType }> = {
   vus: { type: 'gauge', contains: 'default' },

@@ -7,6 +7,7 @@ import { createCryptoModule } from './crypto.js';
 import { createDataModule } from './data.js';
 import { createEncodingModule } from './encoding.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
+import { createGrpcModule } from './grpc.js';
 import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
 import { createMetricsModule } from './metrics.js';
@@ -80,6 +81,7 @@ export class ModuleRegistry {
     'k6/data': () => createDataModule(this.rt),
     'k6/timers': () => ({ ...this.timers }),
     'k6/browser': () => this.buildBrowser(),
+    'k6/net/grpc': () => createGrpcModule(this.rt),
   };
 
   private build(name: string): ModuleObject {

@@ -12,6 +12,7 @@ export const IMPLEMENTED_MODULES = [
   'k6/timers',
   'k6/data',
   'k6/browser',
+  'k6/net/grpc',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -24,7 +25,6 @@ export function isImplementedModule(name: string): name is ImplementedModule {
 export const NOT_IMPLEMENTED_MODULES = [
   'k6/html',
   'k6/ws',
-  'k6/net/grpc',
   'k6/experimental/websockets',
   'k6/experimental/streams',
   'k6/experimental/fs',

@@ -2,6 +2,8 @@
 // (runner/vu/worker.ts) provides it; tests can provide their own.
 import type { Sample } from '../types.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../vu/protocol.js';
+import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../vu/grpc-protocol.js';
+import type { PendingWork } from './pending-work.js';
 
 export interface IterationView {
   scenario: {
@@ -78,6 +80,17 @@ export interface VuRuntime {
   markFailed(reason: string): void;
   /** Response callback in force for later requests of this VU, as expectedStatuses ranges (null: none). */
   responseCallback: readonly number[] | null;
+  /** k6/net/grpc: an operation the main thread answers (the VU blocks until then). */
+  grpcSync(op: GrpcOp): GrpcAnswer;
+  /** k6/net/grpc: an operation whose outcome comes back as events to `onGrpcEvent`. */
+  grpcPost(op: GrpcOp): void;
+  onGrpcEvent: ((event: GrpcEvent) => void) | undefined;
+  /** Bytes a module's connections moved, for this iteration's data_sent/data_received. */
+  countTraffic(sent: number, received: number): void;
+  /** Asynchronous work the current iteration waits for (streams, async calls). */
+  readonly pending: PendingWork;
+  /** The folder of the script (k6 resolves load() paths against it). */
+  readonly scriptDir: string;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
 }

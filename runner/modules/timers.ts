@@ -6,6 +6,8 @@
 // The queue keeps its own due times and arms one Node timer for the earliest: Node runs a 0 ms
 // timeout no sooner than a 1 ms one, where k6 runs it first, and due timers run earliest first.
 
+import { SettleableWork } from './settle.js';
+
 type TimerKind = 'setTimeout' | 'setInterval';
 
 export interface VuTimers {
@@ -24,19 +26,15 @@ interface Timer {
   run: () => void;
 }
 
-/** How often a VU waiting for its timers looks at the interrupt flag. */
-const INTERRUPT_POLL_MS = 20;
-
-export class TimerQueue {
+export class TimerQueue extends SettleableWork {
   /** Ids are per VU and never reused, as k6's. */
   private nextId = 1;
   private readonly live = new Map<number, Timer>();
   private armed: { cancel: () => void } | undefined;
-  private failure: { error: unknown } | undefined;
-  private changed: (() => void) | undefined;
   readonly api: VuTimers;
 
   constructor(private readonly warn: (message: string) => void) {
+    super();
     const start =
       (kind: TimerKind) =>
       (callback: unknown, delay?: unknown, ...args: unknown[]) =>
@@ -122,34 +120,7 @@ export class TimerQueue {
     this.arm();
   }
 
-  /**
-   * Resolves 'done' when no timer is left, 'interrupted' (timers stopped) once `interrupted()` says
-   * so; rejects with the first error a callback threw.
-   */
-  settle(interrupted: () => boolean): Promise<'done' | 'interrupted'> {
-    return new Promise((resolve, reject) => {
-      const poll = setInterval(() => {
-        if (!interrupted()) return;
-        this.stopAll();
-        finish();
-        resolve('interrupted');
-      }, INTERRUPT_POLL_MS);
-      const finish = () => {
-        clearInterval(poll);
-        this.changed = undefined;
-      };
-      this.changed = () => {
-        if (this.failure) {
-          const { error } = this.failure;
-          this.failure = undefined;
-          finish();
-          reject(error);
-        } else if (this.live.size === 0) {
-          finish();
-          resolve('done');
-        }
-      };
-      this.changed();
-    });
+  get idle(): boolean {
+    return this.live.size === 0;
   }
 }

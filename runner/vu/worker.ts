@@ -12,6 +12,9 @@ import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
 import { TimerQueue } from '../modules/timers.js';
+import { PendingWork } from '../modules/pending-work.js';
+import { useProtoLoaderAt } from '../modules/grpc-descriptors.js';
+import type { GrpcAnswer, GrpcEvent } from './grpc-protocol.js';
 import {
   AbortSignal,
   InterruptSignal,
@@ -52,6 +55,10 @@ export interface WorkerInit {
   systemTags: string[] | undefined;
   signals: SharedArrayBuffer;
   httpPort: MessagePort;
+  /** Events the main thread posts on its own (k6/net/grpc streams and async calls). */
+  eventPort: MessagePort;
+  /** Absolute path of @grpc/proto-loader's entry, loaded when a script loads protos. */
+  protoLoaderPath: string;
   /** file:// URL of runner/modules/browser/index.(ts|js). */
   browserModuleUrl: string;
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
@@ -61,6 +68,7 @@ export interface WorkerInit {
 }
 
 const init = workerData as WorkerInit;
+useProtoLoaderAt(init.protoLoaderPath);
 const port = parentPort!;
 const signals = new Int32Array(init.signals);
 const bundleName = path.join(init.bundle.scriptDir, '__loadlab_bundle.js');
@@ -207,6 +215,22 @@ const rt: VuRuntime = {
   jarSync(op: JarOp): JarAnswer {
     return bridge({ jar: op, resetJar: false }) as JarAnswer;
   },
+  grpcSync(op) {
+    const answer = bridge({ grpc: op, resetJar: false }) as GrpcAnswer;
+    sentBytes += answer.sent;
+    receivedBytes += answer.received;
+    return answer;
+  },
+  grpcPost(op) {
+    init.httpPort.postMessage({ grpcAsync: op });
+  },
+  onGrpcEvent: undefined,
+  countTraffic(sent, received) {
+    sentBytes += sent;
+    receivedBytes += received;
+  },
+  pending: new PendingWork(),
+  scriptDir: init.bundle.scriptDir,
   sleepMs(ms) {
     flush();
     const end = performance.now() + ms;
@@ -248,6 +272,10 @@ const rt: VuRuntime = {
       : buf.toString('utf8');
   },
 };
+
+// Events of the script's gRPC streams and async calls, run by this thread's event loop.
+init.eventPort.on('message', (event: GrpcEvent) => rt.onGrpcEvent?.(event));
+init.eventPort.unref();
 
 // The script's timers (k6/timers and its globals): an iteration waits for them before it ends.
 const timers = new TimerQueue((message) => rt.log('warn', message, {})); // k6 tags it with no source
@@ -409,30 +437,52 @@ function runIteration(
     rt.checkInterrupted();
     value = fn(fnName)(data);
   } catch (err) {
-    timers.stopAll();
+    stopAsyncWork();
     return endIteration(start, err);
   }
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return Promise.resolve(value).then(
       () => afterTimers(start),
       (err: unknown) => {
-        timers.stopAll();
+        stopAsyncWork();
         return endIteration(start, err);
       },
     );
   }
-  return timers.busy ? afterTimers(start) : endIteration(start, RETURNED);
+  return timers.busy || rt.pending.busy ? afterTimers(start) : endIteration(start, RETURNED);
 }
 
-/** Ends an iteration whose body returned once its timers are done (or one threw, or it was interrupted). */
+function stopAsyncWork(): void {
+  timers.stopAll();
+  rt.pending.stopAll();
+}
+
+/**
+ * Ends an iteration whose body returned once its timers and other asynchronous work are done (or a
+ * callback threw, or it was interrupted).
+ */
 function afterTimers(start: number): LoopIterationResult | Promise<LoopIterationResult> {
-  if (!timers.busy) return endIteration(start, RETURNED);
-  return timers
-    .settle(() => Atomics.load(signals, INTERRUPT) !== 0)
-    .then(
-      (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
-      (err: unknown) => endIteration(start, err),
-    );
+  if (!timers.busy && !rt.pending.busy) return endIteration(start, RETURNED);
+  return settleAsyncWork().then(
+    (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
+    (err: unknown) => {
+      stopAsyncWork();
+      return endIteration(start, err);
+    },
+  );
+}
+
+/** Waits for the timers and the held work in turn until neither has anything left (either may start more of the other). */
+async function settleAsyncWork(): Promise<'done' | 'interrupted'> {
+  const interrupted = () => Atomics.load(signals, INTERRUPT) !== 0;
+  while (timers.busy || rt.pending.busy) {
+    const how = timers.busy ? await timers.settle(interrupted) : await rt.pending.settle(interrupted);
+    if (how === 'interrupted') {
+      stopAsyncWork();
+      return how;
+    }
+  }
+  return 'done';
 }
 
 /**

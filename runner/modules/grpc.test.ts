@@ -1,0 +1,126 @@
+// k6/net/grpc against the fixture server (fixtures/grpc/server.ts, a child process on port 0):
+// fixtures/grpc.js logs line for line what real k6 logs (calls, response shape, streams of every
+// kind, reflection, k6's errors), and fixtures/grpc-load.js writes the same metrics, tags, counts,
+// checks and thresholds on both engines.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
+import { REPO, runLoadlab } from '../e2e/harness.js';
+import { startInfluxCapture } from '../e2e/influx-capture.js';
+import { explain, sideBySide } from '../e2e/side-by-side.js';
+import { PendingWork } from './pending-work.js';
+
+/** The fixture server in its own process, so that the engines can be run synchronously. */
+async function startServer(): Promise<{ addr: string; stop(): void }> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'runner/modules/fixtures/grpc/server.ts'],
+    { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<string>((ok, fail) => {
+    child.stdout!.once('data', (d: Buffer) => ok(d.toString().trim()));
+    child.once('exit', (code) => fail(new Error(`fixture server exited (${code})`)));
+  });
+  return { addr: `127.0.0.1:${port}`, stop: () => child.stdin!.end() };
+}
+
+const FIXTURE = 'runner/modules/fixtures/grpc.js';
+
+describe('runner/modules k6/net/grpc', function () {
+  this.timeout(120_000);
+  let server: { addr: string; stop(): void };
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server?.stop());
+
+  it('fixtures/grpc.js: calls, streams, reflection and errors as k6 v1.3 words them, on the runner', function () {
+    const lines = logLines(RUNNER, FIXTURE, ['-e', `GRPC_ADDR=${server.addr}`]);
+    const expected = [
+      'level=info msg="connect in init: GoError: connecting to a gRPC server in the init context is not supported" source=console',
+      'level=info msg="load in VU: GoError: load must be called in the init context" source=console',
+      'level=info msg="connect true" source=console',
+      'level=info msg="say message hello 12345678901234 string" source=console',
+      'level=info msg="invoke \\"loadlab.echo.Echo/Nope\\" GoError: method \\"/loadlab.echo.Echo/Nope\\" not found in file descriptors" source=console',
+      'level=info msg="count end" source=console',
+      'level=info msg="sum data {\\"count\\":3,\\"joined\\":\\"a,b,c\\"}" source=console',
+      'level=info msg="chat data re: two" source=console',
+      'level=info msg="fail stream error 5 gone [] code,details,message,error" source=console',
+      'level=info msg="reflect true" source=console',
+      `level=info msg="unreachable: GoError: connection error: desc = \\"transport: error while dialing: dial tcp 127.0.0.1:1: connect: connection refused\\"" source=console`,
+    ];
+    for (const line of expected) assert.ok(lines.includes(line), `missing: ${line}\n${lines.join('\n')}`);
+  });
+
+  it('fixtures/grpc.js logs the same lines on real k6 and on the runner', function () {
+    const k6 = realK6OrSkip(this);
+    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
+    const expected = logLines(k6, FIXTURE, flags);
+    assert.ok(expected.length >= 35, expected.join('\n'));
+    assert.deepEqual(logLines(RUNNER, FIXTURE, flags), expected);
+  });
+
+  it('fixtures/grpc-load.js: same metrics, tags, counts, checks and thresholds on both engines', async function () {
+    realK6OrSkip(this);
+    const influx = await startInfluxCapture();
+    try {
+      const { k6, node, differences } = await sideBySide({
+        mode: 'plain',
+        script: resolve(REPO, 'runner/modules/fixtures/grpc-load.js'),
+        args: ['-q', '-e', `GRPC_ADDR=${server.addr}`],
+        influx,
+      });
+      assert.equal(k6.result.code, 0, k6.result.stderr);
+      for (const metric of [
+        'grpc_req_duration',
+        'grpc_streams',
+        'grpc_streams_msgs_sent',
+        'grpc_streams_msgs_received',
+      ]) {
+        assert.ok(node.shape.metrics[metric], `${metric} missing on the runner`);
+      }
+      assert.equal(node.data?.metrics.grpc_streams_msgs_sent?.values.count, 12);
+      assert.deepEqual(differences, [], explain(differences, k6, node));
+    } finally {
+      await influx.close();
+    }
+  });
+
+  it('a connect in the init context fails the run as on k6 (exit 107, k6 line)', async function () {
+    const script = resolve(REPO, 'runner/modules/fixtures/grpc-init-connect.js');
+    const node = await runLoadlab(['-q', script], { env: { GRPC_ADDR: server.addr } });
+    assert.equal(node.code, 107, node.stderr);
+    assert.match(node.stderr, /GoError: connecting to a gRPC server in the init context is not supported/);
+  });
+});
+
+describe('PendingWork: what an iteration waits for', () => {
+  it('settles when the last hold is released, rejects with a callback error, stops on interrupt', async () => {
+    const work = new PendingWork();
+    const stopped: string[] = [];
+    const a = work.hold(() => stopped.push('a'));
+    setTimeout(() => a.release(), 10);
+    assert.equal(await work.settle(() => false), 'done');
+
+    const b = work.hold(() => stopped.push('b'));
+    work.hold(() => stopped.push('c'));
+    setTimeout(() =>
+      b.run(() => {
+        throw new Error('listener failed');
+      }),
+    );
+    await assert.rejects(
+      work.settle(() => false),
+      /listener failed/,
+    );
+    assert.deepEqual(stopped.sort(), ['b', 'c']);
+    assert.equal(work.busy, false);
+
+    work.hold(() => stopped.push('d'));
+    let interrupted = false;
+    setTimeout(() => (interrupted = true), 30);
+    assert.equal(await work.settle(() => interrupted), 'interrupted');
+    assert.ok(stopped.includes('d'));
+  });
+});
