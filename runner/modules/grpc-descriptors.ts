@@ -90,16 +90,14 @@ export class MethodTable {
     try {
       bytes = readFileSync(abs);
     } catch {
-      throw goError(`couldn't open protoset: open ${abs}: no such file or directory`);
+      throw goError(`couldn't open protoset: stat ${abs}: no such file or directory`);
     }
     return this.addFileDescriptorSet(bytes, file);
   }
 
   /** Serialized FileDescriptorProtos (what reflection answers) as one FileDescriptorSet. */
   addFiles(files: Uint8Array[]): MethodInfo[] {
-    const parts: Buffer[] = [];
-    for (const file of files) parts.push(Buffer.from([0x0a]), varint(file.length), Buffer.from(file));
-    return this.addFileDescriptorSet(Buffer.concat(parts), 'reflection');
+    return this.addFileDescriptorSet(fileDescriptorSet(files), 'reflection');
   }
 
   private addFileDescriptorSet(bytes: Buffer, what: string): MethodInfo[] {
@@ -137,6 +135,13 @@ export class MethodTable {
     }
     return infos;
   }
+}
+
+/** A FileDescriptorSet's bytes: each FileDescriptorProto as field 1, length-delimited. */
+export function fileDescriptorSet(files: Uint8Array[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const file of files) parts.push(Buffer.from([0x0a]), varint(file.length), Buffer.from(file));
+  return Buffer.concat(parts);
 }
 
 function varint(n: number): Buffer {

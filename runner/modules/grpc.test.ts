@@ -4,12 +4,16 @@
 // checks and thresholds on both engines.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as protoLoader from '@grpc/proto-loader';
 import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
-import { REPO, runLoadlab } from '../e2e/harness.js';
+import { realK6, REPO, runLoadlab } from '../e2e/harness.js';
 import { startInfluxCapture } from '../e2e/influx-capture.js';
 import { explain, sideBySide } from '../e2e/side-by-side.js';
 import { PendingWork } from './pending-work.js';
+import { fileDescriptorSet } from './grpc-descriptors.js';
 
 /** The fixture server in its own process, so that the engines can be run synchronously. */
 async function startServer(): Promise<{ addr: string; stop(): void }> {
@@ -87,11 +91,38 @@ describe('runner/modules k6/net/grpc', function () {
     }
   });
 
+  it('fixtures/grpc-protoset.js: loadProtoset and its errors, same lines on real k6 and on the runner', function () {
+    const echo = protoLoader.loadSync(resolve(REPO, 'runner/modules/fixtures/grpc/echo.proto'));
+    const note = echo['loadlab.echo.Note'] as protoLoader.MessageTypeDefinition<object, object>;
+    const protoset = join(mkdtempSync(join(tmpdir(), 'loadlab-grpc-')), 'echo.protoset');
+    writeFileSync(protoset, fileDescriptorSet(note.fileDescriptorProtos));
+    const script = 'runner/modules/fixtures/grpc-protoset.js';
+    const flags = ['-e', `GRPC_ADDR=${server.addr}`, '-e', `PROTOSET=${protoset}`];
+    const lines = logLines(RUNNER, script, flags);
+    assert.ok(lines.includes('level=info msg="say 0 from a protoset x" source=console'), lines.join('\n'));
+    const k6 = realK6OrSkip(this);
+    assert.deepEqual(lines, logLines(k6, script, flags));
+  });
+
+  it("fixtures/grpc-open-stream.js: streams open at the end of the test are stopped with k6's warning", function () {
+    const script = 'runner/modules/fixtures/grpc-open-stream.js';
+    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
+    const lines = logLines(RUNNER, script, flags);
+    const warning =
+      'level=warning msg="no handlers for error registered, but an error happened: rpc error: code = DeadlineExceeded desc = context deadline exceeded" streamMethod=/loadlab.echo.Echo/Chat';
+    assert.equal(lines.filter((l) => l === warning).length, 2, lines.join('\n'));
+    const k6 = realK6OrSkip(this);
+    assert.deepEqual(lines, logLines(k6, script, flags));
+  });
+
   it('a connect in the init context fails the run as on k6 (exit 107, k6 line)', async function () {
     const script = resolve(REPO, 'runner/modules/fixtures/grpc-init-connect.js');
-    const node = await runLoadlab(['-q', script], { env: { GRPC_ADDR: server.addr } });
-    assert.equal(node.code, 107, node.stderr);
-    assert.match(node.stderr, /GoError: connecting to a gRPC server in the init context is not supported/);
+    const line = /GoError: connecting to a gRPC server in the init context is not supported/;
+    for (const engine of realK6() ? (['k6', 'node'] as const) : (['node'] as const)) {
+      const run = await runLoadlab(['-q', script], { engine, env: { GRPC_ADDR: server.addr } });
+      assert.equal(run.code, 107, `${engine}: ${run.stderr}`);
+      assert.match(run.stderr, line);
+    }
   });
 });
 

@@ -420,10 +420,19 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
     const count = (metric: string, sampleTags: Record<string, string>) =>
       rt.record(metric, 'counter', 'default', 1, { ...sampleTags }, Date.now());
 
-    const hold: Hold = rt.pending.hold(() => {
+    const warnUnhandled = (code: number, details: string) =>
+      rt.log(
+        'warn',
+        `no handlers for error registered, but an error happened: rpc error: code = ${CODE_NAMES[code] ?? code} desc = ${details}`,
+        fields,
+      );
+    const hold: Hold = rt.pending.hold((interrupted) => {
       awaiting.delete(id);
-      if (!closed) rt.grpcPost({ op: 'cancel', stream: id });
+      if (closed) return;
       closed = true;
+      rt.grpcPost({ op: 'cancel', stream: id });
+      // k6 ends the VU's context at the end of the test: its open streams fail with the deadline.
+      if (interrupted && handlers.error.length === 0) warnUnhandled(4, 'context deadline exceeded');
     });
     const received = (message: Uint8Array, sampleTags: Record<string, string>) => {
       count('grpc_streams_msgs_received', sampleTags);
@@ -454,13 +463,7 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
             message: event.details,
             error: () => `code: ${event.code}, message: ${event.details}`,
           };
-          if (handlers.error.length === 0) {
-            rt.log(
-              'warn',
-              `no handlers for error registered, but an error happened: rpc error: code = ${CODE_NAMES[event.code] ?? event.code} desc = ${event.details}`,
-              fields,
-            );
-          }
+          if (handlers.error.length === 0) warnUnhandled(event.code, event.details);
           for (const listener of handlers.error) listener(error, meta());
         }
         for (const listener of handlers.end) listener({}, meta());

@@ -13,14 +13,17 @@ export interface Hold {
 }
 
 export class PendingWork extends SettleableWork {
-  private readonly held = new Set<{ stop: () => void }>();
+  private readonly held = new Set<{ stop: (interrupted: boolean) => void }>();
 
   get busy(): boolean {
     return this.held.size > 0 || this.failure !== undefined;
   }
 
-  /** `stop` is called if the iteration ends (interrupt, error) while the work is still held. */
-  hold(stop: () => void): Hold {
+  /**
+   * `stop` is called if the iteration ends while the work is still held: interrupted from outside
+   * (the end of the test), or by an error.
+   */
+  hold(stop: (interrupted: boolean) => void): Hold {
     const entry = { stop };
     this.held.add(entry);
     return {
@@ -41,10 +44,10 @@ export class PendingWork extends SettleableWork {
   }
 
   /** Stops everything still held (the iteration is over). */
-  stopAll(): void {
+  stopAll(interrupted = false): void {
     const entries = [...this.held];
     this.held.clear();
-    for (const entry of entries) entry.stop();
+    for (const entry of entries) entry.stop(interrupted);
   }
 
   get idle(): boolean {

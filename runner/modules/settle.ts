@@ -12,15 +12,15 @@ export interface Settleable {
   takeFailure(): { error: unknown } | undefined;
   /** `onChange` runs after every change from now on (undefined: no longer). */
   watch(onChange: (() => void) | undefined): void;
-  /** Stops whatever is pending (the iteration ends without it). */
-  stopAll(): void;
+  /** Stops whatever is pending (the iteration ends without it; `interrupted`: stopped from outside). */
+  stopAll(interrupted?: boolean): void;
 }
 
 export function settle(source: Settleable, interrupted: () => boolean): Promise<'done' | 'interrupted'> {
   return new Promise((resolve, reject) => {
     const poll = setInterval(() => {
       if (!interrupted()) return;
-      source.stopAll();
+      source.stopAll(true);
       finish();
       resolve('interrupted');
     }, INTERRUPT_POLL_MS);
@@ -48,7 +48,7 @@ export abstract class SettleableWork implements Settleable {
   protected failure: { error: unknown } | undefined;
   protected changed: (() => void) | undefined;
   abstract readonly idle: boolean;
-  abstract stopAll(): void;
+  abstract stopAll(interrupted?: boolean): void;
 
   takeFailure(): { error: unknown } | undefined {
     const failure = this.failure;

@@ -437,14 +437,14 @@ function runIteration(
     rt.checkInterrupted();
     value = fn(fnName)(data);
   } catch (err) {
-    stopAsyncWork();
+    stopAsyncWork(err instanceof InterruptSignal);
     return endIteration(start, err);
   }
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return Promise.resolve(value).then(
       () => afterTimers(start),
       (err: unknown) => {
-        stopAsyncWork();
+        stopAsyncWork(err instanceof InterruptSignal);
         return endIteration(start, err);
       },
     );
@@ -452,9 +452,9 @@ function runIteration(
   return timers.busy || rt.pending.busy ? afterTimers(start) : endIteration(start, RETURNED);
 }
 
-function stopAsyncWork(): void {
+function stopAsyncWork(interrupted = false): void {
   timers.stopAll();
-  rt.pending.stopAll();
+  rt.pending.stopAll(interrupted);
 }
 
 /**
@@ -478,7 +478,7 @@ async function settleAsyncWork(): Promise<'done' | 'interrupted'> {
   while (timers.busy || rt.pending.busy) {
     const how = timers.busy ? await timers.settle(interrupted) : await rt.pending.settle(interrupted);
     if (how === 'interrupted') {
-      stopAsyncWork();
+      stopAsyncWork(true);
       return how;
     }
   }
