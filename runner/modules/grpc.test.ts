@@ -91,6 +91,18 @@ describe('runner/modules k6/net/grpc', function () {
     }
   });
 
+  it('fixtures/grpc-edges.js: params, timeouts and misuse logged the same on real k6 and on the runner', function () {
+    const script = 'runner/modules/fixtures/grpc-edges.js';
+    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
+    const lines = logLines(RUNNER, script, flags);
+    assert.ok(
+      lines.includes('level=info msg="stream timeout 4 Deadline exceeded" source=console'),
+      lines.join('\n'),
+    );
+    const k6 = realK6OrSkip(this);
+    assert.deepEqual(lines, logLines(k6, script, flags));
+  });
+
   it('fixtures/grpc-protoset.js: loadProtoset and its errors, same lines on real k6 and on the runner', function () {
     const echo = protoLoader.loadSync(resolve(REPO, 'runner/modules/fixtures/grpc/echo.proto'));
     const note = echo['loadlab.echo.Note'] as protoLoader.MessageTypeDefinition<object, object>;

@@ -88,7 +88,7 @@ function callParams(input: unknown): CallParams {
         try {
           p.timeoutMs = parseDurationMs(value);
         } catch (err) {
-          throw new Error(`invalid timeout value: ${(err as Error).message}`, { cause: err });
+          throw new Error(`invalid timeout value: time: ${(err as Error).message}`, { cause: err });
         }
         break;
       case 'discardResponseMessage':
@@ -109,12 +109,8 @@ function metadataPairs(value: unknown, what: string): MetadataPairs {
   }
   for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
     if (name.endsWith('-bin')) {
-      if (!(v instanceof ArrayBuffer) && !ArrayBuffer.isView(v)) {
-        throw new Error(`invalid ${what} param: "${name}" value must be binary`);
-      }
-      const bytes =
-        v instanceof ArrayBuffer ? Buffer.from(v) : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-      pairs.push([name, bytes.toString('base64')]);
+      // k6 v1.3 wants a Go []byte here, which no script value (not even an ArrayBuffer) exports to.
+      throw new Error(`invalid ${what} param: "${name}" value must be binary`);
     } else if (typeof v !== 'string') {
       throw new Error(`invalid ${what} param: "${name}" value must be a string`);
     } else pairs.push([name, v]);
@@ -156,7 +152,7 @@ function connectOp(
         try {
           op.timeoutMs = parseDurationMs(v);
         } catch (err) {
-          throw bad(`invalid timeout value: ${(err as Error).message}`);
+          throw bad(`invalid timeout value: time: ${(err as Error).message}`);
         }
         break;
       case 'reflectMetadata':
@@ -213,6 +209,8 @@ interface ClientState {
   methods: MethodTable;
   addr: string;
   connected: boolean;
+  /** Its open streams, told when close() cancels them. */
+  streams: Set<() => void>;
 }
 
 interface StreamHandlers {
@@ -311,7 +309,13 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
 
   class Client {
     constructor() {
-      clients.set(this, { id: nextClientId++, methods: new MethodTable(), addr: '', connected: false });
+      clients.set(this, {
+        id: nextClientId++,
+        methods: new MethodTable(),
+        addr: '',
+        connected: false,
+        streams: new Set(),
+      });
     }
 
     private get state(): ClientState {
@@ -356,6 +360,8 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       try {
         prepared = prepareUnary(this.state, method, request, params);
       } catch (err) {
+        // k6 rejects with the Go error itself, which a script prints as its bare message.
+        (err as Error).name = '';
         return Promise.reject(err);
       }
       const id = (prepared.op as { call: number }).call;
@@ -382,6 +388,8 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       const state = this.state;
       if (!state.connected) return;
       state.connected = false;
+      for (const cancelled of state.streams) cancelled();
+      state.streams.clear();
       sync({ op: 'close', client: state.id });
     }
   }
@@ -414,6 +422,10 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
     const handlers: StreamHandlers = { data: [], error: [], end: [], status: [] };
     let writing = true;
     let closed = false;
+    /** client.close() ended it: k6 reports its own error rather than the transport's. */
+    let cancelledByClose = false;
+    const onClose = () => (cancelledByClose = true);
+    state.streams.add(onClose);
     /** A message of a method without server streaming: grpc-go reads it with the status (see onEvent). */
     let held: { message: Uint8Array; time: number } | undefined;
     const meta = () => ({ ts: Math.floor(Date.now() / 1000) });
@@ -447,6 +459,7 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       }
       if (event.t !== 'status') return;
       awaiting.delete(id);
+      state.streams.delete(onClose);
       closed = true;
       writing = false;
       rt.countTraffic(event.sent, event.received);
@@ -455,15 +468,16 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       hold.run(() => {
         // grpc-go hands over a unary response only once the call is over, so k6 tags it with the status.
         if (held) received(held.message, ended);
-        if (event.code !== 0 && event.code !== 1) {
+        if (cancelledByClose || (event.code !== 0 && event.code !== 1)) {
+          const code = cancelledByClose ? 2 : event.code;
+          const message = cancelledByClose ? 'canceled by client (k6)' : event.details;
           // k6's grpcError: its Go Error() method shows among the keys.
-          const error = {
-            code: event.code,
-            details: [],
-            message: event.details,
-            error: () => `code: ${event.code}, message: ${event.details}`,
-          };
-          if (handlers.error.length === 0) warnUnhandled(event.code, event.details);
+          const error = { code, details: [], message, error: () => `code: ${code}, message: ${message}` };
+          if (handlers.error.length === 0) {
+            if (!cancelledByClose) warnUnhandled(code, message);
+            else
+              rt.log('warn', `no handlers for error registered, but an error happened: ${message}`, fields);
+          }
           for (const listener of handlers.error) listener(error, meta());
         }
         for (const listener of handlers.end) listener({}, meta());
@@ -484,8 +498,13 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
     const define = (name: string, value: unknown) =>
       Object.defineProperty(stream, name, { value, writable: false, configurable: false, enumerable: true });
     define('on', (event: unknown, handler: unknown) => {
-      if (typeof handler !== 'function') {
+      if (handler === undefined || handler === null) {
         throw goError(`handler for "${String(event)}" event isn't a callable function`);
+      }
+      if (typeof handler !== 'function') {
+        throw new TypeError(
+          `could not convert function call parameter 1: could not convert ${String(handler)} to func(sobek.Value, sobek.Value) (sobek.Value, error)`,
+        );
       }
       const list = handlers[String(event) as keyof StreamHandlers];
       if (!list)
