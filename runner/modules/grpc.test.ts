@@ -16,10 +16,10 @@ import { PendingWork } from './pending-work.js';
 import { fileDescriptorSet } from './grpc-descriptors.js';
 
 /** The fixture server in its own process, so that the engines can be run synchronously. */
-async function startServer(): Promise<{ addr: string; stop(): void }> {
+async function startServer(...args: string[]): Promise<{ addr: string; stop(): void }> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'runner/modules/fixtures/grpc/server.ts'],
+    ['--import', 'tsx', 'runner/modules/fixtures/grpc/server.ts', ...args],
     { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const port = await new Promise<string>((ok, fail) => {
@@ -101,6 +101,21 @@ describe('runner/modules k6/net/grpc', function () {
     );
     const k6 = realK6OrSkip(this);
     assert.deepEqual(lines, logLines(k6, script, flags));
+  });
+
+  it('fixtures/grpc-reflect.js: reflection v1, and v1alpha where a server has only that, as k6 tries them', async function () {
+    const script = 'runner/modules/fixtures/grpc-reflect.js';
+    const v1alphaOnly = await startServer('v1alpha');
+    try {
+      for (const addr of [server.addr, v1alphaOnly.addr]) {
+        const lines = logLines(RUNNER, script, ['-e', `GRPC_ADDR=${addr}`]);
+        assert.ok(lines.includes('level=info msg="say 0 reflected 7" source=console'), lines.join('\n'));
+        if (realK6())
+          assert.deepEqual(lines, logLines(realK6OrSkip(this), script, ['-e', `GRPC_ADDR=${addr}`]));
+      }
+    } finally {
+      v1alphaOnly.stop();
+    }
   });
 
   it('fixtures/grpc-protoset.js: loadProtoset and its errors, same lines on real k6 and on the runner', function () {
