@@ -118,6 +118,18 @@ describe('runner/modules k6/net/grpc', function () {
     }
   });
 
+  it('fixtures/grpc-health.js: healthCheck answers and errors, same lines on real k6 and on the runner', function () {
+    const script = 'runner/modules/fixtures/grpc-health.js';
+    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
+    const lines = logLines(RUNNER, script, flags);
+    assert.ok(
+      lines.includes('level=info msg="health down {\\"status\\":2} status 2 false" source=console'),
+      lines.join('\n'),
+    );
+    const k6 = realK6OrSkip(this);
+    assert.deepEqual(lines, logLines(k6, script, flags));
+  });
+
   it('fixtures/grpc-protoset.js: loadProtoset and its errors, same lines on real k6 and on the runner', function () {
     const echo = protoLoader.loadSync(resolve(REPO, 'runner/modules/fixtures/grpc/echo.proto'));
     const note = echo['loadlab.echo.Note'] as protoLoader.MessageTypeDefinition<object, object>;

@@ -21,6 +21,8 @@ import { reflectFiles } from './grpc-reflection.js';
 interface Connection {
   client: grpc.Client;
   sockets: net.Socket[];
+  /** Its calls and streams in flight: cancelled when it closes, so each still ends with a status. */
+  calls: Set<grpc.Call>;
 }
 
 /** Whose connection a socket being created belongs to. */
@@ -174,7 +176,7 @@ export class GrpcEngine {
     if (op.maxReceiveSize) options['grpc.max_receive_message_length'] = op.maxReceiveSize;
     if (op.maxSendSize) options['grpc.max_send_message_length'] = op.maxSendSize;
     if (op.userAgent) options['grpc.primary_user_agent'] = op.userAgent;
-    const conn: Connection = { client: undefined as unknown as grpc.Client, sockets: [] };
+    const conn: Connection = { client: undefined as unknown as grpc.Client, sockets: [], calls: new Set() };
     conn.client = owner.run(conn, () => new grpc.Client(op.addr, credentials, options));
     const error = await owner.run(conn, () =>
       this.whenReady(conn.client, op.addr, Date.now() + op.timeoutMs),
@@ -223,15 +225,17 @@ export class GrpcEngine {
         bytesOf,
         Buffer.from(message),
         toMetadata(metadata),
-        { deadline: Date.now() + timeoutMs },
+        { deadline: timeoutMs > 0 ? Date.now() + timeoutMs : Infinity },
         (err, value) => {
           if (!err && value) body = value;
         },
       );
       this.calls.add(call);
+      conn.calls.add(call);
       call.on('metadata', (md: grpc.Metadata) => (headers = md));
       call.on('status', (status: grpc.StatusObject) => {
         this.calls.delete(call);
+        conn.calls.delete(call);
         const end = performance.now();
         // A trailers-only answer (an error at once) has no headers: grpc-go shows what came as trailers.
         setImmediate(() =>
@@ -272,6 +276,7 @@ export class GrpcEngine {
       deadline: op.timeoutMs > 0 ? Date.now() + op.timeoutMs : Infinity,
     });
     this.streams.set(op.stream, call);
+    conn.calls.add(call);
     call.on('data', (message: Buffer) =>
       this.emit({
         t: 'data',
@@ -283,6 +288,7 @@ export class GrpcEngine {
     call.on('error', () => {}); // the status event says it all
     call.on('status', (status: grpc.StatusObject) => {
       this.streams.delete(op.stream);
+      conn.calls.delete(call);
       const end = performance.now();
       // After any 'data' still queued in this turn: a stream's messages come before its end.
       setImmediate(() =>
@@ -332,6 +338,8 @@ export class GrpcEngine {
     this.leftover.sent += t.sent;
     this.leftover.received += t.received;
     this.reported.delete(conn);
+    // grpc-js does not always end a call that had not started when its channel closed.
+    for (const call of conn.calls) call.cancel();
     conn.client.close();
   }
 
