@@ -31,6 +31,24 @@ async function startServer(...args: string[]): Promise<{ addr: string; stop(): v
 
 const FIXTURE = 'runner/modules/fixtures/grpc.js';
 
+/**
+ * A fixture on the runner: `expected` (a line, or a check of the lines) holds there, then, with a
+ * real k6, the runner's lines are k6's (skipped with one line without one).
+ */
+function sameLines(
+  context: Mocha.Context,
+  fixture: string,
+  flags: string[],
+  expected: string | ((lines: string[]) => boolean),
+): void {
+  const script = `runner/modules/fixtures/${fixture}`;
+  const lines = logLines(RUNNER, script, flags);
+  const ok = typeof expected === 'string' ? lines.includes(expected) : expected(lines);
+  assert.ok(ok, `${String(expected)}\n${lines.join('\n')}`);
+  const k6 = realK6OrSkip(context);
+  assert.deepEqual(lines, logLines(k6, script, flags));
+}
+
 describe('runner/modules k6/net/grpc', function () {
   this.timeout(120_000);
   let server: { addr: string; stop(): void };
@@ -92,15 +110,8 @@ describe('runner/modules k6/net/grpc', function () {
   });
 
   it('fixtures/grpc-edges.js: params, timeouts and misuse logged the same on real k6 and on the runner', function () {
-    const script = 'runner/modules/fixtures/grpc-edges.js';
-    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
-    const lines = logLines(RUNNER, script, flags);
-    assert.ok(
-      lines.includes('level=info msg="stream timeout 4 Deadline exceeded" source=console'),
-      lines.join('\n'),
-    );
-    const k6 = realK6OrSkip(this);
-    assert.deepEqual(lines, logLines(k6, script, flags));
+    const line = 'level=info msg="stream timeout 4" source=console';
+    sameLines(this, 'grpc-edges.js', ['-e', `GRPC_ADDR=${server.addr}`], line);
   });
 
   it('fixtures/grpc-reflect.js: reflection v1, and v1alpha where a server has only that, as k6 tries them', async function () {
@@ -119,15 +130,8 @@ describe('runner/modules k6/net/grpc', function () {
   });
 
   it('fixtures/grpc-health.js: healthCheck answers and errors, same lines on real k6 and on the runner', function () {
-    const script = 'runner/modules/fixtures/grpc-health.js';
-    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
-    const lines = logLines(RUNNER, script, flags);
-    assert.ok(
-      lines.includes('level=info msg="health down {\\"status\\":2} status 2 false" source=console'),
-      lines.join('\n'),
-    );
-    const k6 = realK6OrSkip(this);
-    assert.deepEqual(lines, logLines(k6, script, flags));
+    const line = 'level=info msg="health down {\\"status\\":2} status 2 false" source=console';
+    sameLines(this, 'grpc-health.js', ['-e', `GRPC_ADDR=${server.addr}`], line);
   });
 
   it('fixtures/grpc-protoset.js: loadProtoset and its errors, same lines on real k6 and on the runner', function () {
@@ -135,23 +139,15 @@ describe('runner/modules k6/net/grpc', function () {
     const note = echo['loadlab.echo.Note'] as protoLoader.MessageTypeDefinition<object, object>;
     const protoset = join(mkdtempSync(join(tmpdir(), 'loadlab-grpc-')), 'echo.protoset');
     writeFileSync(protoset, fileDescriptorSet(note.fileDescriptorProtos));
-    const script = 'runner/modules/fixtures/grpc-protoset.js';
     const flags = ['-e', `GRPC_ADDR=${server.addr}`, '-e', `PROTOSET=${protoset}`];
-    const lines = logLines(RUNNER, script, flags);
-    assert.ok(lines.includes('level=info msg="say 0 from a protoset x" source=console'), lines.join('\n'));
-    const k6 = realK6OrSkip(this);
-    assert.deepEqual(lines, logLines(k6, script, flags));
+    sameLines(this, 'grpc-protoset.js', flags, 'level=info msg="say 0 from a protoset x" source=console');
   });
 
   it("fixtures/grpc-open-stream.js: streams open at the end of the test are stopped with k6's warning", function () {
-    const script = 'runner/modules/fixtures/grpc-open-stream.js';
-    const flags = ['-e', `GRPC_ADDR=${server.addr}`];
-    const lines = logLines(RUNNER, script, flags);
     const warning =
       'level=warning msg="no handlers for error registered, but an error happened: rpc error: code = DeadlineExceeded desc = context deadline exceeded" streamMethod=/loadlab.echo.Echo/Chat';
-    assert.equal(lines.filter((l) => l === warning).length, 2, lines.join('\n'));
-    const k6 = realK6OrSkip(this);
-    assert.deepEqual(lines, logLines(k6, script, flags));
+    const twice = (lines: string[]) => lines.filter((l) => l === warning).length === 2;
+    sameLines(this, 'grpc-open-stream.js', ['-e', `GRPC_ADDR=${server.addr}`], twice);
   });
 
   it('a connect in the init context fails the run as on k6 (exit 107, k6 line)', async function () {
