@@ -505,9 +505,16 @@ export function createGrpcModule(rt: VuRuntime): Record<string, unknown> {
       hold.run(() => {
         // grpc-go hands over a unary response only once the call is over, so k6 tags it with the status.
         if (held) received(held.message, ended);
-        if (cancelledByClose || (event.code !== 0 && event.code !== 1)) {
-          const code = cancelledByClose ? 2 : event.code;
-          const message = cancelledByClose ? 'canceled by client (k6)' : event.details;
+        // Cancelled, and not by this VU's script: the main thread stopped the VU's calls at the end of
+        // the test (its interrupt), which k6 sees as its context's deadline (see the hold's stop).
+        const interrupted = event.code === 1 && !cancelledByClose;
+        if (cancelledByClose || interrupted || event.code !== 0) {
+          const code = cancelledByClose ? 2 : interrupted ? 4 : event.code;
+          const message = cancelledByClose
+            ? 'canceled by client (k6)'
+            : interrupted
+              ? 'context deadline exceeded'
+              : event.details;
           // k6's grpcError: its Go Error() method shows among the keys.
           const error = { code, details: [], message, error: () => `code: ${code}, message: ${message}` };
           if (handlers.error.length === 0) {
