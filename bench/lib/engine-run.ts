@@ -30,7 +30,8 @@ function peakRssKb(pid: number): number | undefined {
 
 /**
  * Runs `command args...` (an engine's `run` with the script and flags) in `dir`, which receives
- * the summary export. Bounded by `timeoutMs`.
+ * the summary export. Bounded by `timeoutMs`. `counter` is what counts as a request (a counter
+ * metric of the export: http_reqs, or iterations for a script that makes one call per iteration).
  */
 export function runEngine(
   command: string,
@@ -38,6 +39,7 @@ export function runEngine(
   dir: string,
   env: Record<string, string>,
   timeoutMs: number,
+  counter = 'http_reqs',
 ): Promise<EngineRunResult> {
   const exported = join(dir, `export-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   // bash waits for the engine, then `times` reports the CPU of its finished child.
@@ -70,9 +72,9 @@ export function runEngine(
         const lines = stderr.trim().split('\n');
         const cpuUs = parseTimesLine(lines[lines.length - 1]!);
         const summary = JSON.parse(readFileSync(exported, 'utf8')) as {
-          metrics: { http_reqs: { count: number; rate: number } };
+          metrics: Record<string, { count: number; rate: number }>;
         };
-        const { count, rate } = summary.metrics.http_reqs;
+        const { count, rate } = summary.metrics[counter] ?? { count: 0, rate: 0 };
         resolve({
           requests: count,
           rps: rate,

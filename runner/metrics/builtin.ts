@@ -21,6 +21,8 @@ const TIME_TRENDS = [
   'ws_connecting',
   'ws_session_duration',
   'ws_ping',
+  // k6/net/grpc.
+  'grpc_req_duration',
 ];
 
 export const BUILTIN_METRICS: Record<string, { type: MetricType; contains: ValueType }> = {

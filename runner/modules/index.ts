@@ -12,6 +12,7 @@ import { createSecretsModule } from './secrets.js';
 import { createStreamsModule } from './streams.js';
 import { createExecutionModule, type InstanceCounters } from './execution.js';
 import { createHtmlModule } from './html.js';
+import { createGrpcModule } from './grpc.js';
 import { createHttpModule } from './http.js';
 import { createK6Module } from './k6.js';
 import { createMetricsModule } from './metrics.js';
@@ -19,7 +20,7 @@ import { isImplementedModule, type ImplementedModule } from './names.js';
 import { ITERATION_END, type VuRuntime } from './runtime.js';
 import type { VuTimers } from './timers.js';
 import { createWsModule } from './websocket/k6-ws.js';
-import { createWebSocketsModule, type VuEventLoop } from './websocket/websockets.js';
+import { createWebSocketsModule } from './websocket/websockets.js';
 
 type ModuleObject = Record<string, unknown>;
 
@@ -44,8 +45,6 @@ export class ModuleRegistry {
     private readonly tsxApiUrl: string | undefined,
     private readonly moduleEnv: VuModuleEnv,
     private readonly timers: VuTimers,
-    /** Where a module holds the iteration open for its async work (the VU's TimerQueue). */
-    private readonly eventLoop: VuEventLoop,
   ) {}
 
   /** Loads the modules that cannot be built synchronously, for the imports the bundle declares. */
@@ -105,7 +104,8 @@ export class ModuleRegistry {
     'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
     'k6/html': () => createHtmlModule(),
     'k6/ws': () => createWsModule(this.rt),
-    'k6/experimental/websockets': () => createWebSocketsModule(this.rt, this.eventLoop),
+    'k6/experimental/websockets': () => createWebSocketsModule(this.rt),
+    'k6/net/grpc': () => createGrpcModule(this.rt),
   };
 
   private build(name: string): ModuleObject {

@@ -19,6 +19,7 @@ export const IMPLEMENTED_MODULES = [
   'k6/html',
   'k6/ws',
   'k6/experimental/websockets',
+  'k6/net/grpc',
 ] as const;
 
 export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
@@ -28,10 +29,7 @@ export function isImplementedModule(name: string): name is ImplementedModule {
 }
 
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
-export const NOT_IMPLEMENTED_MODULES = [
-  'k6/net/grpc',
-  'k6/experimental/redis',
-] as const;
+export const NOT_IMPLEMENTED_MODULES = ['k6/experimental/redis'] as const;
 
 /** k6 v1.3's messages for names that moved or went away (each checked against the real k6). */
 const RETIRED: Record<string, string> = {

@@ -2,6 +2,8 @@
 // (runner/vu/worker.ts) provides it; tests can provide their own.
 import type { Sample } from '../types.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../vu/protocol.js';
+import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../vu/grpc-protocol.js';
+import type { PendingWork } from './pending-work.js';
 
 export interface IterationView {
   scenario: {
@@ -60,8 +62,6 @@ export interface VuRuntime {
    * with baseTags() and the request's own tags (vu/http-samples.ts).
    */
   recordHttp(requestId: number): void;
-  /** Bytes a module's own connection moved (k6/ws): counted into this iteration's data_sent/data_received. */
-  addBytes(sent: number, received: number): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
   httpSync(reqs: RequestTuple[]): ResponseTuple[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
@@ -86,6 +86,15 @@ export interface VuRuntime {
   readonly secretSources: Record<string, Record<string, string>>;
   /** Tells the main thread a secret was read, so the logger redacts it from then on. */
   revealSecret(value: string): void;
+  /** k6/net/grpc: an operation the main thread answers (the VU blocks until then). */
+  grpcSync(op: GrpcOp): GrpcAnswer;
+  /** k6/net/grpc: an operation whose outcome comes back as events to `onGrpcEvent`. */
+  grpcPost(op: GrpcOp): void;
+  onGrpcEvent: ((event: GrpcEvent) => void) | undefined;
+  /** Bytes a module's own connections moved (k6/ws, k6/net/grpc), for this iteration's data_sent/data_received. */
+  countTraffic(sent: number, received: number): void;
+  /** Asynchronous work the current iteration waits for (streams, async calls). */
+  readonly pending: PendingWork;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
 }

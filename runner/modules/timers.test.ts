@@ -54,33 +54,6 @@ describe('runner/modules k6/timers', () => {
     assert.deepEqual(warnings, ['setInterval 1 was stopped because the VU iteration was interrupted']);
   });
 
-  it("a module's hold keeps the iteration open until released; an interrupt or a failure stops it", async () => {
-    const queue = new TimerQueue(() => {});
-    let stopped = 0;
-    const hold = queue.hold(() => stopped++);
-    assert.equal(queue.busy, true);
-    setTimeout(() => hold.release(), 20);
-    assert.equal(await queue.settle(() => false), 'done');
-    assert.equal(stopped, 0);
-
-    queue.hold(() => stopped++);
-    let interrupted = false;
-    setTimeout(() => (interrupted = true), 20);
-    assert.equal(await queue.settle(() => interrupted), 'interrupted');
-    assert.equal(stopped, 1);
-
-    const failing = queue.hold(() => stopped++);
-    const other = queue.hold(() => stopped++);
-    setTimeout(() => failing.fail(new Error('listener threw')), 20);
-    await assert.rejects(
-      queue.settle(() => false),
-      /listener threw/,
-    );
-    assert.equal(stopped, 3, 'both holds stopped');
-    other.release();
-    assert.equal(queue.busy, false);
-  });
-
   it('fixtures/timers.js logs the same lines on real k6 and on the runner', function () {
     const k6 = realK6OrSkip(this);
     this.timeout(60_000);

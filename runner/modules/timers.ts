@@ -3,11 +3,10 @@
 // blocks k6's event loop); a callback that throws ends the iteration with its error, and the timers
 // still pending are stopped with k6's warning, as on an interrupt.
 //
-// Other modules' asynchronous work (k6/experimental/websockets' sockets) holds the iteration open
-// the same way: `hold()` until it is done; `stopAll()` (an interrupt, a failed callback) stops it too.
-//
 // The queue keeps its own due times and arms one Node timer for the earliest: Node runs a 0 ms
 // timeout no sooner than a 1 ms one, where k6 runs it first, and due timers run earliest first.
+
+import { SettleableWork } from './settle.js';
 
 type TimerKind = 'setTimeout' | 'setInterval';
 
@@ -27,27 +26,15 @@ interface Timer {
   run: () => void;
 }
 
-/** Keeps the iteration open until released; fail() ends it with an error as a throwing timer does. */
-export interface EventHold {
-  release(): void;
-  fail(error: unknown): void;
-}
-
-/** How often a VU waiting for its timers looks at the interrupt flag. */
-const INTERRUPT_POLL_MS = 20;
-
-export class TimerQueue {
+export class TimerQueue extends SettleableWork {
   /** Ids are per VU and never reused, as k6's. */
   private nextId = 1;
   private readonly live = new Map<number, Timer>();
   private armed: { cancel: () => void } | undefined;
-  private failure: { error: unknown } | undefined;
-  private changed: (() => void) | undefined;
-  /** Each hold's stop function (what an interrupt or a failure does to it). */
-  private readonly holds = new Map<EventHold, () => void>();
   readonly api: VuTimers;
 
   constructor(private readonly warn: (message: string) => void) {
+    super();
     const start =
       (kind: TimerKind) =>
       (callback: unknown, delay?: unknown, ...args: unknown[]) =>
@@ -63,24 +50,7 @@ export class TimerQueue {
 
   /** A timer is pending, or a callback threw and the iteration has yet to hear of it. */
   get busy(): boolean {
-    return this.live.size > 0 || this.holds.size > 0 || this.failure !== undefined;
-  }
-
-  /** Holds the iteration open for a module's async work; `stop` ends that work when the iteration must end. */
-  hold(stop: () => void): EventHold {
-    const hold: EventHold = {
-      release: () => {
-        if (this.holds.delete(hold)) this.changed?.();
-      },
-      fail: (error) => {
-        if (!this.holds.has(hold)) return;
-        this.failure ??= { error };
-        this.stopAll();
-        this.changed?.();
-      },
-    };
-    this.holds.set(hold, stop);
-    return hold;
+    return this.live.size > 0 || this.failure !== undefined;
   }
 
   private start(kind: TimerKind, callback: unknown, delay: unknown, args: unknown[]): number {
@@ -148,39 +118,9 @@ export class TimerQueue {
     }
     this.live.clear();
     this.arm();
-    const stops = [...this.holds.values()];
-    this.holds.clear();
-    for (const stop of stops) stop();
   }
 
-  /**
-   * Resolves 'done' when no timer is left, 'interrupted' (timers stopped) once `interrupted()` says
-   * so; rejects with the first error a callback threw.
-   */
-  settle(interrupted: () => boolean): Promise<'done' | 'interrupted'> {
-    return new Promise((resolve, reject) => {
-      const poll = setInterval(() => {
-        if (!interrupted()) return;
-        this.stopAll();
-        finish();
-        resolve('interrupted');
-      }, INTERRUPT_POLL_MS);
-      const finish = () => {
-        clearInterval(poll);
-        this.changed = undefined;
-      };
-      this.changed = () => {
-        if (this.failure) {
-          const { error } = this.failure;
-          this.failure = undefined;
-          finish();
-          reject(error);
-        } else if (this.live.size === 0 && this.holds.size === 0) {
-          finish();
-          resolve('done');
-        }
-      };
-      this.changed();
-    });
+  get idle(): boolean {
+    return this.live.size === 0;
   }
 }

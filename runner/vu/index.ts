@@ -1,6 +1,7 @@
 // A k6 VU for the Node runner: one worker thread per VU runs the bundled script with k6's
 // synchronous API; this side owns the VU's HTTP transport and answers the worker over a
 // MessagePort + SharedArrayBuffer bridge. See README.md.
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { nowMs, type IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
@@ -8,6 +9,7 @@ import { ScriptError, ScriptLoadError } from './errors.js';
 import { hostSocket } from '../modules/websocket/host.js';
 import { HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
+import type { GrpcEngine } from './grpc-engine.js';
 import { loadScript, type ScriptBundle } from './load-script.js';
 import {
   GO,
@@ -117,6 +119,9 @@ const BROWSER_MODULE_URL = new URL(
 /** From sources the browser module is TypeScript: the worker registers tsx (resolved here) before importing it. */
 const TSX_API_URL = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : undefined;
 
+/** k6/net/grpc's protobuf library, by absolute path for the eval'd worker (see grpc-descriptors.ts). */
+const PROTO_LOADER_PATH = fileURLToPath(import.meta.resolve('@grpc/proto-loader'));
+
 type Command = WorkerCommand extends infer C ? (C extends { seq: number } ? Omit<C, 'seq'> : never) : never;
 
 interface Pending {
@@ -168,12 +173,16 @@ class WorkerVu implements Vu {
   /** Replaced when an iteration has to be killed (see killBusyIteration). */
   private worker!: Worker;
   private httpPort!: MessagePort;
-  private readonly workerInit: Omit<WorkerInit, 'httpPort'>;
+  private readonly workerInit: Omit<WorkerInit, 'httpPort' | 'eventPort'>;
   /** A replacement worker's init, which every command waits for. */
   private ready: Promise<void> | undefined;
   /** The scenario counters of the loop command in flight. */
   private loopCounters: Int32Array | undefined;
   private readonly engine: HttpEngine;
+  /** k6/net/grpc connections, made on first use; its events go to the worker's event port. */
+  private grpc: GrpcEngine | undefined;
+  private grpcLoading: Promise<GrpcEngine> | undefined;
+  private eventPort!: MessagePort;
   /** Answers kept until the worker's sample rows for them arrive. */
   private readonly httpSamples: HttpSampleBook;
   private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
@@ -208,6 +217,7 @@ class WorkerVu implements Vu {
       signals: this.signals.buffer as SharedArrayBuffer,
       browserModuleUrl: BROWSER_MODULE_URL,
       tsxApiUrl: TSX_API_URL,
+      protoLoaderPath: PROTO_LOADER_PATH,
       instanceStats: config.instanceStats,
       secretSources: config.secretSources,
     };
@@ -217,8 +227,13 @@ class WorkerVu implements Vu {
   /** A worker for the script, with its HTTP port; events of a worker that was replaced are ignored. */
   private startWorker(): void {
     const { port1, port2 } = new MessageChannel();
-    const workerData: WorkerInit = { ...this.workerInit, httpPort: port2 };
-    const worker = new Worker(workerCode(), { eval: true, workerData, transferList: [port2] });
+    const events = new MessageChannel();
+    const workerData: WorkerInit = { ...this.workerInit, httpPort: port2, eventPort: events.port2 };
+    const worker = new Worker(workerCode(), {
+      eval: true,
+      workerData,
+      transferList: [port2, events.port2],
+    });
     port1.on('message', (msg: BridgeCall) => {
       // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
       if (Array.isArray(msg)) {
@@ -226,12 +241,21 @@ class WorkerVu implements Vu {
         const reqs: WireRequest[] = [];
         for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
         void this.serveHttp(port1, reqs);
+      } else if ('grpcAsync' in msg) {
+        const op = msg.grpcAsync;
+        void this.grpcEngine().then((engine) => engine.post(op));
       } else {
         if (msg.resetJar) this.engine.jar.clear();
-        this.answer(port1, this.serveJar(msg.jar));
+        if ('grpc' in msg) {
+          const op = msg.grpc;
+          void this.grpcEngine()
+            .then((engine) => engine.serve(op))
+            .then((a) => this.answer(port1, a));
+        } else this.answer(port1, this.serveJar(msg.jar));
       }
     });
     port1.unref();
+    events.port1.unref();
     worker.on('message', (ev: WorkerEvent) => {
       if (worker === this.worker) this.onEvent(ev);
     });
@@ -245,6 +269,15 @@ class WorkerVu implements Vu {
     });
     this.worker = worker;
     this.httpPort = port1;
+    this.eventPort = events.port1;
+  }
+
+  /** Loaded on a script's first gRPC call: runs without gRPC do not pay for @grpc/grpc-js. */
+  private grpcEngine(): Promise<GrpcEngine> {
+    this.grpcLoading ??= import('./grpc-engine.js').then(
+      ({ GrpcEngine }) => (this.grpc = new GrpcEngine((event) => this.eventPort.postMessage(event))),
+    );
+    return this.grpcLoading;
   }
 
   /**
@@ -256,9 +289,12 @@ class WorkerVu implements Vu {
     this.pending = undefined;
     const old = this.worker;
     const oldPort = this.httpPort;
+    const oldEvents = this.eventPort;
+    this.grpc?.closeAll();
     this.startWorker();
     void old.terminate();
     oldPort.close();
+    oldEvents.close();
     this.lastIterate = undefined;
     if (p.cmd === 'loop') {
       if (this.loopCounters) Atomics.add(this.loopCounters, SC_INTERRUPTED, 1);
@@ -465,6 +501,7 @@ class WorkerVu implements Vu {
     Atomics.store(this.signals, INTERRUPT, 1);
     Atomics.notify(this.signals, INTERRUPT);
     this.engine.abortAll();
+    this.grpc?.cancelAll();
     const p = this.pending;
     if (p?.cmd === 'loop' || p?.cmd === 'iterate' || p?.cmd === 'iterate-next') {
       setTimeout(() => {
@@ -479,6 +516,7 @@ class WorkerVu implements Vu {
     this.pending = undefined;
     p?.reject(new Error(`VU ${this.id} closed`));
     await this.worker.terminate();
+    this.grpc?.closeAll();
     await this.engine.close();
   }
 }

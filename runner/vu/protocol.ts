@@ -1,6 +1,7 @@
 // Messages between a VU worker (the script's thread) and the main thread that owns the VU.
 // HTTP goes over its own port so the worker can block on it with Atomics.wait + receiveMessageOnPort.
 import type { WsOpenCall } from '../modules/websocket/wire.js';
+import type { GrpcOp } from './grpc-protocol.js';
 import type { SampleBatch } from './sample-batch.js';
 
 /** Slots of the Int32Array over the VU's SharedArrayBuffer. */
@@ -80,7 +81,12 @@ export type RequestTuple = [
 /** An HTTP call of a blocked VU: whether to empty the jar first (a new iteration's first call), then its requests. */
 export type HttpCall = [resetJar: boolean, ...requests: RequestTuple[]];
 /** Sent on the HTTP port by a blocked VU (resetJar: as in HttpCall). */
-export type BridgeCall = HttpCall | { jar: JarOp; resetJar: boolean };
+export type BridgeCall =
+  | HttpCall
+  | { jar: JarOp; resetJar: boolean }
+  /** k6/net/grpc: answered like a request (grpc), or not at all (grpcAsync: events follow). */
+  | { grpc: GrpcOp; resetJar: boolean }
+  | { grpcAsync: GrpcOp; resetJar?: undefined };
 
 /** How the body comes back: k6's responseType. 'text' is decoded on the main thread, 'none' dropped. */
 export type ResponseType = 'text' | 'binary' | 'none';

@@ -14,6 +14,9 @@ import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution.js';
 import { TimerQueue } from '../modules/timers.js';
 import { installWebCryptoCompat } from '../modules/webcrypto.js';
+import { PendingWork } from '../modules/pending-work.js';
+import { useProtoLoaderAt } from '../modules/grpc-descriptors.js';
+import type { GrpcAnswer, GrpcEvent } from './grpc-protocol.js';
 import {
   AbortSignal,
   InterruptSignal,
@@ -56,6 +59,10 @@ export interface WorkerInit {
   systemTags: string[] | undefined;
   signals: SharedArrayBuffer;
   httpPort: MessagePort;
+  /** Events the main thread posts on its own (k6/net/grpc streams and async calls). */
+  eventPort: MessagePort;
+  /** Absolute path of @grpc/proto-loader's entry, loaded when a script loads protos. */
+  protoLoaderPath: string;
   /** file:// URL of runner/modules/browser/index.(ts|js). */
   browserModuleUrl: string;
   /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
@@ -67,6 +74,7 @@ export interface WorkerInit {
 }
 
 const init = workerData as WorkerInit;
+useProtoLoaderAt(init.protoLoaderPath);
 const port = parentPort!;
 const signals = new Int32Array(init.signals);
 const bundleName = path.join(init.bundle.scriptDir, '__loadlab_bundle.js');
@@ -237,13 +245,24 @@ const rt: VuRuntime = {
     }
     return answers;
   },
-  addBytes(sent, received) {
-    sentBytes += sent;
-    receivedBytes += received;
-  },
   jarSync(op: JarOp): JarAnswer {
     return bridge({ jar: op, resetJar: false }) as JarAnswer;
   },
+  grpcSync(op) {
+    const answer = bridge({ grpc: op, resetJar: false }) as GrpcAnswer;
+    sentBytes += answer.sent;
+    receivedBytes += answer.received;
+    return answer;
+  },
+  grpcPost(op) {
+    init.httpPort.postMessage({ grpcAsync: op });
+  },
+  onGrpcEvent: undefined,
+  countTraffic(sent, received) {
+    sentBytes += sent;
+    receivedBytes += received;
+  },
+  pending: new PendingWork(),
   sleepMs(ms) {
     flush();
     const end = performance.now() + ms;
@@ -286,6 +305,10 @@ const rt: VuRuntime = {
   },
 };
 
+// Events of the script's gRPC streams and async calls, run by this thread's event loop.
+init.eventPort.on('message', (event: GrpcEvent) => rt.onGrpcEvent?.(event));
+init.eventPort.unref();
+
 // The script's timers (k6/timers and its globals): an iteration waits for them before it ends.
 const timers = new TimerQueue((message) => rt.log('warn', message, {})); // k6 tags it with no source
 
@@ -303,7 +326,6 @@ const registry = new ModuleRegistry(
     },
   },
   timers.api,
-  timers,
 );
 
 function setPhase(p: Phase): void {
@@ -459,19 +481,19 @@ function runIteration(
     rt.checkInterrupted();
     value = fn(fnName)(data);
   } catch (err) {
-    timers.stopAll();
+    stopAsyncWork(err instanceof InterruptSignal);
     return endIteration(start, err);
   }
   if (value && typeof (value as Promise<unknown>).then === 'function') {
     return Promise.resolve(value).then(
       () => afterModules(() => afterTimers(start)),
       (err: unknown) => {
-        timers.stopAll();
+        stopAsyncWork(err instanceof InterruptSignal);
         return afterModules(() => endIteration(start, err, true));
       },
     );
   }
-  return timers.busy ? afterTimers(start) : endIteration(start, RETURNED);
+  return timers.busy || rt.pending.busy ? afterTimers(start) : endIteration(start, RETURNED);
 }
 
 /** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
@@ -480,15 +502,37 @@ function afterModules<T>(next: () => T | Promise<T>): T | Promise<T> {
   return ending ? ending.then(next) : next();
 }
 
-/** Ends an iteration whose body returned once its timers are done (or one threw, or it was interrupted). */
+function stopAsyncWork(interrupted = false): void {
+  timers.stopAll();
+  rt.pending.stopAll(interrupted);
+}
+
+/**
+ * Ends an iteration whose body returned once its timers and other asynchronous work are done (or a
+ * callback threw, or it was interrupted).
+ */
 function afterTimers(start: number): LoopIterationResult | Promise<LoopIterationResult> {
-  if (!timers.busy) return endIteration(start, RETURNED);
-  return timers
-    .settle(() => Atomics.load(signals, INTERRUPT) !== 0)
-    .then(
-      (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
-      (err: unknown) => endIteration(start, err),
-    );
+  if (!timers.busy && !rt.pending.busy) return endIteration(start, RETURNED);
+  return settleAsyncWork().then(
+    (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
+    (err: unknown) => {
+      stopAsyncWork();
+      return endIteration(start, err);
+    },
+  );
+}
+
+/** Waits for the timers and the held work in turn until neither has anything left (either may start more of the other). */
+async function settleAsyncWork(): Promise<'done' | 'interrupted'> {
+  const interrupted = () => Atomics.load(signals, INTERRUPT) !== 0;
+  while (timers.busy || rt.pending.busy) {
+    const how = timers.busy ? await timers.settle(interrupted) : await rt.pending.settle(interrupted);
+    if (how === 'interrupted') {
+      stopAsyncWork(true);
+      return how;
+    }
+  }
+  return 'done';
 }
 
 /**

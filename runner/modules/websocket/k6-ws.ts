@@ -275,7 +275,7 @@ class SessionSocket {
   private finish(): void {
     const wait = isInterrupted(this.rt) ? INTERRUPTED_WAIT_MS : CLOSED_WAIT_MS;
     const closed = this.closedBy ?? (waitFor(this.channel, wait, 'closed') as typeof this.closedBy);
-    if (closed) this.rt.addBytes(closed.sent, closed.received);
+    if (closed) this.rt.countTraffic(closed.sent, closed.received);
     this.channel.close();
   }
 }

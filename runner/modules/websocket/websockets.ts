@@ -1,10 +1,9 @@
 // k6/experimental/websockets: the WHATWG-style WebSocket of k6 v1.3 (websockets.go). The socket
 // lives on the main thread (host.ts); its events reach this worker's event loop as port messages,
 // so handlers run when the script's JavaScript is idle, as on k6's event loop. Each socket holds
-// the iteration open (TimerQueue.hold) until it is closed: k6 ends an iteration only then.
+// the iteration open (rt.pending.hold) until it is closed: k6 ends an iteration only then.
 import { goError } from '../go-error.js';
 import { nowMs, type VuRuntime } from '../runtime.js';
-import type { EventHold } from '../timers.js';
 import { Blob, receivedBlob, sendableBlobBytes } from './blob.js';
 import {
   openChannel,
@@ -16,10 +15,6 @@ import {
 } from './channel.js';
 import type { HostEvent } from './wire.js';
 
-export interface VuEventLoop {
-  hold(stop: () => void): EventHold;
-}
-
 const CONNECTING = 0;
 const OPEN = 1;
 const CLOSING = 2;
@@ -30,10 +25,10 @@ const EVENT_TYPES = ['message', 'error', 'open', 'close', 'ping', 'pong'] as con
 type EventType = (typeof EVENT_TYPES)[number];
 type Listener = (event: unknown) => unknown;
 
-export function createWebSocketsModule(rt: VuRuntime, loop: VuEventLoop): Record<string, unknown> {
+export function createWebSocketsModule(rt: VuRuntime): Record<string, unknown> {
   function WebSocket(this: unknown, url: unknown, protocols?: unknown, params?: unknown): object {
     if (!new.target) throw new TypeError("Class constructor WebSocket cannot be invoked without 'new'");
-    return openSocket(rt, loop, url, protocols, params);
+    return openSocket(rt, url, protocols, params);
   }
   return { WebSocket, Blob };
 }
@@ -110,13 +105,7 @@ function protocolList(value: unknown): string[] {
   return [];
 }
 
-function openSocket(
-  rt: VuRuntime,
-  loop: VuEventLoop,
-  rawUrl: unknown,
-  protocols: unknown,
-  rawParams: unknown,
-): object {
+function openSocket(rt: VuRuntime, rawUrl: unknown, protocols: unknown, rawParams: unknown): object {
   // k6 v1.3 crashes on this (a nil pointer, measured); a socket opened in init would hold the VU's
   // first iteration open, so it is refused as k6/ws refuses it.
   if (rt.phase === 'init') throw goError('using websockets in the init context is not supported');
@@ -149,7 +138,7 @@ function openSocket(
     },
     false,
   );
-  const hold = loop.hold(() => {
+  const hold = rt.pending.hold(() => {
     // The iteration ends (interrupt, an error elsewhere): the socket goes with it, unheard.
     readyState = CLOSED;
     channel.call({ c: 'terminate' });
@@ -180,7 +169,9 @@ function openSocket(
           if (dispatch('error', event('error', nowMs(), { error: String(err) })))
             dispatch('close', event('close', nowMs()));
         }
-        hold.fail(err);
+        hold.run(() => {
+          throw err;
+        });
         return false;
       }
     }
@@ -193,7 +184,7 @@ function openSocket(
     if (readyState === CLOSED && !ev) return;
     const wasOpen = started !== 0;
     readyState = CLOSED;
-    if (ev) rt.addBytes(ev.sent, ev.received);
+    if (ev) rt.countTraffic(ev.sent, ev.received);
     if (wasOpen) samples.sessionDuration(nowMs() - started, nowMs());
     channel.close();
     const ok = error === undefined || dispatch('error', event('error', nowMs(), { error }));
