@@ -3,6 +3,7 @@
 // the exit code exactly as k6 does.
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   MetricsEngine,
   parseThresholds,
@@ -20,6 +21,7 @@ import {
   loadScript,
   ScriptError,
   ScriptLoadError,
+  UncaughtInInitError,
   type Vu,
   type VuConfig,
   type VuHooks,
@@ -178,6 +180,15 @@ export async function runTest(
       // The declared custom metrics let thresholds on unknown metrics fail before the test, as in k6.
       ({ options: scriptOptions, exports: exportsList, metrics: declaredMetrics } = await vu0.init());
     } catch (error) {
+      if (error instanceof UncaughtInInitError) {
+        // k6 cannot load such a script at all: its line, no hint, a plain error's exit code.
+        const url = pathToFileURL(scriptPath).href;
+        log(
+          'error',
+          `could not initialize '${flags.script}': could not load JS test '${url}': ${error.message}`,
+        );
+        return EXIT.plainError;
+      }
       log('error', (error as Error).message, { hint: 'script exception' });
       return EXIT.scriptException;
     }

@@ -12,6 +12,11 @@ export class ScriptError extends Error {
   override name = 'ScriptError';
 }
 
+/** The init code left a promise rejected and unhandled: k6 cannot load the script (its message is the line's tail). */
+export class UncaughtInInitError extends ScriptError {
+  override name = 'UncaughtInInitError';
+}
+
 // `at async f (…)`: V8 marks a frame an await resumed; k6 prints it as any other frame.
 const FRAME = /^\s*at (?:async )?(?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 

@@ -116,6 +116,8 @@ describe('runner/vu top-level await', () => {
     ['tla-reject.js', 107],
     ['tla-reject-value.js', 107],
     ['tla-reject-later.js', 107],
+    ['init-unhandled.js', 255],
+    ['init-unhandled-value.js', 255],
     ['open-relative.js', 0],
   ]);
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { nowMs, type IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
-import { ScriptError, ScriptLoadError } from './errors.js';
+import { ScriptError, ScriptLoadError, UncaughtInInitError } from './errors.js';
 import { hostSocket } from '../modules/websocket/host.js';
 import { HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
@@ -38,7 +38,7 @@ import { decodeSamples } from './sample-batch.js';
 import { HttpSampleBook } from './http-samples.js';
 import { workerCode } from './worker-code.js';
 
-export { loadScript, ScriptError, ScriptLoadError };
+export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
 export {
   INSTANCE_STATS,
   INSTANCE_STATS_SLOTS,
@@ -407,7 +407,10 @@ class WorkerVu implements Vu {
         if (ev.ok && ev.samples.metric.length > 0)
           this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
         if (ev.ok) p.resolve(ev.value);
-        else p.reject(new ScriptError(ev.error));
+        else
+          p.reject(
+            ev.kind === 'init-promise' ? new UncaughtInInitError(ev.error) : new ScriptError(ev.error),
+          );
       }
     }
   }

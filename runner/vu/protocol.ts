@@ -301,7 +301,7 @@ export type WorkerEvent =
   /** A WebSocket for the main thread to host (modules/websocket/host.ts). */
   | WsOpenCall
   | { t: 'reply'; seq: number; ok: true; value: unknown; samples: SampleBatch }
-  | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' }
+  | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' | 'init-promise' }
   | { t: 'samples'; samples: SampleBatch }
   /** A looped iteration that has something to report (error, abort, test.fail). */
   | {

@@ -405,6 +405,9 @@ async function runInit(): Promise<{
     clearInterval,
   );
   if (tla) await running;
+  // Node reports an unhandled rejection once the microtasks have run: look after one turn.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (rejectedInInit) throw rejectedInInit;
   scriptExports = module.exports;
   if (mayThrowNonErrors(init.bundle.code))
     thrownValues = new ThrownValues(pathToFileURL(bundleName).href, bundleName);
@@ -645,9 +648,17 @@ function uncaughtInPromise(reason: unknown): string {
   return `Uncaught (in promise) ${reason instanceof Error ? formatScriptException(reason, source) : String(reason)}`;
 }
 
-// A promise the script forgot to await must not kill the VU: k6 logs it and goes on.
+/** A promise the init code left rejected and unhandled: k6 fails to load the script with it. */
+class RejectedInInit {
+  constructor(readonly reason: unknown) {}
+}
+let rejectedInInit: RejectedInInit | undefined;
+
+// A promise the script forgot to await must not kill the VU: in an iteration k6 logs it and goes on;
+// in init it stops the test (runInit looks once the init code has run).
 process.on('unhandledRejection', (reason) => {
-  rt.log('error', uncaughtInPromise(reason).trimEnd());
+  if (rt.phase === 'init') rejectedInInit ??= new RejectedInInit(reason);
+  else rt.log('error', uncaughtInPromise(reason).trimEnd());
 });
 
 /** The last full 'iterate' command: what 'iterate-next' reuses. */
@@ -707,6 +718,16 @@ async function handle(msg: WorkerCommand): Promise<void> {
     post({ t: 'reply', seq: msg.seq, ok: true, value, samples: buffer.take() });
   } catch (err) {
     flush();
+    if (err instanceof RejectedInInit) {
+      post({
+        t: 'reply',
+        seq: msg.seq,
+        ok: false,
+        error: uncaughtInPromise(err.reason).trimEnd(),
+        kind: 'init-promise',
+      });
+      return;
+    }
     const message = isAbortSignal(err)
       ? `${err.logged}${abortLocation(err)}`
       : // k6 has no location for a value thrown in init: its module evaluation rejects with the bare value.
