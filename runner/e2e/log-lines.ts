@@ -22,13 +22,21 @@ export function realK6OrSkip(context: Mocha.Context): string[] {
  * bytecode offset k6 adds to a stack frame's column (`:19:30(3)`), which a V8 engine has no notion of.
  * The run must exit with `status`.
  */
+/** Generous: the fixtures end in seconds, on a loaded 2-core machine in tens of seconds. */
+const LOG_RUN_TIMEOUT_MS = 120_000;
+
 export function logLines(command: string[], script: string, flags: string[] = [], status = 0): string[] {
   const args = [...command.slice(1), 'run', '-q', '--summary-mode=disabled', ...flags, script];
   const run = spawnSync(command[0]!, args, {
     cwd: REPO,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+    // A run that hangs fails its test in one line instead of holding the suite until CI's limit.
+    timeout: LOG_RUN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
   });
+  if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT')
+    assert.fail(`${command.join(' ')} run ${script}: still running after ${LOG_RUN_TIMEOUT_MS / 1000} s`);
   assert.equal(run.status, status, run.stderr);
   return run.stderr
     .split('\n')
