@@ -1,6 +1,7 @@
 // Log lines as k6's logger (logrus TextFormatter) writes them on a non-TTY stderr.
 import assert from 'node:assert/strict';
-import { logLine, startProgress } from './console.js';
+import { assertSameLogLines } from '../e2e/log-lines.js';
+import { goQuote, logLine, startProgress } from './console.js';
 
 /** The line without its time="…", which changes every second. */
 const untimed = (line: string) => line.replace(/^time="[^"]+" /, '');
@@ -21,6 +22,21 @@ describe('runner/core/console logLine', () => {
       'level=info msg=a-b.c_d/e@f^g+h k="x:y"\n',
     );
     assert.match(logLine('error', 'x'), /^time="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ" level=error msg=x\n$/);
+  });
+
+  it("quotes as Go's %q does: \\x and \\u escapes for what Go does not print, letters and symbols as they are", () => {
+    // Recorded from k6 v1.3.0: console.log of runner/core/fixtures/log-escapes.js's string.
+    assert.equal(
+      goQuote(
+        'nbsp[\u00a0] vt[\v] nul[\0] del[\x7f] emoji[😀] zw[\u200b] tab[\t] quote["] back[\\] c1[\u0085] e[é]',
+      ),
+      '"nbsp[\\u00a0] vt[\\v] nul[\\x00] del[\\x7f] emoji[😀] zw[\\u200b] tab[\\t] quote[\\"] back[\\\\] c1[\\u0085] e[é]"',
+    );
+  });
+
+  it('fixtures/log-escapes.js logs the same line on real k6 and on the runner', function () {
+    this.timeout(60_000);
+    assertSameLogLines(this, 'runner/core/fixtures/log-escapes.js', 1);
   });
 });
 
