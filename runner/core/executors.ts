@@ -126,6 +126,14 @@ export class ScenarioRun {
     return { left: c.name, status: ' ', ...scenarioProgress(this.snapshot(), now) };
   }
 
+  /**
+   * Now, for a bar frozen at or after the regular duration's end: a timer may fire a millisecond
+   * before Date.now() reaches its time, and k6 reads its clock after its end.
+   */
+  private clockPastEnd(): number {
+    return Math.max(Date.now(), this.reachedEnd + 1);
+  }
+
   /** Waits for startTime, then runs, unless the test stops first (`stopped()`). */
   async runAtStartTime(stopped: () => boolean): Promise<void> {
     this.scheduledAt = Date.now();
@@ -264,8 +272,7 @@ export class ScenarioRun {
   /** After the regular duration: wait up to gracefulStop, then interrupt what still runs. */
   private async gracefulEnd(work: Promise<unknown>): Promise<void> {
     if (!this.stoppedByTest && this.config.gracefulStopMs > 0) {
-      const now = Math.max(Date.now(), this.reachedEnd + 1);
-      this.frozen = { status: '↓', ...scenarioProgress(this.snapshot(), now) };
+      this.frozen = { status: '↓', ...scenarioProgress(this.snapshot(), this.clockPastEnd()) };
     }
     this.halt();
     const timer = sleep(this.config.gracefulStopMs).then(() => 'timeout' as const);
@@ -315,8 +322,7 @@ export class ScenarioRun {
         break;
     }
     this.finished = true;
-    // A timer may fire a millisecond before Date.now() reaches its time; k6 reads the clock after.
-    const last = scenarioProgress(this.snapshot(), Math.max(Date.now(), this.reachedEnd + 1));
+    const last = scenarioProgress(this.snapshot(), this.clockPastEnd());
     this.frozen = { status: !this.stoppedByTest && last.progress >= 1 ? '✓' : '✗', ...last };
   }
 
