@@ -10,14 +10,12 @@ export interface Hold {
   release(): void;
   /** Runs one of its callbacks: a throw ends the iteration with that error (and stops the rest). */
   run(callback: () => void): void;
+  /** Ends the iteration with `error`, as a callback that threw it would (and stops the rest). */
+  fail(error: unknown): void;
 }
 
 export class PendingWork extends SettleableWork {
   private readonly held = new Set<{ stop: (interrupted: boolean) => void }>();
-
-  get busy(): boolean {
-    return this.held.size > 0 || this.failure !== undefined;
-  }
 
   /**
    * `stop` is called if the iteration ends while the work is still held: interrupted from outside
@@ -26,6 +24,12 @@ export class PendingWork extends SettleableWork {
   hold(stop: (interrupted: boolean) => void): Hold {
     const entry = { stop };
     this.held.add(entry);
+    const fail = (error: unknown) => {
+      if (!this.held.has(entry)) return;
+      this.failure ??= { error };
+      this.stopAll();
+      this.changed?.();
+    };
     return {
       release: () => {
         if (this.held.delete(entry)) this.changed?.();
@@ -35,11 +39,10 @@ export class PendingWork extends SettleableWork {
         try {
           callback();
         } catch (error) {
-          this.failure ??= { error };
-          this.stopAll();
-          this.changed?.();
+          fail(error);
         }
       },
+      fail,
     };
   }
 

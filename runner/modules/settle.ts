@@ -8,6 +8,8 @@ const INTERRUPT_POLL_MS = 20;
 export interface Settleable {
   /** Nothing is left to wait for. */
   readonly idle: boolean;
+  /** Something is left to wait for, or a callback threw and the iteration has yet to hear of it. */
+  readonly busy: boolean;
   /** The first error a callback threw, taken once. */
   takeFailure(): { error: unknown } | undefined;
   /** `onChange` runs after every change from now on (undefined: no longer). */
@@ -50,6 +52,10 @@ export abstract class SettleableWork implements Settleable {
   abstract readonly idle: boolean;
   abstract stopAll(interrupted?: boolean): void;
 
+  get busy(): boolean {
+    return !this.idle || this.failure !== undefined;
+  }
+
   takeFailure(): { error: unknown } | undefined {
     const failure = this.failure;
     this.failure = undefined;
@@ -67,4 +73,36 @@ export abstract class SettleableWork implements Settleable {
   settle(interrupted: () => boolean): Promise<'done' | 'interrupted'> {
     return settle(this, interrupted);
   }
+}
+
+/**
+ * Several sources waited for as one (a VU's timers and its held work): idle when all are, failed
+ * as soon as any one fails, stopped together. Waiting on them one after the other would miss a
+ * failure of the one not being watched (a stream's listener throwing while an interval runs).
+ */
+export function allOf(...sources: Settleable[]): Settleable & {
+  settle(interrupted: () => boolean): Promise<'done' | 'interrupted'>;
+} {
+  const all: Settleable = {
+    get idle() {
+      return sources.every((s) => s.idle);
+    },
+    get busy() {
+      return sources.some((s) => s.busy);
+    },
+    takeFailure() {
+      for (const s of sources) {
+        const failure = s.takeFailure();
+        if (failure) return failure;
+      }
+      return undefined;
+    },
+    watch(onChange) {
+      for (const s of sources) s.watch(onChange);
+    },
+    stopAll(interrupted) {
+      for (const s of sources) s.stopAll(interrupted);
+    },
+  };
+  return Object.assign(all, { settle: (interrupted: () => boolean) => settle(all, interrupted) });
 }

@@ -48,11 +48,6 @@ export class TimerQueue extends SettleableWork {
     };
   }
 
-  /** A timer is pending, or a callback threw and the iteration has yet to hear of it. */
-  get busy(): boolean {
-    return this.live.size > 0 || this.failure !== undefined;
-  }
-
   private start(kind: TimerKind, callback: unknown, delay: unknown, args: unknown[]): number {
     if (typeof callback !== 'function') throw new TypeError(`${kind}'s callback is not a function`);
     const id = this.nextId++;

@@ -15,6 +15,7 @@ import type { InstanceCounters } from '../modules/execution.js';
 import { TimerQueue } from '../modules/timers.js';
 import { installWebCryptoCompat } from '../modules/webcrypto.js';
 import { PendingWork } from '../modules/pending-work.js';
+import { allOf } from '../modules/settle.js';
 import { useProtoLoaderAt } from '../modules/grpc-descriptors.js';
 import type { GrpcAnswer, GrpcEvent } from './grpc-protocol.js';
 import {
@@ -250,8 +251,7 @@ const rt: VuRuntime = {
   },
   grpcSync(op) {
     const answer = bridge({ grpc: op, resetJar: false }) as GrpcAnswer;
-    sentBytes += answer.sent;
-    receivedBytes += answer.received;
+    rt.countTraffic(answer.sent, answer.received);
     return answer;
   },
   grpcPost(op) {
@@ -496,7 +496,7 @@ function runIteration(
       },
     );
   }
-  return timers.busy || rt.pending.busy ? afterTimers(start) : endIteration(start, RETURNED);
+  return asyncWork.busy ? afterTimers(start) : endIteration(start, RETURNED);
 }
 
 /** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
@@ -505,9 +505,11 @@ function afterModules<T>(next: () => T | Promise<T>): T | Promise<T> {
   return ending ? ending.then(next) : next();
 }
 
+/** What an iteration waits for after its body: its timers and the work modules hold (streams, sockets). */
+const asyncWork = allOf(timers, rt.pending);
+
 function stopAsyncWork(interrupted = false): void {
-  timers.stopAll();
-  rt.pending.stopAll(interrupted);
+  asyncWork.stopAll(interrupted);
 }
 
 /**
@@ -515,27 +517,16 @@ function stopAsyncWork(interrupted = false): void {
  * callback threw, or it was interrupted).
  */
 function afterTimers(start: number): LoopIterationResult | Promise<LoopIterationResult> {
-  if (!timers.busy && !rt.pending.busy) return endIteration(start, RETURNED);
-  return settleAsyncWork().then(
-    (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
-    (err: unknown) => {
-      stopAsyncWork();
-      return endIteration(start, err);
-    },
-  );
-}
-
-/** Waits for the timers and the held work in turn until neither has anything left (either may start more of the other). */
-async function settleAsyncWork(): Promise<'done' | 'interrupted'> {
-  const interrupted = () => Atomics.load(signals, INTERRUPT) !== 0;
-  while (timers.busy || rt.pending.busy) {
-    const how = timers.busy ? await timers.settle(interrupted) : await rt.pending.settle(interrupted);
-    if (how === 'interrupted') {
-      stopAsyncWork(true);
-      return how;
-    }
-  }
-  return 'done';
+  if (!asyncWork.busy) return endIteration(start, RETURNED);
+  return asyncWork
+    .settle(() => Atomics.load(signals, INTERRUPT) !== 0)
+    .then(
+      (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
+      (err: unknown) => {
+        stopAsyncWork();
+        return endIteration(start, err);
+      },
+    );
 }
 
 /**

@@ -169,9 +169,7 @@ function openSocket(rt: VuRuntime, rawUrl: unknown, protocols: unknown, rawParam
           if (dispatch('error', event('error', nowMs(), { error: String(err) })))
             dispatch('close', event('close', nowMs()));
         }
-        hold.run(() => {
-          throw err;
-        });
+        hold.fail(err);
         return false;
       }
     }
