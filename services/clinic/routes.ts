@@ -139,10 +139,16 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     if (!(await store.pets.get(petId))) throw dataIntegrity();
     return { petId, date: b.date ?? new Date().toISOString().slice(0, 10), description: b.description };
   };
-  const specialtyIdsByName = async (list: { name: string }[]) =>
-    (
-      await Promise.all(list.map(async (s) => (await store.specialties.listBy('name', s.name))[0]?.id))
-    ).filter((sid): sid is number => sid !== undefined);
+  // One query for all the names (listIn, ordered by id): each name's first specialty, as listBy()[0].
+  const specialtyIdsByName = async (list: { name: string }[]) => {
+    const found = await store.specialties.listIn(
+      'name',
+      list.map((s) => s.name),
+    );
+    const idByName = new Map<string, number>();
+    for (const s of found) if (!idByName.has(s.name)) idByName.set(s.name, s.id);
+    return list.map((s) => idByName.get(s.name)).filter((sid): sid is number => sid !== undefined);
+  };
   const owner = async (args: Args) => need(await store.owners.get(id(args, 'ownerId')), 'owner');
 
   route('get', '/oops', [], () => {
