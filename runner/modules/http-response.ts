@@ -198,14 +198,18 @@ export class Response {
 
 /** Response.html(selector?): the body as a document Selection, or what the selector finds in it. */
 function htmlReader(res: Response): (selector?: string) => Selection {
+  // Parsed on the first call only, as json() is: nothing in k6/html changes the document.
+  let doc: Selection | undefined;
   return (selector?: string) => {
-    const text =
-      res.body === null
-        ? ''
-        : typeof res.body === 'string'
-          ? res.body
-          : Buffer.from(res.body).toString('utf8');
-    const doc = parseHTML(text, res.url);
+    if (!doc) {
+      const text =
+        res.body === null
+          ? ''
+          : typeof res.body === 'string'
+            ? res.body
+            : Buffer.from(res.body).toString('utf8');
+      doc = parseHTML(text, res.url);
+    }
     return selector === undefined ? doc : doc.find(selector);
   };
 }
