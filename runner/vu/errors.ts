@@ -24,8 +24,8 @@ const FRAME = /^\s*at (?:async )?(?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 export interface ScriptSource {
   /** The path V8 names the evaluated bundle by. */
   bundleName: string;
-  /** The bundle as evaluated, wrapper included: call frames are moved to their `(` in it. */
-  evaluated: string;
+  /** The bundle's lines as evaluated, wrapper included: call frames are moved to their `(` in them. */
+  evaluatedLines: () => readonly string[];
   map: SourceMap | undefined;
   /**
    * Original sources k6 also reaches through a source map (TypeScript, or a file with an inline or
@@ -92,7 +92,6 @@ const CALL_HEAD = /^(?:await\s+)?[\w$.\s]*?\(/;
 /** k6's `\tat fn (file:///…:line:col)` lines for the stack's frames inside the bundle. */
 function bundleFrames(stack: string, src: ScriptSource): string[] {
   const frames: string[] = [];
-  let lines: string[] | undefined;
   const stackLines = stack.split('\n').slice(1);
   for (let i = 0; i < stackLines.length; i++) {
     const m = FRAME.exec(stackLines[i]!);
@@ -112,8 +111,7 @@ function bundleFrames(stack: string, src: ScriptSource): string[] {
     const caller = i > 0;
     if (caller) {
       // A caller's frame: goja's position is the call's `(`, V8's the callee's start.
-      lines ??= src.evaluated.split('\n');
-      const head = CALL_HEAD.exec(lines[ln - 1]?.slice(col - 1) ?? '');
+      const head = CALL_HEAD.exec(src.evaluatedLines()[ln - 1]?.slice(col - 1) ?? '');
       if (head) col += head[0].length - 1;
     }
     if (src.map) {

@@ -92,9 +92,11 @@ const tla = init.bundle.topLevelAwait;
 // A script with top-level await is an async function's body, awaited in init as k6's init waits.
 const evaluated = `(${tla ? 'async ' : ''}function (exports, require, module, setTimeout, clearTimeout, setInterval, clearInterval) {"use strict";${tla?.prelude ?? ''}${init.bundle.code}\n})`;
 const inputFiles = new Set((init.bundle.inputs?.files ?? []).map((f) => pathToFileURL(f).href));
+// Split once per VU, on the first error with a caller frame, not on every error a script throws.
+let evaluatedLines: readonly string[] | undefined;
 const source: ScriptSource = {
   bundleName,
-  evaluated,
+  evaluatedLines: () => (evaluatedLines ??= evaluated.split('\n')),
   map: sourceMap,
   mappedByK6: (file) =>
     file.startsWith('file://') &&
