@@ -106,8 +106,6 @@ export async function listen(app: RequestListener, port: number, host: string): 
   };
 }
 
-export { drain };
-
 /** Drains every server on the first SIGTERM/SIGINT, then runs `afterDrain` (closing pools), then exits 0. */
 export function drainOnSignals(servers: Server[], logger: Logger, afterDrain?: () => Promise<void>): void {
   let stopping = false;
