@@ -1,7 +1,8 @@
 // Log lines as k6's logger (logrus TextFormatter) writes them on a non-TTY stderr.
 import assert from 'node:assert/strict';
 import { assertSameLogLines } from '../e2e/log-lines.js';
-import { goQuote, logLine, startProgress } from './console.js';
+import { logLine, startProgress } from './console.js';
+import { goQuote } from './go-quote.js';
 
 /** The line without its time="…", which changes every second. */
 const untimed = (line: string) => line.replace(/^time="[^"]+" /, '');

@@ -2,6 +2,7 @@
 // (redrawn on a TTY, a plain block every second otherwise, as k6 on stdout).
 import { formatDuration } from '../metrics/index.js';
 import type { ScenarioRun } from './executors.js';
+import { goQuote } from './go-quote.js';
 import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from './options.js';
 
@@ -18,34 +19,6 @@ export interface ConsoleIO {
  * a letter, a digit or one of - . _ / @ ^ +, else quoted. It applies to msg as well as the fields.
  */
 const logfmtValue = (v: string) => (/^[A-Za-z0-9\-._/@^+]*$/.test(v) ? v : goQuote(v));
-
-/** Go's printable runes (unicode.IsPrint): letters, marks, numbers, punctuation, symbols, and ' '. */
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const GO_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** A string as Go's %q (strconv.Quote) writes it, which is how logrus quotes: \x, \u, \U escapes. */
-export function goQuote(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const code = ch.codePointAt(0)!;
-    if (GO_ESCAPES[ch]) out += GO_ESCAPES[ch];
-    else if (GO_PRINTABLE.test(ch)) out += ch;
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += `\\U${code.toString(16).padStart(8, '0')}`;
-  }
-  return `${out}"`;
-}
 
 /** `time="…" level=error msg="…" key=value` as k6 logs. */
 export function logLine(level: string, msg: string, fields: Record<string, string> = {}): string {

@@ -3,6 +3,7 @@
 // other type (no `url`): any other is refused in k6's words. Errors are one line, exit 255 as k6's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { goQuote } from './go-quote.js';
 
 /** Secrets by source name ('default' included when there is one), then by key. */
 export type SecretSources = Record<string, Record<string, string>>;
@@ -16,7 +17,7 @@ function cut(text: string, sep: string): [string, string, boolean] {
 }
 
 /** Go's %q for the texts k6 quotes in these messages. */
-const quoted = (text: string) => JSON.stringify(text);
+const quoted = goQuote;
 
 function pairs(entries: string[]): Record<string, string> {
   const secrets: Record<string, string> = {};

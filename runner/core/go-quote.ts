@@ -1,0 +1,30 @@
+// Go's %q (strconv.Quote), which logrus uses for a log value and k6 for the texts it quotes in
+// its messages.
+
+/** Go's printable runes (unicode.IsPrint): letters, marks, numbers, punctuation, symbols, and ' '. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const GO_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
+};
+
+/** A string as Go's %q (strconv.Quote) writes it, which is how logrus quotes: \x, \u, \U escapes. */
+export function goQuote(value: string): string {
+  let out = '"';
+  for (const ch of value) {
+    const code = ch.codePointAt(0)!;
+    if (GO_ESCAPES[ch]) out += GO_ESCAPES[ch];
+    else if (GO_PRINTABLE.test(ch)) out += ch;
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += `\\U${code.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
+}
