@@ -60,7 +60,10 @@ if ((${#missing[@]} > 0)); then
     installable=()
     lacking=()
     for pkg in ${missing[@]+"${missing[@]}"}; do
-      if apt-cache show --no-all-versions "$pkg" 2>/dev/null | grep -qx "Package: $pkg"; then
+      # Read the whole record before matching: with pipefail, grep -q closing the pipe early makes
+      # apt-cache die of SIGPIPE on a long record, and the name reads as missing.
+      record=$(apt-cache show --no-all-versions "$pkg" 2>/dev/null || true)
+      if grep -qx "Package: $pkg" <<<"$record"; then
         installable+=("$pkg")
       else
         lacking+=("$pkg")
