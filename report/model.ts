@@ -3,7 +3,7 @@
 import { RunAggregator, type Aggregate } from './aggregate.js';
 import type { ScenarioComparison } from './compare.js';
 import { readNdjson } from './ndjson.js';
-import type { MetricType } from '../runner/types.js';
+import type { MetricType } from '@loadlab/k6-format/samples';
 import {
   flattenChecks,
   readSummary,

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { SummaryData } from '@loadlab/k6-format/summary';
 import { runLoadlab, type RunResult } from '../../runner/e2e/harness.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import type { SandboxConfig } from '../../services/sandbox/config.js';
@@ -12,12 +13,8 @@ import { realK6 } from '../../stack/real-k6.js';
 
 export const TEST_CREDENTIALS = { DEMO_EMAIL: 'suite-e2e@loadlab.local', DEMO_PASSWORD: 'suite-e2e-secret' };
 
-export interface BundleSummary {
-  metrics: Record<string, { values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }>;
-}
-
 export interface BundleRun extends RunResult {
-  summary?: BundleSummary;
+  summary?: SummaryData;
 }
 
 /** The sandbox with the test credentials; faults as given (off by default). */

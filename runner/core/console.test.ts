@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { assertSameLogLines } from '../e2e/log-lines.js';
 import { logLine, startProgress } from './console.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '@loadlab/k6-format/go-quote';
 
 /** The line without its time="…", which changes every second. */
 const untimed = (line: string) => line.replace(/^time="[^"]+" /, '');

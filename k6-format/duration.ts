@@ -11,18 +11,29 @@ const UNIT_MS: Record<string, number> = {
   d: 86_400_000,
 };
 
+const UNIT = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/;
+const GO_UNIT = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/;
+const EVERY_UNIT = new RegExp(UNIT.source, 'g');
+const EVERY_GO_UNIT = new RegExp(GO_UNIT.source, 'g');
+
 export class DurationError extends Error {}
 
-export function parseDuration(value: unknown): number {
+/**
+ * A k6 duration to milliseconds: a number is milliseconds, a bare numeric string seconds, else Go's
+ * units. Options accept k6's `d` too (types.ParseExtendedDuration); a request's timeout takes Go's
+ * units alone (`{ days: false }`).
+ */
+export function parseDuration(value: unknown, { days = true }: { days?: boolean } = {}): number {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
   if (typeof value !== 'string') throw new DurationError(`invalid duration ${JSON.stringify(value)}`);
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const parts = text.match(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/g);
+  const unit = days ? UNIT : GO_UNIT;
+  const parts = text.match(days ? EVERY_UNIT : EVERY_GO_UNIT);
   if (!parts || parts.join('') !== text) throw new DurationError(`time: invalid duration "${text}"`);
   return parts.reduce((sum, part) => {
-    const [, n, unit] = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/.exec(part)!;
-    return sum + Number(n) * UNIT_MS[unit!]!;
+    const [, n, name] = unit.exec(part)!;
+    return sum + Number(n) * UNIT_MS[name!]!;
   }, 0);
 }
 

@@ -13,7 +13,7 @@ function openError(path: string): unknown {
   throw new Error(`${path} opened`);
 }
 
-describe('runner/core/go-path-error', () => {
+describe('k6-format/go-path-error', () => {
   it("words Node's file errors as Go's os.PathError, with the path as given", () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-patherr-'));
     const missing = join(dir, 'nope', 'x.json');

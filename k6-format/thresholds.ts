@@ -1,6 +1,6 @@
 // k6 threshold grammar (metrics/thresholds_parser.go): `<aggregation> <operator> <number>` on a
 // metric or tag-filtered sub-metric, in string or object form (abortOnFail, delayAbortEval).
-import type { MetricType } from '../types.js';
+import type { MetricType } from './samples.js';
 import { parseDuration } from './duration.js';
 
 export class ThresholdSyntaxError extends Error {}
