@@ -4,7 +4,8 @@
 //   3. the lab: the suite (k6), report, stack, dashboards, scripts, bench, bin
 // devkit (process, real-k6, PostgreSQL, Chromium helpers) serves tests, benchmarks and the lab's dev
 // commands; nothing the packages ship imports it.
-const TEST = '\\.test\\.ts$|/fixtures/|/test-support\\.ts$|/testing/';
+// Test code: test files and the helpers only tests use (named test-*.ts or kept in e2e/, testing/, fixtures/).
+const TEST = '\\.test\\.ts$|/fixtures/|/test-[^/]+\\.ts$|/testing/|/e2e/';
 const LAB = '^(k6|report|stack|dashboards|scripts|bench|bin|fixtures|\\.github)/';
 
 module.exports = {
@@ -55,8 +56,15 @@ module.exports = {
       name: 'entry-points-are-not-libraries',
       severity: 'error',
       comment: 'A script behind an npm command runs; its reusable part lives in a module others import.',
-      from: {},
+      from: { pathNot: '^scripts/[^/]+\\.test\\.ts$' },
       to: { path: '^scripts/[^/]+\\.ts$' },
+    },
+    {
+      name: 'a-script-test-imports-its-own-script',
+      severity: 'error',
+      comment: 'scripts/x.test.ts may call the functions of scripts/x.ts, and no other entry point.',
+      from: { path: '^scripts/([^/]+)\\.test\\.ts$' },
+      to: { path: '^scripts/[^/]+\\.ts$', pathNot: ['^scripts/$1\\.ts$', '\\.test\\.ts$'] },
     },
   ],
   options: {

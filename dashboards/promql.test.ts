@@ -7,15 +7,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPostgresBin, startPgServer, type PgServer } from '../services/clinic/store/pg-server.js';
+import { findPostgresBin, startPgServer, type PgServer } from '../devkit/postgres.js';
 import { hasTool } from '../stack/tools.js';
-import { freePort, pollUntil, type Daemon } from '../stack/local/processes.js';
+import { freePort, pollUntil, type Daemon } from '../devkit/processes.js';
 import {
   localPrometheusConfig,
   promRangeQuery,
   readStackPrometheusConfig,
   startPrometheus,
-} from '../stack/local/prometheus.js';
+} from '../devkit/prometheus.js';
 import { JSON_DIR } from './build.js';
 import { boundedLoad, startTargets, type Targets } from './prom-targets.js';
 import { fillVariables, panelQueries, unfilledVariables } from './queries.js';

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { generateReports, type Generated } from './generate.js';
-import { artifactPath, launchChromium, SAMPLES_DIR } from './test-helpers.js';
+import { artifactPath, launchChromium } from '../devkit/chromium.js';
+import { SAMPLES_DIR } from './test-helpers.js';
 
 // Page-side globals used inside page.evaluate / waitForFunction callbacks (run in Chromium, not Node).
 declare const DOMParser: new () => {

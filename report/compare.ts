@@ -3,26 +3,7 @@
 // - error and check rates: |delta| >= 1 percentage point
 // - throughput (req/s): |delta| >= 20 %
 // - nothing is flagged when either side has fewer than 30 requests (too few to tell noise from change).
-import type { ScenarioReport } from './model.js';
-
-export type Kind = 'latency' | 'rate' | 'throughput';
-
-export interface DeltaRow {
-  label: string;
-  kind: Kind;
-  previous: number | undefined;
-  current: number | undefined;
-  delta: number | undefined;
-  /** Beyond noise, and which way: higher latency or error rate = worse; higher throughput or check rate = better. */
-  flag: 'worse' | 'better' | '';
-}
-
-export interface ScenarioComparison {
-  previousRunId: string;
-  enoughData: boolean;
-  metrics: DeltaRow[];
-  endpoints: { name: string; rows: DeltaRow[] }[];
-}
+import type { DeltaRow, Kind, ScenarioComparison, ScenarioReport } from './model.js';
 
 export const NOISE = {
   latencyRel: 0.2,

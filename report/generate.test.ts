@@ -11,7 +11,7 @@ import { duration } from './render/format.js';
 import { renderMarkdown } from './render/markdown.js';
 import { ReportInputError } from './errors.js';
 import { percentileOfSorted } from '@loadlab/k6-format/percentile';
-import { K6_GOLDEN, K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
+import { K6_GOLDEN, K6_SAMPLES } from '../devkit/k6-reference.js';
 
 const SAMPLES = K6_SAMPLES;
 const SUMMARY = join(SAMPLES, 'summary-pass.json');

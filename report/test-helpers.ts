@@ -1,15 +1,9 @@
-// Shared by the report's tests: real k6 samples as runner Samples, and a real Chromium.
+// Shared by the report's tests: real k6 samples as runner Samples.
 import { readFileSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
-import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
-import type { MetricType, Sample, ValueType } from '../runner/types.js';
-import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
+import type { MetricType, Sample, ValueType } from '@loadlab/k6-format/samples';
+import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
 export const SAMPLES_DIR = K6_SAMPLES;
-export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'test-artifacts');
 
 /** points-head.ndjson as the runner would hand it to an output, shifted so the first sample is at `startMs`. */
 export function samplesFromNdjson(path: string, startMs: number): Sample[] {
@@ -35,14 +29,4 @@ export function samplesFromNdjson(path: string, startMs: number): Sample[] {
     });
   }
   return out;
-}
-
-/** The same Chromium and flags the k6/browser module uses, headless. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: DEFAULT_EXECUTABLE, args: ['--headless', ...DEFAULT_ARGS] });
-}
-
-export function artifactPath(name: string): string {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return join(ARTIFACTS, name);
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parseRunArgs } from './core/args.js';
-import { NO_REAL_K6, REPO, realK6 } from './e2e/harness.js';
+import { NO_REAL_K6, REPO, realK6 } from '../devkit/loadlab-run.js';
 
 function loadlab(...args: string[]) {
   const r = spawnSync(process.execPath, [`${REPO}bin/loadlab.js`, ...args], { encoding: 'utf8' });

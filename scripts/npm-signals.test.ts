@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../stack/local/processes.js';
+import { freePort } from '../devkit/processes.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 

@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
+import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLES = K6_SAMPLES;

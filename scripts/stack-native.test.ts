@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, pollUntil } from '../stack/local/processes.js';
+import { freePort, pollUntil } from '../devkit/processes.js';
 import { hasTool } from '../stack/tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../stack/local/processes.js';
+import { freePort } from '../devkit/processes.js';
 
 const SCRIPT = fileURLToPath(new URL('./start-services.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { realK6 } from './real-k6.js';
+import { realK6 } from '../devkit/real-k6.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FAKE = join(ROOT, 'stack/fixtures/fake-docker.mjs');

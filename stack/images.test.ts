@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { assemble, copiedFiles, contextCopySources, inContext, parseDockerignore } from './docker-context.js';
 import { simulate, stages } from './dockerfile-model.js';
-import { freePort, pollUntil, stopChild } from './local/processes.js';
+import { freePort, pollUntil, stopChild } from '../devkit/processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');

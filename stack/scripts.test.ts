@@ -8,9 +8,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingVariables } from '../scripts/require-env.js';
-import { influxdConfig } from './local/influxdb.js';
-import { localPrometheusConfig, readStackPrometheusConfig } from './local/prometheus.js';
+import { missingVariables } from '../scripts/lib/require-env.js';
+import { influxdConfig } from '../devkit/influxdb.js';
+import { localPrometheusConfig, readStackPrometheusConfig } from '../devkit/prometheus.js';
 import { parse } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

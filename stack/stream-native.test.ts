@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
 import type { StartedServer } from '../services/shared/server.js';
 import { chooseTarget, TargetError } from './influx-target.js';
-import { influxQuery, startInfluxd } from './local/influxdb.js';
-import { freePort, type Daemon } from './local/processes.js';
+import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
+import { freePort, type Daemon } from '../devkit/processes.js';
 import { hasTool } from './tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -7,10 +7,10 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EXECUTABLE } from '../../runner/modules/browser/launch.js';
-import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
+import { bundleSuite, suiteEntryPoints } from '../build.js';
 import type { StartedServer } from '../../services/shared/server.js';
-import { freePort } from '../../stack/local/processes.js';
-import { realK6 } from '../../stack/real-k6.js';
+import { freePort } from '../../devkit/processes.js';
+import { realK6 } from '../../devkit/real-k6.js';
 import { describeOnBothEngines, runBundle, startTestSandbox, type BundleRun } from '../testing/run-bundle.js';
 
 const SMOKE = 'scenarios/smoke/api-health.js';

@@ -14,7 +14,8 @@ import type { ThresholdStates } from '../../runner/types.js';
 import { chartPixels, collectErrors } from '../browser.test.js';
 import { buildReport, buildScenarioReport, type Report, type ScenarioReport } from '../model.js';
 import { renderHtml } from '../render/html.js';
-import { artifactPath, launchChromium, samplesFromNdjson, SAMPLES_DIR } from '../test-helpers.js';
+import { artifactPath, launchChromium } from '../../devkit/chromium.js';
+import { samplesFromNdjson, SAMPLES_DIR } from '../test-helpers.js';
 import { createDashboardOutput, parsePeriod, thresholdSources } from './dashboard-output.js';
 
 // Page-side globals used inside page.evaluate / waitForFunction callbacks (run in Chromium, not Node).

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { bundleSuite } from '../../scripts/build-k6.js';
+import { bundleSuite } from '../../k6/build.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import { listen, type StartedServer } from '../../services/shared/server.js';
 import { chartPixels, collectErrors } from '../browser.test.js';
 import { buildScenarioReport } from '../model.js';
-import { artifactPath, launchChromium } from '../test-helpers.js';
+import { artifactPath, launchChromium } from '../../devkit/chromium.js';
 
 declare const window: {
   __loadlab: {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
-import { REPO } from '../e2e/harness.js';
+import { REPO } from '../../devkit/loadlab-run.js';
 
 const SCRIPT = 'runner/core/fixtures/progress-executors.js';
 

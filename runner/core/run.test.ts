@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoadlab } from '../e2e/harness.js';
-import { K6_GOLDEN } from '../../fixtures/k6-reference/paths.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
+import { K6_GOLDEN } from '../../devkit/k6-reference.js';
 
 const GOLDEN = K6_GOLDEN;
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoadlab } from '../e2e/harness.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
 
 describe('loadlab run with execution segments', function () {
   this.timeout(60_000);

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realK6 } from '../../stack/real-k6.js';
-import { REPO } from './harness.js';
+import { realK6 } from '../../devkit/real-k6.js';
+import { REPO } from '../../devkit/loadlab-run.js';
 
 /** VU 1's third iteration spins forever; the other VU keeps iterating. */
 function busyScript(scenario: string): string {

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORPUS } from './corpus.js';
-import { NO_REAL_K6, realK6Available, runLoadlab, startReferenceTarget } from './harness.js';
+import { NO_REAL_K6, realK6Available, runLoadlab, startReferenceTarget } from '../../devkit/loadlab-run.js';
 import { startInfluxCapture, type InfluxCapture } from './influx-capture.js';
 import { explain, sideBySide } from './side-by-side.js';
 import { fullSummaryShape } from './summary-text-shape.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SAMPLES, realK6Available, runLoadlab, startReferenceTarget } from './harness.js';
+import { SAMPLES, realK6Available, runLoadlab, startReferenceTarget } from '../../devkit/loadlab-run.js';
 
 interface Group {
   name: string;

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoadlab } from '../e2e/harness.js';
-import { K6_GOLDEN } from '../../fixtures/k6-reference/paths.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
+import { K6_GOLDEN } from '../../devkit/k6-reference.js';
 import { firstDifference, layoutOf, summaryPart } from './test-support.js';
 
 /** The routes of k6-golden/server.js that s1.js and s2.js call. */

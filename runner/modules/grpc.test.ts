@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import { logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
-import { realK6, REPO, runLoadlab } from '../e2e/harness.js';
+import { realK6, REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 import { startInfluxCapture } from '../e2e/influx-capture.js';
 import { explain, sideBySide } from '../e2e/side-by-side.js';
 import { fileDescriptorSet } from './grpc-descriptors.js';

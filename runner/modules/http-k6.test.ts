@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realK6OrSkip } from '../e2e/log-lines.js';
-import { runLoadlab } from '../e2e/harness.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
 
 interface Recorded {
   method: string;

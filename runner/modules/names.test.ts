@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
-import { REPO } from '../e2e/harness.js';
+import { REPO } from '../../devkit/loadlab-run.js';
 import { NOT_IMPLEMENTED_MODULES } from './names.js';
 
 function runImporting(command: string[], name: string): { code: number | null; errors: string[] } {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parseSecretSources, SecretRedactor } from '../core/secret-sources.js';
-import { REPO } from '../e2e/harness.js';
+import { REPO } from '../../devkit/loadlab-run.js';
 import { assertSameLogLines, logLines, realK6OrSkip, RUNNER } from '../e2e/log-lines.js';
 
 const SECRETS = 'runner/modules/fixtures/io/secrets.txt';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { influxQuery, startInfluxd } from '../../stack/local/influxdb.js';
-import { freePort, type Daemon } from '../../stack/local/processes.js';
+import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
+import { freePort, type Daemon } from '../../devkit/processes.js';
 import { createInfluxDbV1Output } from './influxdb.js';
 
 // Integration: the v1 output against a real influxd 1.6 on loopback with a temp data dir.

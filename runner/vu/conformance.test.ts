@@ -5,7 +5,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { ctx, makeVu, type Harness } from './test-support.js';
-import { K6_GOLDEN } from '../../fixtures/k6-reference/paths.js';
+import { K6_GOLDEN } from '../../devkit/k6-reference.js';
 
 const GOLDEN = K6_GOLDEN;
 

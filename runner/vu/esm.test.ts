@@ -10,9 +10,6 @@ import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { bundleSuite } from '../../scripts/build-k6.js';
 
 const FIXTURES = 'runner/vu/fixtures/esm';
 
@@ -175,21 +172,4 @@ describe('runner/vu error locations', () => {
     ['mapped.js', 0],
     ['mapped-inline.js', 0],
   ]);
-
-  it("a build:k6 bundle (dist/k6, its map beside it) points to the suite's .ts lines as on real k6", async function () {
-    const k6 = realK6OrSkip(this);
-    this.timeout(60_000);
-    const dir = await mkdtemp(path.join(tmpdir(), 'loadlab-dist-'));
-    try {
-      await bundleSuite(['k6/scenarios/smoke/api-health.ts'], dir);
-      const script = path.join(dir, 'scenarios/smoke/api-health.js');
-      // An init error raised in k6/lib: two frames, both in the suite's TypeScript.
-      const flags = ['-e', 'LT_THINK_TIME=abc'];
-      const want = logLines(k6, script, flags, 107);
-      assert.match(want.join('\n'), /k6\/lib\/think-time\.ts:\d+:\d+/);
-      assert.deepEqual(logLines(RUNNER, script, flags, 107), want);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
 });

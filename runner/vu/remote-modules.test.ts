@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runLoadlab } from '../e2e/harness.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
 
 /** What the server has: a module that imports a sibling by relative path and a k6 module. */
 const MODULES: Record<string, string> = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ScriptError, ScriptLoadError, loadScript } from './index.js';
 import { ctx, makeVu, writeScript, type Harness, vuSuite } from './test-support.js';
-import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
+import { K6_SAMPLES } from '../../devkit/k6-reference.js';
 
 const REF = `${K6_SAMPLES}/points-head.ndjson`;
 

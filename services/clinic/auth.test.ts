@@ -6,7 +6,7 @@ import { loadContract } from './contract.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../stack/local/processes.js';
+import { freePort } from '../../devkit/processes.js';
 import { authenticate, createPasswordChecker, hashPassword } from './security.js';
 import { createMemoryStore } from './store/memory.js';
 import express from 'express';

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort, pollUntil } from '../../stack/local/processes.js';
+import { freePort, pollUntil } from '../../devkit/processes.js';
 import { startClinic } from './main.js';
-import { findPostgresBin, startPgServer } from './store/pg-server.js';
+import { findPostgresBin, startPgServer } from '../../devkit/postgres.js';
 import { testDatabaseUrl } from './store/test-stores.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));

@@ -2,7 +2,7 @@
 // page is passed as strings, since the tests compile without the DOM types.
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
-import { artifactPath, launchChromium } from '../../report/test-helpers.js';
+import { artifactPath, launchChromium } from '../../devkit/chromium.js';
 import { listen, type StartedServer } from '../shared/server.js';
 import { createSandboxApp } from './app.js';
 import { verifyToken } from './tokens.js';

@@ -8,7 +8,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../stack/local/processes.js';
+import { freePort } from '../../devkit/processes.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');

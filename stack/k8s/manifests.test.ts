@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
+import { bundleSuite, suiteEntryPoints } from '../../k6/build.js';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { UsageError } from './manifest-args.js';
 import { generate, suiteScenarios } from './manifests.js';

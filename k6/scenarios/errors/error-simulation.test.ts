@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleSuite } from '../../../scripts/build-k6.js';
+import { bundleSuite } from '../../build.js';
 import type { StartedServer } from '../../../services/shared/server.js';
 import { describeOnBothEngines, startTestSandbox } from '../../testing/run-bundle.js';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
-import { REPO } from '../../e2e/harness.js';
+import { REPO } from '../../../devkit/loadlab-run.js';
 import { DEFAULT_EXECUTABLE } from './launch.js';
 
 const FIXTURES = 'runner/modules/browser/fixtures';

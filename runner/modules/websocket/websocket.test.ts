@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { logLines, realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
-import { REPO, runLoadlab } from '../../e2e/harness.js';
+import { REPO, runLoadlab } from '../../../devkit/loadlab-run.js';
 import { startInfluxCapture, type InfluxCapture } from '../../e2e/influx-capture.js';
 import { explain, sideBySide } from '../../e2e/side-by-side.js';
 import { goDialError } from './host.js';

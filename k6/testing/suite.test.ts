@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
-import { runLoadlab } from './harness.js';
+import { bundleSuite, suiteEntryPoints } from '../build.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
 import { startSuiteServices, type SuiteServices } from './suite-services.js';
 
 // The browser scenario keeps its own scenario (the browser type lives there), so no CLI overrides.

@@ -1,16 +1,18 @@
-// Shared by the runner's end-to-end tests: run `loadlab run` as a child process, and a loopback
+// Shared by end-to-end tests and benchmarks: run `loadlab run` (or real k6) as a child process, and a loopback
 // target that answers like the throw-away server the reference k6 outputs were recorded against.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
+import { K6_SAMPLES } from './k6-reference.js';
+import { NO_REAL_K6, realK6 } from './real-k6.js';
 
-export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../', import.meta.url));
 export const SAMPLES = K6_SAMPLES;
+export { NO_REAL_K6, realK6, realK6Available } from './real-k6.js';
 
 export interface RunResult {
   code: number | null;
@@ -30,36 +32,6 @@ export interface RunOptions {
   interruptOnceRunningMs?: number;
   /** `node` (default): the project's runner; `k6`: the real k6 of realK6(), for the same assertions. */
   engine?: 'node' | 'k6';
-}
-
-/** k6 >= 1.0 at this path, by asking it its version. */
-function isK6AtLeast1(path: string): boolean {
-  const probe = spawnSync(path, ['version'], { encoding: 'utf8' });
-  const major = /k6 v(\d+)\./.exec(probe.stdout ?? '')?.[1];
-  return probe.status === 0 && Number(major) >= 1;
-}
-
-let realK6Found: string | null | undefined;
-
-/**
- * A real k6 (>= 1.0) to compare with: REAL_K6, else the reference engine beside the repository
- * (../shared/tools/k6, which a user's clone lacks), else a k6 on PATH. Undefined when none.
- */
-export function realK6(): string | undefined {
-  if (realK6Found === undefined) {
-    const candidates = [process.env.REAL_K6, join(REPO, '../shared/tools/k6')].filter(
-      (c): c is string => Boolean(c) && existsSync(c!),
-    );
-    realK6Found = [...candidates.map((c) => resolve(c)), 'k6'].find(isK6AtLeast1) ?? null;
-  }
-  return realK6Found ?? undefined;
-}
-
-/** Why a real-k6 test is skipped, in one line. */
-export const NO_REAL_K6 = 'no real k6 here (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)';
-
-export function realK6Available(): boolean {
-  return realK6() !== undefined;
 }
 
 function spawnCollecting(command: string, args: string[], opts: RunOptions): Promise<RunResult> {

@@ -2,7 +2,7 @@
 // readiness polling, and a stop that waits for the exit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { waitForHealthy } from '../../scripts/wait-healthy.js';
+import { waitForHealthy } from './wait-healthy.js';
 
 /** Asks the kernel for a free loopback port (for daemons that cannot listen on port 0 and report it). */
 export function freePort(): Promise<number> {

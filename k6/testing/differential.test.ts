@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleSuite, suiteEntryPoints } from '../../scripts/build-k6.js';
-import { NO_REAL_K6, realK6Available } from './harness.js';
-import { startInfluxCapture, type InfluxCapture } from './influx-capture.js';
-import { explain, sideBySide, type EngineRun } from './side-by-side.js';
+import { bundleSuite, suiteEntryPoints } from '../build.js';
+import { NO_REAL_K6, realK6Available } from '../../devkit/loadlab-run.js';
+import { startInfluxCapture, type InfluxCapture } from '../../runner/e2e/influx-capture.js';
+import { explain, sideBySide, type EngineRun } from '../../runner/e2e/side-by-side.js';
 import { startSuiteServices, type SuiteServices } from './suite-services.js';
 
 /**

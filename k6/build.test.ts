@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleSuite, formatBuildError, suiteEntryPoints } from './build-k6.js';
+import { bundleSuite, formatBuildError, suiteEntryPoints } from './build.js';
 
 describe('build:k6', () => {
   it('finds every scenario and journey of the spec, and no tests', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startDaemon, type Daemon } from './processes.js';
 
-export const STACK_PROMETHEUS_YML = new URL('../prometheus.yml', import.meta.url);
+export const STACK_PROMETHEUS_YML = new URL('../stack/prometheus.yml', import.meta.url);
 
 interface ScrapeConfig {
   job_name: string;

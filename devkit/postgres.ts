@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, pollUntil, stopChild } from '../../../stack/local/processes.js';
+import { freePort, pollUntil, stopChild } from './processes.js';
 
 /** Where initdb and postgres are: PATH-like places first, then Debian's versioned directories. */
 export function findPostgresBin(): string | undefined {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { NEEDED, describeAdded, describeKept, ensureEnvFile } from './ensure-env.js';
+import { NEEDED, describeAdded, describeKept, ensureEnvFile } from './env-file.js';
 
 const noVolumes = () => false;
 
