@@ -27,18 +27,28 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Polls `probe` until it returns a value (errors count as "not yet"), or rejects naming `what`. */
+/**
+ * Polls `probe` until it returns a value, or rejects naming `what`. Errors count as "not yet", except
+ * those `isFatal` picks (a process that died will not come up), which reject at once.
+ */
 export async function pollUntil<T>(
   what: string,
   probe: () => Promise<T | undefined>,
   timeoutMs: number,
+  isFatal: (error: unknown) => boolean = () => false,
+  intervalMs = 300,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe().catch(() => undefined);
+    let value: T | undefined;
+    try {
+      value = await probe();
+    } catch (error) {
+      if (isFatal(error)) throw error;
+    }
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 

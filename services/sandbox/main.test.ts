@@ -1,62 +1,39 @@
 // The sandbox as `npm run start:sandbox` runs it: a real process, its JSON logs, its exit codes,
 // and draining of in-flight requests on SIGTERM/SIGINT.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../../devkit/processes.js';
-
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+import { startScript, untilHealthy, type ScriptProcess } from '../../devkit/script-process.js';
 
 interface Running {
-  child: ChildProcess;
-  lines: Record<string, unknown>[];
-  stderr: () => string;
+  child: ScriptProcess['child'];
+  /** The JSON log lines written so far. */
+  readonly lines: Record<string, unknown>[];
   url: string;
 }
 
+const MAIN = 'services/sandbox/main.ts';
+
 /** Starts main.ts in an empty folder (so no .env is read) and waits until /health answers. */
 async function start(env: Record<string, string>): Promise<Running> {
-  const cwd = mkdtempSync(join(tmpdir(), 'sandbox-main-'));
   const url = `http://127.0.0.1:${await freePort()}`;
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: new URL(url).port, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-    rmSync(cwd, { recursive: true, force: true });
-  });
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  let buffered = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buffered += d.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    for (const part of parts.filter(Boolean)) lines.push(JSON.parse(part) as Record<string, unknown>);
-  });
-  for (const deadline = Date.now() + 20_000; ;) {
-    if (exited) throw new Error(`exited before listening: ${stderr}`);
-    if (Date.now() > deadline) throw new Error('not listening after 20 s');
-    if (
-      await get(`${url}/health`).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, lines, stderr: () => stderr, url };
+  const proc = startScript(MAIN, { env: { HOST: '127.0.0.1', PORT: new URL(url).port, ...env } });
+  await untilHealthy(proc, `${url}/health`);
+  return {
+    child: proc.child,
+    get lines() {
+      return proc
+        .out()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    url,
+  };
 }
 
 function get(
@@ -218,31 +195,18 @@ describe('sandbox process (main.ts)', function () {
   });
 
   it('refuses to start without credentials, in one line on stderr, exit 2', async () => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-      cwd: mkdtempSync(join(tmpdir(), 'sandbox-main-')),
-      env: { PATH: process.env.PATH ?? '', PORT: '0', DEMO_EMAIL: 'x@y.z' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
-    assert.equal(code, 2);
-    assert.match(stderr, /^sandbox: DEMO_EMAIL and DEMO_PASSWORD must be set[^\n]*\n$/);
+    const proc = startScript(MAIN, { env: { PORT: '0', DEMO_EMAIL: 'x@y.z' } });
+    assert.equal(await proc.exit, 2);
+    assert.match(proc.err(), /^sandbox: DEMO_EMAIL and DEMO_PASSWORD must be set[^\n]*\n$/);
   });
 
   it('refuses the placeholder of .env.example copied to .env, in one line, exit 2', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sandbox-main-'));
     writeFileSync(join(cwd, '.env'), 'DEMO_EMAIL=demo@loadlab.local\nDEMO_PASSWORD=<choose-a-password>\n');
-    const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const proc = startScript(MAIN, { cwd, env: { PORT: '0' } });
+    const code = await proc.exit;
     rmSync(cwd, { recursive: true, force: true });
     assert.equal(code, 2);
-    assert.match(stderr, /^sandbox: DEMO_PASSWORD is still the placeholder from \.env\.example[^\n]*\n$/);
+    assert.match(proc.err(), /^sandbox: DEMO_PASSWORD is still the placeholder from \.env\.example[^\n]*\n$/);
   });
 });
