@@ -51,7 +51,7 @@ describe('scripts/run-k6.sh', () => {
     const bin = fakeBin({
       docker: 'if [[ $1 == info ]]; then exit 0; fi; echo "docker-args: $*"; echo "base=$BASE_URL"',
     });
-    // Docker Desktop's way (a native Linux engine's host network is in stack/engine.test.ts).
+    // Docker Desktop's way (a native Linux engine's host network is in stack/engine.e2e.test.ts).
     const desktop = { LOADLAB_CONTAINER_NETWORK: 'gateway' };
     const r = run([SCRIPT], { ...desktop, BASE_URL: 'http://localhost:5050', DEMO_EMAIL: 'a@b.c' }, bin);
     assert.match(r.err, /engine docker/);

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { ThresholdStates } from '../../runner/types.js';
-import { chartPixels, collectErrors } from '../browser.test.js';
+import { chartPixels, collectErrors } from '../browser.e2e.test.js';
 import { buildReport, buildScenarioReport, type Report, type ScenarioReport } from '../model.js';
 import { renderHtml } from '../render/html.js';
 import { artifactPath, launchChromium } from '../../devkit/chromium.js';

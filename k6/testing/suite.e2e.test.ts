@@ -38,7 +38,7 @@ describe('suite bundles on the Node runner (e2e)', function () {
     return cwd;
   };
 
-  // Real k6 runs every bundle too, side by side with the runner: differential.test.ts.
+  // Real k6 runs every bundle too, side by side with the runner: differential.e2e.test.ts.
   for (const entry of suiteEntryPoints()) {
     const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
     const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--duration', '3s'];

@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { bundleSuite } from '../../k6/build.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import { listen, type StartedServer } from '../../services/shared/server.js';
-import { chartPixels, collectErrors } from '../browser.test.js';
+import { chartPixels, collectErrors } from '../browser.e2e.test.js';
 import { buildScenarioReport } from '../model.js';
 import { artifactPath, launchChromium } from '../../devkit/chromium.js';
 

@@ -34,7 +34,7 @@ describe('.dockerignore rules as Docker applies them', () => {
   it('sends only what is re-included, minus the excluded tests', () => {
     assert.equal(inContext('package.json', rules), true);
     assert.equal(inContext('services/sandbox/main.ts', rules), true);
-    assert.equal(inContext('services/sandbox/app.test.ts', rules), false);
+    assert.equal(inContext('services/sandbox/app.e2e.test.ts', rules), false);
     assert.equal(inContext('stack/healthcheck.mjs', rules), true);
     assert.equal(inContext('stack/compose.sh', rules), false);
     assert.equal(inContext('.env', rules), false);

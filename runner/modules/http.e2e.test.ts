@@ -201,7 +201,7 @@ describe('runner/modules k6/http', function () {
       await run(`const r = http.get(B + '/cookie'); http.get(B + '/echo', { cookies: { extra: 'e1' } });
       out(r.cookies.sid[0].value);`);
     assert.equal(out[0], 'abc');
-    // k6 writes the request's own cookies before the jar's (http-k6.test.ts holds it to real k6).
+    // k6 writes the request's own cookies before the jar's (http-k6.e2e.test.ts holds it to real k6).
     assert.equal(suite.target.requests.at(-1)!.headers.cookie, 'extra=e1; sid=abc');
   });
 
