@@ -12,6 +12,9 @@ describe('stack:verify command line', () => {
     assert.deepEqual(parseArgs(['--screenshots', 'out'], false), { checks: true, screenshotsDir: 'out' });
     assert.deepEqual(parseArgs([], true), { checks: false, screenshotsDir: 'results/stack/screenshots' });
     assert.throws(() => parseArgs(['--nope'], false), UsageError);
+    assert.deepEqual(parseArgs(['--cloud', 'id-1'], false), { checks: false, cloudTestid: 'id-1' });
+    assert.throws(() => parseArgs(['--cloud'], false), /usage: stack:verify --cloud <testid>/);
+    assert.throws(() => parseArgs(['--cloud', 'x', '--screenshots'], false), /and nothing else/);
     assert.throws(() => parseArgs(['-x'], true), /usage: stack:screenshots/);
   });
 

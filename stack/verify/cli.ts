@@ -2,6 +2,7 @@
 // last streamed run, one line per check, exit 1 when any failed, 2 on a usage or configuration error.
 //   stack:verify [--screenshots [dir]]   the checks, then (with the flag) one PNG per dashboard
 //   stack:screenshots [dir]              the screenshots alone (the checks that decide what must show data run quietly)
+//   stack:verify --cloud <testid>        only: read a run streamed to InfluxDB Cloud back (K6_INFLUXDB_*)
 // Addresses and secrets come from the environment or .env, as for compose: GRAFANA_ADMIN_USER,
 // GRAFANA_ADMIN_PASSWORD, INFLUXDB_ADMIN_TOKEN, INFLUXDB_ORG, INFLUXDB_BUCKET, and
 // LOADLAB_STACK_{GRAFANA,INFLUXDB,PROMETHEUS}_URL (default the ports compose publishes on 127.0.0.1).
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { isEntryPoint } from '../../services/shared/entry.js';
 import { builtDashboards, runChecks, type CheckResult, type VerifyConfig } from './checks.js';
+import { cloudCheck, missingCloudVariables } from './cloud.js';
 import { grafanaClient } from './grafana-api.js';
 import { panelTitles } from './panel-requests.js';
 import { takeScreenshots } from './screenshots.js';
@@ -23,6 +25,7 @@ export class UsageError extends Error {}
 export interface CliOptions {
   checks: boolean;
   screenshotsDir?: string;
+  cloudTestid?: string;
 }
 
 export function parseArgs(args: string[], screenshotsOnly: boolean): CliOptions {
@@ -35,6 +38,12 @@ export function parseArgs(args: string[], screenshotsOnly: boolean): CliOptions 
   }
   while (rest.length) {
     const arg = rest.shift()!;
+    if (arg === '--cloud') {
+      const testid = rest.shift();
+      if (!testid || testid.startsWith('-') || args.length !== 2)
+        throw new UsageError('usage: stack:verify --cloud <testid> (and nothing else)');
+      return { checks: false, cloudTestid: testid };
+    }
     if (arg === '--screenshots') {
       options.screenshotsDir = rest[0] && !rest[0].startsWith('-') ? rest.shift()! : DEFAULT_SCREENSHOTS;
     } else
@@ -99,6 +108,14 @@ export async function main(
   let config: VerifyConfig;
   try {
     options = parseArgs(screenshotsOnly ? argv.slice(1) : argv, screenshotsOnly);
+    if (options.cloudTestid) {
+      const missing = missingCloudVariables(env);
+      if (missing.length) throw new UsageError(`stack:verify --cloud: ${missing.join(', ')} not set`);
+      const result = await cloudCheck(env, options.cloudTestid);
+      console.log(line(result));
+      if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, markdown([result]));
+      return result.ok ? 0 : 1;
+    }
     config = configFrom(env, root);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

@@ -236,6 +236,31 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
     assert.match(readFileSync(summary, 'utf8'), /### stack:verify: all \d+ checks passed/);
   });
 
+  it('--cloud reads a run back through the v2 query API with the K6_INFLUXDB_* variables, and fails an unknown run', async () => {
+    const testid = /^testid=(.+)$/m.exec(readFileSync(join(root, RUN_RECORD), 'utf8'))![1]!;
+    const env = {
+      K6_INFLUXDB_ADDR: influx2!.url,
+      K6_INFLUXDB_ORGANIZATION: SECRETS.org,
+      K6_INFLUXDB_BUCKET: 'k6',
+      K6_INFLUXDB_TOKEN: SECRETS.token,
+    };
+    const lines: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => lines.push(line);
+    try {
+      assert.equal(await main(['--cloud', testid], env, root), 0);
+      assert.equal(await main(['--cloud', 'no-such-run'], env, root), 1);
+    } finally {
+      console.log = log;
+    }
+    assert.match(
+      lines[0]!,
+      /^ok {3}influxdb cloud points of the run \(Flux, \/api\/v2\/query\): [1-9]\d* points with testid /,
+    );
+    assert.match(lines[1]!, /^FAIL influxdb cloud points of the run .*: 0 points with testid no-such-run/);
+    assert.deepEqual(influx2!.violations, []);
+  });
+
   it('the clinic pool panel is expected empty where the clinics run on memory, and is', async () => {
     const { results } = await runChecks(config());
     const pool = results.find((r) => r.name === 'panel loadlab-services / Clinic database pool');
