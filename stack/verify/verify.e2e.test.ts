@@ -31,10 +31,12 @@ import {
   startPrometheus,
 } from '../local/prometheus.js';
 import { hasTool } from '../tools.js';
-import { runChecks, type CheckResult, type VerifyConfig } from './checks.js';
+import { builtDashboards, runChecks, type CheckResult, type VerifyConfig } from './checks.js';
 import { main } from './cli.js';
 import { grafanaClient } from './grafana-api.js';
+import { panelTitles } from './panel-requests.js';
 import { RUN_RECORD } from './run-record.js';
+import { takeScreenshots } from './screenshots.js';
 import { startGrafanaDouble, type GrafanaDouble } from './testing/grafana-double.js';
 import { startInflux2Double, type Influx2Double } from './testing/influx2-double.js';
 
@@ -371,19 +373,92 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
     grafana!.violations.splice(before);
   });
 
-  it('fails a scrape target that is down (run last: it stops the sandbox)', async () => {
-    const sandbox = targets!.targets.find((t) => t.composeTarget.startsWith('sandbox'))!;
-    await sandbox.server.close();
-    await pollUntil(
-      'Prometheus to see the sandbox down',
-      async () =>
-        (await promRangeQuery(prometheus!.url, 'up{job="sandbox"} == 0', 5)).length ? true : undefined,
-      20_000,
-    );
-    const failed = failures((await runChecks(config())).results);
-    assert.ok(
-      failed.some((f) => /^prometheus scrape targets: sandbox \S+: down/.test(f)),
-      failed.join('\n'),
-    );
+  describe("screenshots in Chromium (the double's page carries the markers Grafana 11.6 puts on panels)", () => {
+    const shoot = async (grafanaUrl: string, dir: string) => {
+      const { record, window, emptyPanels } = await runChecks(config(grafanaUrl));
+      return takeScreenshots({
+        grafanaUrl,
+        authorization: config().grafana.authorization,
+        testid: record!.testid,
+        window: window!,
+        dashboards: builtDashboards(root).map((d) => ({
+          uid: d.uid!,
+          panels: panelTitles(d, { rows: false }),
+          empty: emptyPanels.get(d.uid!) ?? new Set(),
+        })),
+        dir: join(root, dir),
+        env: {},
+        timeoutMs: 30_000,
+      });
+    };
+    before(function () {
+      if (!hasTool('chromium')) {
+        console.warn('      skipped: no Chromium (./scripts/setup.sh installs it)');
+        this.skip();
+      }
+    });
+
+    it('waits for every panel, saves one PNG per dashboard, and accepts "No data" only where expected', async () => {
+      const results = await shoot(grafana!.url, 'shots');
+      assert.deepEqual(failures(results), []);
+      assert.deepEqual(grafana!.violations, []);
+      for (const uid of ['loadlab-k6', 'loadlab-services']) {
+        const png = readFileSync(join(root, 'shots', `${uid}.png`));
+        assert.equal(png.subarray(1, 4).toString(), 'PNG');
+        assert.ok(png.length > 10_000, `${uid}.png is ${png.length} bytes`);
+      }
+      const k6 = results.find((r) => r.name === 'screenshot loadlab-k6')!;
+      assert.match(k6.detail, /: 20 panels loaded, [1-9]\d* empty as expected$/);
+    });
+
+    it('fails panels that show "No data" where the run has data, and panels that show an error', async () => {
+      await fetch(`${influx!.url}/query`, {
+        method: 'POST',
+        body: new URLSearchParams({ q: 'CREATE DATABASE empty' }),
+      });
+      for (const [db, pattern] of [
+        ['empty', /Requests: No data/],
+        ['missing', /Requests: shows an error/],
+      ] as const) {
+        const broken = await startGrafanaDouble({
+          root,
+          user: SECRETS.user,
+          password: SECRETS.password,
+          influxUrl: influx!.url,
+          influxDb: db,
+          influxToken: SECRETS.token,
+          prometheusUrl: prometheus!.url,
+        });
+        try {
+          const results = await shoot(broken.url, `shots-${db}`);
+          const k6 = results.find((r) => r.name === 'screenshot loadlab-k6')!;
+          assert.equal(k6.ok, false);
+          assert.match(k6.detail, pattern);
+          assert.ok(results.find((r) => r.name === 'screenshot loadlab-services')?.ok);
+          assert.ok(existsSync(join(root, `shots-${db}`, 'loadlab-k6.png')), 'the PNG is saved to look at');
+        } finally {
+          await broken.close();
+        }
+      }
+    });
+  });
+
+  // After the nested describes above (mocha runs a describe's own tests first): it stops the sandbox.
+  describe('a target down', () => {
+    it('fails a scrape target that is down (run last: it stops the sandbox)', async () => {
+      const sandbox = targets!.targets.find((t) => t.composeTarget.startsWith('sandbox'))!;
+      await sandbox.server.close();
+      await pollUntil(
+        'Prometheus to see the sandbox down',
+        async () =>
+          (await promRangeQuery(prometheus!.url, 'up{job="sandbox"} == 0', 5)).length ? true : undefined,
+        20_000,
+      );
+      const failed = failures((await runChecks(config())).results);
+      assert.ok(
+        failed.some((f) => /^prometheus scrape targets: sandbox \S+: down/.test(f)),
+        failed.join('\n'),
+      );
+    });
   });
 });

@@ -6,7 +6,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { builtDashboards, provisionedDatasources } from '../checks.js';
-import type { DsQuery, FrameJson } from '../grafana-api.js';
+import { framesHaveData, type DsQuery, type FrameJson } from '../grafana-api.js';
+import { dsQueryRequest, panelTargets, variablesFor } from '../panel-requests.js';
+import {
+  loadingIndicator,
+  panelDataErrorMessage,
+  panelLoadingBar,
+  panelPrefix,
+  panelStatusError,
+} from '../grafana-selectors.js';
 
 export interface GrafanaDoubleOptions {
   root: string;
@@ -138,6 +146,46 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
     return undefined;
   }
 
+  /** Each query answered by the real service behind its datasource, as Grafana's backends would. */
+  async function answer(queries: DsQuery[], fromMs: number, toMs: number) {
+    const results: Record<string, { status: number; frames?: FrameJson[]; error?: string }> = {};
+    for (const query of queries) {
+      try {
+        const frames =
+          query.datasource.type === 'influxdb'
+            ? influxFrames(query.refId, await influx(String(query.query)))
+            : promFrames(
+                query.refId,
+                await prometheus('/api/v1/query_range', {
+                  query: String(query.expr),
+                  start: String(fromMs / 1000),
+                  end: String(toMs / 1000),
+                  step: String(query.intervalMs / 1000),
+                }),
+              );
+        results[query.refId] = { status: 200, frames };
+      } catch (error) {
+        results[query.refId] = { status: 400, error: (error as Error).message };
+      }
+    }
+    return results;
+  }
+
+  /**
+   * What the double's dashboard page shows for one panel: its queries as stack:verify would send them
+   * for the window and testid in the page's URL, answered as above.
+   */
+  async function panelState(url: URL, res: ServerResponse) {
+    const dashboard = dashboards.find((d) => d.uid === url.searchParams.get('uid'));
+    const window = { fromMs: Number(url.searchParams.get('from')), toMs: Number(url.searchParams.get('to')) };
+    const targets = panelTargets(dashboard ?? {}).filter((t) => t.panel === url.searchParams.get('title'));
+    const variables = variablesFor(url.searchParams.get('testid') ?? '', window);
+    const queries = targets.flatMap((t) => dsQueryRequest(t, window, variables).request.queries);
+    const results = Object.values(await answer(queries, window.fromMs, window.toMs));
+    const error = results.find((r) => r.error)?.error;
+    send(res, 200, { error, hasData: results.some((r) => framesHaveData(r.frames)) });
+  }
+
   async function dsQuery(req: IncomingMessage, res: ServerResponse) {
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
       return violation(res, `POST /api/ds/query with Content-Type ${req.headers['content-type']}`);
@@ -166,27 +214,7 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
       const problem = checkQuery(query, `queries[${i}]`);
       if (problem) return violation(res, `POST /api/ds/query ${problem}`);
     }
-    const [fromMs, toMs] = [Number(body.from), Number(body.to)];
-    const results: Record<string, { status: number; frames?: FrameJson[]; error?: string }> = {};
-    for (const query of body.queries) {
-      try {
-        const frames =
-          query.datasource.type === 'influxdb'
-            ? influxFrames(query.refId, await influx(String(query.query)))
-            : promFrames(
-                query.refId,
-                await prometheus('/api/v1/query_range', {
-                  query: String(query.expr),
-                  start: String(fromMs / 1000),
-                  end: String(toMs / 1000),
-                  step: String(query.intervalMs / 1000),
-                }),
-              );
-        results[query.refId] = { status: 200, frames };
-      } catch (error) {
-        results[query.refId] = { status: 400, error: (error as Error).message };
-      }
-    }
+    const results = await answer(body.queries, Number(body.from), Number(body.to));
     const failed = Object.values(results).some((r) => r.error);
     send(res, failed ? 400 : 200, { results });
   }
@@ -228,6 +256,16 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
         return send(res, 200, { dashboard: found, meta: { provisioned: true, folderTitle: 'loadlab' } });
       }
       if (req.method === 'POST' && url.pathname === '/api/ds/query') return dsQuery(req, res);
+      const page = /^\/d\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'GET' && page) {
+        for (const name of ['from', 'to', 'var-testid'])
+          if (!url.searchParams.get(name)) return violation(res, `GET ${url.pathname} without ${name}`);
+        if (!url.searchParams.has('kiosk')) return violation(res, `GET ${url.pathname} not in kiosk mode`);
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        return res.end(DASHBOARD_PAGE);
+      }
+      if (req.method === 'GET' && url.pathname === '/double/panel') return panelState(url, res);
+      if (url.pathname === '/favicon.ico') return send(res, 404, {}); // Chromium asks for it itself
       violation(res, `${req.method} ${url.pathname}: not an API stack:verify should call`);
     })().catch((error: Error) => send(res, 500, { message: error.message }));
   });
@@ -240,3 +278,39 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The double's dashboard page: not Grafana's UI, only the markers Grafana 11.6 puts on a panel, under
+ * the names of @grafana/e2e-selectors (grafana-selectors.ts), with each panel loading after its own
+ * delay, so the screenshot code's waiting and reading is tested against a page that changes under it.
+ */
+const DASHBOARD_PAGE = `<!doctype html><html><head><title>double</title>
+<style>body{font-family:sans-serif;background:#111;color:#ddd}section{display:inline-block;width:380px;height:140px;margin:6px;border:1px solid #444;vertical-align:top}h2{font-size:14px;margin:4px}</style>
+</head><body><div id="spinner" data-testid=${JSON.stringify(loadingIndicator)}>Loading</div><div id="grid"></div><script>
+(async () => {
+  const params = new URLSearchParams(location.search);
+  const uid = location.pathname.split('/').pop();
+  const { dashboard } = await (await fetch('/api/dashboards/uid/' + uid)).json();
+  const panels = [];
+  const walk = (list) => (list || []).forEach((p) => { if (p.type !== 'row') panels.push(p.title); walk(p.panels); });
+  walk(dashboard.panels);
+  document.getElementById('spinner').remove();
+  for (const [i, title] of panels.entries()) {
+    const section = document.createElement('section');
+    section.setAttribute('data-testid', ${JSON.stringify(panelPrefix)} + title);
+    section.innerHTML = '<h2></h2><div aria-label=${JSON.stringify(panelLoadingBar)}>loading</div>';
+    section.querySelector('h2').textContent = title;
+    document.getElementById('grid').append(section);
+    setTimeout(async () => {
+      const query = new URLSearchParams({ uid, title, from: params.get('from'), to: params.get('to'), testid: params.get('var-testid') });
+      const state = await (await fetch('/double/panel?' + query)).json();
+      section.querySelector('[aria-label]').remove();
+      const body = document.createElement('div');
+      if (state.error) body.setAttribute('data-testid', ${JSON.stringify(panelStatusError)});
+      else if (!state.hasData) body.setAttribute('data-testid', ${JSON.stringify(panelDataErrorMessage)});
+      body.textContent = state.error ? 'error: ' + state.error : state.hasData ? 'data' : 'No data';
+      section.append(body);
+    }, 100 + ((i * 337) % 1400));
+  }
+})();
+</script></body></html>`;
