@@ -15,7 +15,7 @@ import { builtDashboards, runChecks, type CheckResult, type VerifyConfig } from 
 import { cloudCheck, missingCloudVariables } from './cloud.js';
 import { grafanaClient } from './grafana-api.js';
 import { panelTitles } from './panel-requests.js';
-import { takeScreenshots } from './screenshots.js';
+import { gridRows, takeScreenshots } from './screenshots.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_SCREENSHOTS = 'results/stack/screenshots';
@@ -142,6 +142,7 @@ export async function main(
           uid: d.uid ?? '',
           panels: panelTitles(d, { rows: false }),
           empty: outcome.emptyPanels.get(d.uid ?? '') ?? new Set(),
+          gridRows: gridRows(d),
         })),
         dir: resolve(root, options.screenshotsDir),
         env,

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { builtDashboards } from './checks.js';
 import { framesHaveData } from './grafana-api.js';
 import { csvValues, fluxCountOfRun, fluxString, influxqlString } from './influx2.js';
+import { gridRows, viewportHeight } from './screenshots.js';
 import {
   dsQueryRequest,
   expectsData,
@@ -114,5 +115,14 @@ describe('stack:verify panel requests', () => {
       '#datatype,string,long,long\r\n#group,false,false,false\r\n#default,_result,,\r\n,result,table,_value\r\n,,0,605\r\n\r\n';
     assert.deepEqual(csvValues(csv), ['605']);
     assert.deepEqual(csvValues(''), []);
+  });
+
+  it('the screenshot viewport holds the whole grid, so no panel is left lazily unloaded', () => {
+    assert.deepEqual(
+      dashboards.map((d) => gridRows(d)),
+      [79, 43],
+    );
+    assert.ok(viewportHeight(79) >= 79 * 38);
+    assert.equal(viewportHeight(1), 1200);
   });
 });

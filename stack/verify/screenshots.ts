@@ -25,6 +25,24 @@ export interface DashboardToShoot {
   panels: string[];
   /** Panels none of whose queries can have data for this run: "No data" is right there. */
   empty: Set<string>;
+  /** The grid's height in Grafana's rows (the lowest panel's gridPos y + h). */
+  gridRows?: number;
+}
+
+/**
+ * A viewport tall enough for the whole grid: Grafana lazy-loads panels below the fold, and those would
+ * never run their queries. A grid row is 30 px plus an 8 px gap (Grafana's GRID_CELL_HEIGHT, GRID_CELL_VMARGIN).
+ */
+export function viewportHeight(gridRows = 100): number {
+  return Math.max(1200, gridRows * 38 + 400);
+}
+
+/** The lowest panel's bottom edge, rows' nested panels included. */
+export function gridRows(dashboard: { panels?: unknown[] }): number {
+  type Grid = { gridPos?: { y?: number; h?: number }; panels?: Grid[] };
+  const bottom = (panels: Grid[] = []): number =>
+    Math.max(0, ...panels.map((p) => Math.max((p.gridPos?.y ?? 0) + (p.gridPos?.h ?? 0), bottom(p.panels))));
+  return bottom(dashboard.panels as Grid[] | undefined);
 }
 
 export interface ScreenshotOptions {
@@ -133,15 +151,15 @@ export async function takeScreenshots(options: ScreenshotOptions): Promise<Check
   mkdirSync(options.dir, { recursive: true });
   const results: CheckResult[] = [];
   try {
-    // Tall enough that Grafana's lazy loading has every panel in view, so every panel runs its queries.
     const context = await browser.newContext({
-      viewport: { width: 1600, height: 4000 },
+      viewport: { width: 1600, height: viewportHeight() },
       extraHTTPHeaders: { Authorization: options.authorization },
     });
     for (const dashboard of options.dashboards) {
       const name = `screenshot ${dashboard.uid}`;
       const page = await context.newPage();
       try {
+        await page.setViewportSize({ width: 1600, height: viewportHeight(dashboard.gridRows) });
         await page.goto(kioskUrl(options.grafanaUrl, dashboard.uid, options.testid, options.window), {
           waitUntil: 'load',
           timeout: 60_000,

@@ -36,7 +36,7 @@ import { main } from './cli.js';
 import { grafanaClient } from './grafana-api.js';
 import { panelTitles } from './panel-requests.js';
 import { RUN_RECORD } from './run-record.js';
-import { takeScreenshots } from './screenshots.js';
+import { gridRows, takeScreenshots } from './screenshots.js';
 import { startGrafanaDouble, type GrafanaDouble } from './testing/grafana-double.js';
 import { startInflux2Double, type Influx2Double } from './testing/influx2-double.js';
 
@@ -385,6 +385,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
           uid: d.uid!,
           panels: panelTitles(d, { rows: false }),
           empty: emptyPanels.get(d.uid!) ?? new Set(),
+          gridRows: gridRows(d),
         })),
         dir: join(root, dir),
         env: {},
