@@ -1,6 +1,8 @@
-// The Grafana HTTP API calls stack:verify makes, with the shapes Grafana 11 answers. Grafana's own
-// sources could not be fetched whole (its snapshot is 3.2 GB); the citations name files of
-// github.com/grafana/grafana as the search index stores them, and of grafana-plugin-sdk-go (fetched).
+// The Grafana HTTP API calls stack:verify makes, as Grafana 11.6.0's own frontend makes them: read from
+// @grafana/runtime 11.6.0 (npm pack; dist/esm/utils/DataSourceWithBackend.mjs and queryResponse.mjs,
+// cited by line) and grafana-plugin-sdk-go (fetched; the answer's JSON). Grafana's server sources could
+// not be fetched at 11.6.0 (the repository is 3.2 GB); where they are named below (pkg/api/...), it is
+// from the search index's stored copies of other versions, so no line numbers are given for them.
 export interface GrafanaClient {
   url: string;
   /** `Basic <base64 user:password>`: Grafana's basic auth is on by default ([auth.basic] enabled). */
@@ -14,7 +16,13 @@ export function grafanaClient(url: string, user: string, password: string): Graf
 
 export class GrafanaError extends Error {}
 
-async function call<T>(client: GrafanaClient, method: 'GET' | 'POST', path: string, body?: unknown) {
+async function call<T>(
+  client: GrafanaClient,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   let response: Response;
   try {
     response = await fetch(`${client.url}${path}`, {
@@ -23,6 +31,7 @@ async function call<T>(client: GrafanaClient, method: 'GET' | 'POST', path: stri
         Authorization: client.authorization,
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
@@ -40,7 +49,7 @@ async function call<T>(client: GrafanaClient, method: 'GET' | 'POST', path: stri
   return { status: response.status, json: json as T };
 }
 
-/** GET /api/health, unauthenticated: `{database: "ok", version, commit}` (pkg/api/health.go). */
+/** GET /api/health, unauthenticated: `{database: "ok", version, commit}` (pkg/api/http_server.go, apiHealthHandler). */
 export async function grafanaHealth(client: GrafanaClient) {
   const { status, json } = await call<{ database?: string; version?: string }>(client, 'GET', '/api/health');
   return { status, database: json.database ?? '', version: json.version ?? '' };
@@ -65,9 +74,10 @@ export async function grafanaDatasources(client: GrafanaClient): Promise<Grafana
 }
 
 /**
- * GET /api/datasources/uid/:uid/health (pkg/api/api.go registers it next to the deprecated
- * /datasources/:id/health): the plugin's CheckHealth result, `{status: "OK"|"ERROR", message}`
- * (grafana-plugin-sdk-go backend/diagnostics.go:50-51 names the statuses), HTTP 400 when ERROR.
+ * GET /api/datasources/uid/:uid/health, as the datasource's "Test" button calls it
+ * (DataSourceWithBackend.mjs:236-270): the plugin's CheckHealth result, `{status: "OK"|"ERROR", message}`
+ * (grafana-plugin-sdk-go backend/diagnostics.go:50-51), an HTTP error status when not OK (the frontend
+ * reads the same body from the error, :246-251).
  */
 export async function grafanaDatasourceHealth(client: GrafanaClient, uid: string) {
   const { status, json } = await call<{ status?: string; message?: string }>(
@@ -104,9 +114,10 @@ export interface DsQuery {
 }
 
 /**
- * POST /api/ds/query's body, dtos.MetricRequest (pkg/api/dtos/models.go:60-82): `from`/`to` as strings
- * of epoch milliseconds (or relative), `queries` each with refId, datasource {uid}, intervalMs and
- * maxDataPoints besides the datasource's own fields.
+ * POST /api/ds/query's body as DataSourceWithBackend.query builds it (DataSourceWithBackend.mjs:59-111):
+ * each target with its template variables applied, plus `datasource` (the ref), `intervalMs` and
+ * `maxDataPoints`; `from`/`to` as `range.from.valueOf().toString()`, epoch milliseconds in a string
+ * (dtos.MetricRequest on the server).
  */
 export interface DsQueryRequest {
   from: string;
@@ -121,16 +132,29 @@ export interface FrameJson {
 
 /**
  * The answer, backend.QueryDataResponse as grafana-plugin-sdk-go backend/json.go:51-130 writes it:
- * `{results: {<refId>: {status, frames?, error?, errorSource?}}}`; each frame as data/frame_json.go
- * writes it: `{schema: {fields: [{name, type}]}, data: {values: [[column], ...]}}`.
+ * `{results: {<refId>: {status, frames?, error?, errorSource?}}}`, read by the frontend per refId, an
+ * `error` first, then `frames` (queryResponse.mjs:13-50); each frame as data/frame_json.go writes it:
+ * `{schema: {fields: [{name, type}]}, data: {values: [[column], ...]}}`.
  */
 export interface DsQueryResponse {
   results?: Record<string, { status?: number; error?: string; frames?: FrameJson[] }>;
   message?: string;
 }
 
+/**
+ * Sent as the frontend sends it (DataSourceWithBackend.mjs:118-122): `?ds_type=<plugin>` and the
+ * X-Plugin-Id and X-Datasource-Uid headers naming the datasources of the queries.
+ */
 export async function grafanaDsQuery(client: GrafanaClient, request: DsQueryRequest) {
-  return call<DsQueryResponse>(client, 'POST', '/api/ds/query', request);
+  const types = [...new Set(request.queries.map((q) => q.datasource.type))];
+  const uids = [...new Set(request.queries.map((q) => q.datasource.uid))];
+  return call<DsQueryResponse>(
+    client,
+    'POST',
+    `/api/ds/query?ds_type=${encodeURIComponent(types[0] ?? '')}`,
+    request,
+    { 'X-Plugin-Id': types.join(', '), 'X-Datasource-Uid': uids.join(', ') },
+  );
 }
 
 /** A frame has data when some number field holds a finite value (an all-null series is "No data"). */

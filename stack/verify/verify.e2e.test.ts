@@ -350,9 +350,14 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
   it('the Grafana double refuses a query Grafana would not take (a variable left unfilled)', async () => {
     const before = grafana!.violations.length;
     const client = grafanaClient(grafana!.url, SECRETS.user, SECRETS.password);
-    const response = await fetch(`${grafana!.url}/api/ds/query`, {
+    const response = await fetch(`${grafana!.url}/api/ds/query?ds_type=influxdb`, {
       method: 'POST',
-      headers: { Authorization: client.authorization, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: client.authorization,
+        'Content-Type': 'application/json',
+        'X-Plugin-Id': 'influxdb',
+        'X-Datasource-Uid': 'loadlab-influxdb',
+      },
       body: JSON.stringify({
         from: '0',
         to: '1',

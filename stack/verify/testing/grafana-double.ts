@@ -126,7 +126,11 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
     return json.data?.result ?? [];
   }
 
-  /** dtos.MetricRequest (pkg/api/dtos/models.go:60-82), each query as the datasource's frontend sends it. */
+  /**
+   * Each query as @grafana/runtime 11.6.0 sends it (DataSourceWithBackend.mjs:94-103: the target with
+   * variables applied, its datasource ref, intervalMs, maxDataPoints), checked against what the
+   * provisioning made.
+   */
   function checkQuery(query: DsQuery, where: string): string | undefined {
     if (typeof query.refId !== 'string' || !query.refId) return `${where}: refId must be a non-empty string`;
     const ds = datasources.find((d) => d.uid === query.datasource?.uid);
@@ -186,7 +190,7 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
     send(res, 200, { error, hasData: results.some((r) => framesHaveData(r.frames)) });
   }
 
-  async function dsQuery(req: IncomingMessage, res: ServerResponse) {
+  async function dsQuery(req: IncomingMessage, res: ServerResponse, url: URL) {
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
       return violation(res, `POST /api/ds/query with Content-Type ${req.headers['content-type']}`);
     let body: { from?: unknown; to?: unknown; queries?: DsQuery[] };
@@ -214,6 +218,16 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
       const problem = checkQuery(query, `queries[${i}]`);
       if (problem) return violation(res, `POST /api/ds/query ${problem}`);
     }
+    // What @grafana/runtime 11.6.0 adds around the body (DataSourceWithBackend.mjs:118-122).
+    const types = [...new Set(body.queries.map((q) => q.datasource.type))];
+    const uids = [...new Set(body.queries.map((q) => q.datasource.uid))];
+    if (url.searchParams.get('ds_type') !== types[0])
+      return violation(res, `POST /api/ds/query?ds_type=${url.searchParams.get('ds_type')} for ${types}`);
+    if (
+      req.headers['x-plugin-id'] !== types.join(', ') ||
+      req.headers['x-datasource-uid'] !== uids.join(', ')
+    )
+      return violation(res, 'POST /api/ds/query without the X-Plugin-Id and X-Datasource-Uid of its queries');
     const results = await answer(body.queries, Number(body.from), Number(body.to));
     const failed = Object.values(results).some((r) => r.error);
     send(res, failed ? 400 : 200, { results });
@@ -255,7 +269,7 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
         if (!found) return send(res, 404, { message: 'Dashboard not found' });
         return send(res, 200, { dashboard: found, meta: { provisioned: true, folderTitle: 'loadlab' } });
       }
-      if (req.method === 'POST' && url.pathname === '/api/ds/query') return dsQuery(req, res);
+      if (req.method === 'POST' && url.pathname === '/api/ds/query') return dsQuery(req, res, url);
       const page = /^\/d\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'GET' && page) {
         for (const name of ['from', 'to', 'var-testid'])
