@@ -298,6 +298,52 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       }
     });
 
+    it('the image build, run by bash against a fake docker, bakes with the .env and the pins compose interpolates', () => {
+      const step = job().steps.find((s) => s.name?.startsWith('Build the images'))!;
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-bake-'));
+      try {
+        const bin = join(dir, 'bin');
+        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
+        writeFileSync(join(dir, '.env'), '# a comment\nDEMO_PASSWORD=pw-1_x\nINFLUXDB_ADMIN_TOKEN=tok\n');
+        writeFileSync(
+          join(bin, 'docker'),
+          '#!/bin/sh\necho "$*" > "$CALLS"\necho "K6_VERSION=$K6_VERSION DEMO_PASSWORD=$DEMO_PASSWORD INFLUXDB_ADMIN_TOKEN=$INFLUXDB_ADMIN_TOKEN" >> "$CALLS"\n',
+          { mode: 0o755 },
+        );
+        const calls = join(dir, 'calls');
+        const githubEnv = join(dir, 'github-env');
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            PATH: `${bin}:${process.env.PATH}`,
+            CALLS: calls,
+            GITHUB_ENV: githubEnv,
+            BUILDER: 'builder-1',
+          },
+        });
+        assert.equal(result.status, 0, result.stderr);
+        const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
+        const [args, env] = readFileSync(calls, 'utf8').trim().split('\n');
+        assert.match(args!, /^buildx bake --builder builder-1 -f stack\/docker-compose\.yml --load /);
+        assert.match(
+          args!,
+          /\*\.cache-from=type=gha,scope=loadlab-stack .*\*\.cache-to=type=gha,mode=max,scope=loadlab-stack sandbox clinic k6$/,
+        );
+        assert.equal(env, `K6_VERSION=${pinned} DEMO_PASSWORD=pw-1_x INFLUXDB_ADMIN_TOKEN=tok`);
+        assert.equal(readFileSync(githubEnv, 'utf8'), 'BUILDX_BUILDER=builder-1\n');
+        // The targets are services of the compose file that build.
+        const compose = parse(readFileSync('stack/docker-compose.yml', 'utf8')) as {
+          services: Record<string, { build?: unknown }>;
+        };
+        for (const target of ['sandbox', 'clinic', 'k6']) assert.ok(compose.services[target]?.build, target);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('InfluxDB Cloud: without the secrets, one line that says it skipped and why, and success', () => {
       const step = job().steps.find((s) => s.name?.startsWith('InfluxDB Cloud'))!;
       for (const name of [
