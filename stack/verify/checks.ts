@@ -176,7 +176,7 @@ export async function runChecks(
       byJob = await metricsByJob(config.prometheusUrl, window);
       return [byJob.size > 0, [...byJob].map(([job, names]) => `${job} ${names.size}`).join(', ')];
     });
-  }
+  } else add('influxdb points of the run', false, 'not checked: no run record');
 
   for (const built of builtDashboards(config.root)) {
     const uid = built.uid ?? '';

@@ -48,7 +48,7 @@ export function parseArgs(args: string[], screenshotsOnly: boolean): CliOptions 
       options.screenshotsDir = rest[0] && !rest[0].startsWith('-') ? rest.shift()! : DEFAULT_SCREENSHOTS;
     } else
       throw new UsageError(
-        `stack:verify: unknown argument ${arg} (usage: stack:verify [--screenshots [dir]])`,
+        `stack:verify: unknown argument ${arg} (usage: stack:verify [--screenshots [dir]] | --cloud <testid>)`,
       );
   }
   return options;

@@ -27,6 +27,8 @@ export async function influxql(target: InfluxTarget, q: string): Promise<InfluxS
     headers: { Authorization: `Token ${target.token}` },
     body,
     signal: AbortSignal.timeout(30_000),
+  }).catch((error: Error) => {
+    throw new Error(`no answer from InfluxDB at ${target.url} (${error.message})`);
   });
   const text = await response.text();
   let json: { results?: Array<{ series?: InfluxSeriesJson[]; error?: string }>; error?: string };
@@ -97,6 +99,8 @@ export async function fluxPointCount(target: InfluxTarget, flux: string): Promis
     },
     body: JSON.stringify({ query: flux, type: 'flux' }),
     signal: AbortSignal.timeout(30_000),
+  }).catch((error: Error) => {
+    throw new Error(`no answer from InfluxDB at ${target.url} (${error.message})`);
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`Flux /api/v2/query: HTTP ${response.status}: ${text.slice(0, 300)}`);

@@ -15,6 +15,8 @@ export interface ScrapeTarget {
 export async function activeTargets(url: string): Promise<ScrapeTarget[]> {
   const response = await fetch(`${url.replace(/\/$/, '')}/api/v1/targets?state=active`, {
     signal: AbortSignal.timeout(15_000),
+  }).catch((error: Error) => {
+    throw new Error(`no answer from Prometheus at ${url} (${error.message})`);
   });
   const json = (await response.json()) as {
     status?: string;
@@ -52,6 +54,8 @@ export async function metricsByJob(
     method: 'POST',
     body,
     signal: AbortSignal.timeout(30_000),
+  }).catch((error: Error) => {
+    throw new Error(`no answer from Prometheus at ${url} (${error.message})`);
   });
   const json = (await response.json()) as {
     status?: string;
