@@ -417,6 +417,34 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
       assert.match(k6.detail, /: 20 panels loaded, [1-9]\d* empty as expected$/);
     });
 
+    it('npm run stack:screenshots: only the screenshot lines, PNGs in the folder given, exit 0', async () => {
+      const lines: string[] = [];
+      const log = console.log;
+      console.log = (line: string) => lines.push(line);
+      let code: number;
+      try {
+        code = await main(
+          ['screenshots', 'cli-shots'],
+          {
+            GRAFANA_ADMIN_PASSWORD: SECRETS.password,
+            INFLUXDB_ADMIN_TOKEN: SECRETS.token,
+            LOADLAB_STACK_GRAFANA_URL: grafana!.url,
+            LOADLAB_STACK_INFLUXDB_URL: influx2!.url,
+            LOADLAB_STACK_PROMETHEUS_URL: prometheus!.url,
+          },
+          root,
+        );
+      } finally {
+        console.log = log;
+      }
+      assert.equal(code, 0, lines.join('\n'));
+      assert.deepEqual(
+        lines.map((l) => l.split(':')[0]),
+        ['ok   screenshot loadlab-k6', 'ok   screenshot loadlab-services', 'stack'],
+      );
+      assert.ok(existsSync(join(root, 'cli-shots/loadlab-services.png')));
+    });
+
     it('fails panels that show "No data" where the run has data, and panels that show an error', async () => {
       await fetch(`${influx!.url}/query`, {
         method: 'POST',
