@@ -62,8 +62,8 @@ module.exports = {
     {
       name: 'a-script-test-imports-its-own-script',
       severity: 'error',
-      comment: 'scripts/x.test.ts may call the functions of scripts/x.ts, and no other entry point.',
-      from: { path: '^scripts/([^/]+)\\.test\\.ts$' },
+      comment: 'scripts/x.test.ts (or x.e2e.test.ts) may call the functions of scripts/x.ts, and no other entry point.',
+      from: { path: '^scripts/([^/.]+)(\\.e2e)?\\.test\\.ts$' },
       to: { path: '^scripts/[^/]+\\.ts$', pathNot: ['^scripts/$1\\.ts$', '\\.test\\.ts$'] },
     },
   ],
