@@ -12,6 +12,7 @@ import { createHmac, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'no
 import { availableParallelism } from 'node:os';
 import {
   CheckAbandoned,
+  CheckRefused,
   createCheckQueue,
   type CheckQueue,
   type CheckQueueLimits,
@@ -31,6 +32,8 @@ export const VERIFIED_TTL_MS = 60_000;
 /** Users remembered at most; the oldest entry goes first. */
 export const VERIFIED_MAX_ENTRIES = 10_000;
 const KEY_LENGTH = 32;
+/** How long a refused login waits for its 429/503 (a tarpit: a flood's connections slow down). */
+export const REFUSAL_DELAY_MS = 1000;
 
 /** A new salted hash, derived synchronously: for start-up (the admin) and tests only. */
 export function hashPassword(password: string): string {
@@ -233,7 +236,14 @@ export function authenticate(
       );
     } catch (error) {
       if (error instanceof CheckAbandoned) return; // nobody is there to answer
-      // A full queue (CheckRefused: 429/503 + Retry-After) is answered by clinicErrorHandler.
+      // A full queue (CheckRefused: 429/503 + Retry-After) is answered by clinicErrorHandler, late
+      // and closing the connection: refused at once, a flood would come back at the event loop's
+      // full speed (and slow the open instance sharing it); pipelined requests behind it are dropped.
+      if (error instanceof CheckRefused) {
+        res.setHeader('Connection', 'close');
+        setTimeout(() => next(error), REFUSAL_DELAY_MS).unref();
+        return;
+      }
       next(error);
       return;
     }
