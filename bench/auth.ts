@@ -83,7 +83,7 @@ async function firstLogins(): Promise<void> {
       median(ms).toFixed(1),
       Math.max(...ms).toFixed(1),
       `${(median(ms) / median(idle)).toFixed(2)}x`,
-      [...new Set(times.map((t) => t.status))].join(' '),
+      [...new Set(times.map((t) => (t.status === 0 ? 'no answer' : String(t.status))))].join(' '),
     ]);
     await new Promise((r) => setTimeout(r, 1000)); // let the queue empty before the next flood
   }
