@@ -9,7 +9,7 @@
 //   scenarios -> teardown's start (the planned duration plus what the engine adds around it)
 //   end       -> exit (teardown, summary, outputs flushed, workers closed)
 // Needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 on PATH). BENCH_ROUNDS (default 3),
-// BENCH_SHAPES (comma-separated names, default all). Bounded: every run is killed after its planned
+// BENCH_SHAPES (comma-separated names, default all), BENCH_LOADLAB (the runner's bin/loadlab.js). Bounded: every run is killed after its planned
 // time plus 90 s. Prints the load average before and after: these figures mean little on a busy host.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -40,7 +40,10 @@ if (!k6) {
   console.error('bench:wall needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)');
   process.exit(2);
 }
-const loadlab = resolve(fileURLToPath(import.meta.url), '../../bin/loadlab.js');
+// BENCH_LOADLAB: another checkout's bin/loadlab.js (the figures before a change).
+const loadlab = resolve(
+  process.env.BENCH_LOADLAB ?? resolve(fileURLToPath(import.meta.url), '../../bin/loadlab.js'),
+);
 
 type Engine = 'k6' | 'runner';
 
@@ -82,7 +85,9 @@ const load = () =>
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-wall-'));
 const { url, child } = await startTarget(dir);
 try {
-  console.log(`bench:wall, ${ROUNDS} alternating rounds per shape, medians; load average ${load()}`);
+  console.log(
+    `bench:wall, ${ROUNDS} alternating rounds per shape, medians; runner ${loadlab}; load average ${load()}`,
+  );
   console.log(`phases: ${PHASES.join(', ')} (seconds; ratio runner/k6 in brackets)`);
   for (const shape of WALL_SHAPES.filter((s) => !only || only.includes(s.name))) {
     const script = join(dir, `${shape.name}.js`);
