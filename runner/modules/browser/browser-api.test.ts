@@ -145,6 +145,20 @@ describe('k6/browser on real k6 and on the runner', function () {
     assert.deepEqual(ours.lines, real.lines);
   });
 
+  it('fixtures/conversions.js: cookies and header values of another type are converted as k6 converts them', async function () {
+    const k6 = realK6OrSkip(this);
+    const flags = ['-e', `SITE=${site}`, '--summary-mode=disabled'];
+    const [real, ours] = await Promise.all([
+      runEngine(k6, `${FIXTURES}/conversions.js`, flags),
+      runEngine(RUNNER, `${FIXTURES}/conversions.js`, flags),
+    ]);
+    assert.equal(real.code, 0, real.stderr);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.equal(real.lines.length, 14, real.lines.join('\n'));
+    assert.deepEqual(ours.lines, real.lines);
+    assert.ok(real.lines.includes('level=info msg="n=\\"123456\\" (string), expires -1" source=console'));
+  });
+
   it('fixtures/metrics.js: the same browser samples, favicon and data sizes included, and the same vitals', async function () {
     const k6 = realK6OrSkip(this);
     const run = async (command: string[]) => {
