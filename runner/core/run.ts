@@ -168,6 +168,8 @@ export async function runTest(
   const httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
   // exec.instance's numbers, shared by every VU (VU 0, which runs setup and teardown, is not counted).
   const instanceStats = new Int32Array(new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
+  // k6/data's SharedArrays: the first VU to make one shares it with every VU started after it.
+  const sharedArrays = new Map<string, SharedArrayBuffer>();
   const makeVu = (vuId: number, runTags: Record<string, string>): Vu =>
     createVu(
       {
@@ -179,6 +181,7 @@ export async function runTest(
         ...httpOptions,
         instanceStats: instanceStats.buffer as SharedArrayBuffer,
         secretSources,
+        sharedArrays,
       },
       hooks,
     );

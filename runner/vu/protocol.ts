@@ -321,7 +321,9 @@ export type WorkerEvent =
       fields?: Record<string, string>;
     }
   /** A k6/secrets value the script read: redacted from every later log line. */
-  | { t: 'secret'; value: string };
+  | { t: 'secret'; value: string }
+  /** A SharedArray this VU made first: the VUs started later read it instead of making it. */
+  | { t: 'shared-array'; name: string; buffer: SharedArrayBuffer };
 
 /**
  * exec.instance's numbers, one Int32 slot each in a buffer every VU of a run shares: the main
