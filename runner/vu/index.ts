@@ -375,6 +375,7 @@ class WorkerVu implements Vu {
     if (op.op === 'set') jar.set(url, op.name, op.value, op.opts);
     else if (op.op === 'clear') jar.clear(url);
     else if (op.op === 'delete') jar.delete(url, op.name);
+    else if (op.op === 'store') for (const h of op.headers) jar.setFromHeader(h, url);
     else {
       const cookies: Record<string, string[]> = {};
       for (const [k, v] of jar.cookieHeader(url)) (cookies[k] ??= []).push(v);

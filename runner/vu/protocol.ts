@@ -280,6 +280,8 @@ export type JarOp = { id: number } & (
   | { op: 'get'; url: string }
   | { op: 'clear'; url: string }
   | { op: 'delete'; url: string; name: string }
+  /** A response's Set-Cookie headers (a WebSocket handshake's), stored as k6's client stores them. */
+  | { op: 'store'; url: string; headers: string[] }
 );
 
 export type JarAnswer = { ok: true; cookies?: Record<string, string[]> } | { ok: false; error: string };
