@@ -4,16 +4,42 @@
 // node_modules/.cache/loadlab-runner/<key>/ (the same layout, so paths relative to a module still
 // hold; other files are symlinked), with the VU worker's bundle built once beside it. <key> hashes
 // every file's path, size and mtime, so an edit to any source builds a new copy on the next run.
+// The repository's npm workspaces (package.json `workspaces`, e.g. a package whose exports are .ts
+// files) are compiled beside them, and the copy's own node_modules/<name> points to the compiled one.
 // A copy is built in a temporary folder and renamed into place: concurrent runs never see half of
 // one. Any failure returns undefined and the caller runs the sources through tsx as before;
 // LOADLAB_FROM_SOURCES=1 asks for that.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIRS = ['runner', 'report'];
+
+/** The workspace folders of the repository's package.json (plain folder names only). */
+function workspaces() {
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+  const list = Array.isArray(pkg.workspaces) ? pkg.workspaces : (pkg.workspaces?.packages ?? []);
+  return list.filter((w) => typeof w === 'string' && /^[\w.-]+$/.test(w) && existsSync(join(REPO, w)));
+}
+
+/** A workspace's package.json with its .ts exports pointing to the compiled .js files. */
+function compiledPackageJson(dir) {
+  const text = readFileSync(join(REPO, dir, 'package.json'), 'utf8');
+  const pkg = JSON.parse(text);
+  return { name: pkg.name, json: JSON.stringify(pkg).replace(/\.ts"/g, '.js"') };
+}
 const CACHE = join(REPO, 'node_modules', '.cache', 'loadlab-runner');
 /** Copies kept: an older one may still serve a long run that imports a module late (k6/browser). */
 const KEEP = 4;
@@ -36,7 +62,7 @@ function keyOf(files) {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function build(files, target) {
+async function build(files, packages, target) {
   const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
   try {
     const { build: esbuild } = await import('esbuild');
@@ -56,6 +82,16 @@ async function build(files, target) {
       symlinkSync(file, to);
     }
     symlinkSync(join(REPO, 'package.json'), join(tmp, 'package.json'));
+    for (const dir of packages) {
+      const { name, json } = compiledPackageJson(dir);
+      const pkgFile = join(tmp, dir, 'package.json');
+      rmSync(pkgFile, { force: true });
+      writeFileSync(pkgFile, json);
+      const link = join(tmp, 'node_modules', ...name.split('/'));
+      mkdirSync(dirname(link), { recursive: true });
+      // Relative: the folder is renamed into place once built.
+      symlinkSync(relative(dirname(link), join(tmp, dir)), link);
+    }
     // The worker bundle from the TypeScript sources (esbuild inlines their const enums), built
     // once here instead of once per run (runner/vu/worker-code.ts).
     const { buildWorkerCode, WORKER_BUNDLE_FILE } = await import(
@@ -89,19 +125,22 @@ function prune(keep) {
   }
 }
 
-/** The compiled CLI's URL, or undefined to run from the sources. */
-export async function compiledCli() {
+/**
+ * The compiled copy's root URL (ending in /: `new URL('runner/cli.js', root)`), or undefined to run
+ * from the sources.
+ */
+export async function compiledRoot() {
   if (process.env.LOADLAB_FROM_SOURCES === '1') return undefined;
   try {
-    const files = SOURCE_DIRS.flatMap((dir) => walk(join(REPO, dir), []));
+    const packages = workspaces();
+    const files = [...SOURCE_DIRS, ...packages].flatMap((dir) => walk(join(REPO, dir), []));
     const target = join(CACHE, keyOf(files));
-    const cli = join(target, 'runner', 'cli.js');
-    if (!statSync(cli, { throwIfNoEntry: false })) {
+    if (!statSync(join(target, 'runner', 'cli.js'), { throwIfNoEntry: false })) {
       mkdirSync(CACHE, { recursive: true });
-      await build(files, target);
+      await build(files, packages, target);
       prune(relative(CACHE, target));
     }
-    return pathToFileURL(cli).href;
+    return pathToFileURL(`${target}/`).href;
   } catch {
     return undefined;
   }
