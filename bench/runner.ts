@@ -12,8 +12,6 @@
 // arrival-rate executors do). Prints req/s, CPU per request, the ratios, and memory per VU.
 // Bounded: BENCH_SECONDS (default 10, the length real k6 was measured over) per measurement,
 // BENCH_VUS (default 50) VUs / connections.
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +21,7 @@ import { createVu, loadScript, type Vu } from '../runner/vu/index.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
 import { realK6 } from '../devkit/loadlab-run.js';
 import { runBareBridge } from './lib/bare-bridge.js';
+import { startTarget } from './lib/plain-target.js';
 import { memoryPerVu, versusK6 } from './lib/versus-k6.js';
 import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';
 
@@ -36,23 +35,6 @@ if (
 ) {
   console.error('BENCH_SECONDS must be in (0, 60], BENCH_VUS in [1, 500] and BENCH_PAIRS in [1, 15]');
   process.exit(2);
-}
-
-const TARGET_CODE = `
-const http = require('node:http');
-const server = http.createServer((req, res) => { res.setHeader('content-type', 'text/plain'); res.end('ok'); });
-server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => process.send(server.address().port));
-process.on('disconnect', () => process.exit(0)); // the bench is gone: never outlive it
-process.on('message', (m) => { if (m === 'stop') server.close(() => process.exit(0)); server.closeAllConnections(); });
-`;
-
-async function startTarget(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const file = join(dir, 'target.cjs');
-  await writeFile(file, TARGET_CODE);
-  const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const [port] = (await once(child, 'message')) as [number];
-  return { url: `http://127.0.0.1:${port}/`, child };
 }
 
 async function runAutocannon(url: string): Promise<number> {

@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 // Entry point of the lab's `loadlab` command: @loadlab/runner's command line with the report's live web
 // dashboard plugged in (the runner imports nothing of the report; k6 builds its dashboard in likewise).
-import { register } from 'tsx/esm/api';
+// It runs the runner compiled to JavaScript when it can (bin/compiled-runner.js: no TypeScript loader
+// at start-up), else the TypeScript sources through tsx.
+import { compiledRoot } from './compiled-runner.js';
 
-register();
-const { registerDashboard, runCommandLine } = await import('@loadlab/runner');
-registerDashboard(async (base) => (await import('../report/live/index.ts')).dashboardFromEnv(base));
+const root = await compiledRoot();
+if (!root) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+/** A module of the lab, compiled or from its sources: `runner/index` -> .../runner/index.(js|ts). */
+const labModule = (path) => new URL(`${path}.${root ? 'js' : 'ts'}`, root ?? new URL('../', import.meta.url));
+const { registerDashboard, runCommandLine } = await import(labModule('runner/index'));
+registerDashboard(async (base) => (await import(labModule('report/live/index'))).dashboardFromEnv(base));
 await runCommandLine();

@@ -57,10 +57,26 @@ function isThresholdAware(o: Output): o is ThresholdAwareOutput {
   return typeof (o as Partial<ThresholdAwareOutput>).setThresholds === 'function';
 }
 
-async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+/**
+ * `fn` over `items`, at most `size` at a time, results in the items' order: a new one starts as
+ * soon as one ends (batches waited for their slowest VU). After a failure no new one starts.
+ */
+async function inPool<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
-  for (let i = 0; i < items.length; i += size)
-    results.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  let next = 0;
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, lane));
   return results;
 }
 
@@ -152,6 +168,8 @@ export async function runTest(
   const httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
   // exec.instance's numbers, shared by every VU (VU 0, which runs setup and teardown, is not counted).
   const instanceStats = new Int32Array(new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
+  // k6/data's SharedArrays: the first VU to make one shares it with every VU started after it.
+  const sharedArrays = new Map<string, SharedArrayBuffer>();
   const makeVu = (vuId: number, runTags: Record<string, string>): Vu =>
     createVu(
       {
@@ -163,6 +181,7 @@ export async function runTest(
         ...httpOptions,
         instanceStats: instanceStats.buffer as SharedArrayBuffer,
         secretSources,
+        sharedArrays,
       },
       hooks,
     );
@@ -279,7 +298,7 @@ export async function runTest(
         const count = s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : scenarioMaxVus(s);
         pools.set(
           s.name,
-          await inBatches(Array.from({ length: count }), INIT_CONCURRENCY, () => newPooled(s.tags)),
+          await inPool(Array.from({ length: count }), INIT_CONCURRENCY, () => newPooled(s.tags)),
         );
       }
     } catch (error) {

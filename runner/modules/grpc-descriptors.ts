@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as ProtoLoader from '@grpc/proto-loader';
 import { goError } from './go-error.js';
+import { protoJsonRequest, type TypeLookup } from './grpc-protojson.js';
 
 /**
  * Loaded on the first client.load(): scripts without gRPC do not pay for protobufjs. By absolute
@@ -112,6 +113,7 @@ export class MethodTable {
 
   private add(definition: ProtoLoader.PackageDefinition): MethodInfo[] {
     const infos: MethodInfo[] = [];
+    const lookup = typeLookup(definition);
     for (const [fullName, def] of Object.entries(definition)) {
       if ('format' in def) continue; // a message or an enum
       const dot = fullName.lastIndexOf('.');
@@ -120,7 +122,10 @@ export class MethodTable {
           path: method.path,
           clientStreaming: method.requestStream,
           serverStreaming: method.responseStream,
-          encode: (request) => new Uint8Array(method.requestSerialize(request as object)),
+          encode: (request) => {
+            const checked = protoJsonRequest(request, requestName(definition, method.requestType), lookup);
+            return new Uint8Array(method.requestSerialize(checked as object));
+          },
           decode: (bytes) => method.responseDeserialize(Buffer.from(bytes)),
         });
         infos.push({
@@ -135,6 +140,26 @@ export class MethodTable {
     }
     return infos;
   }
+}
+
+/** The definition's messages and enums by full name, for grpc-protojson.ts. */
+function typeLookup(definition: ProtoLoader.PackageDefinition): TypeLookup {
+  return (fullName) => {
+    const def = definition[fullName] as { format?: unknown; type?: unknown } | undefined;
+    if (typeof def?.format !== 'string') return undefined;
+    const kind = def.format.includes('EnumDescriptorProto') ? 'enum' : 'message';
+    return { kind, type: def.type } as ReturnType<TypeLookup>;
+  };
+}
+
+/** The full name of a method's request message (proto-loader gives its descriptor, not its name). */
+function requestName(definition: ProtoLoader.PackageDefinition, request: { type: unknown }): string {
+  const typeOf = (def: unknown) => (def as { type?: { name?: string } }).type;
+  const named = Object.entries(definition).filter(
+    ([, def]) => 'format' in def && typeOf(def)?.name === typeOf(request)?.name,
+  );
+  const same = named.find(([, def]) => JSON.stringify(typeOf(def)) === JSON.stringify(request.type));
+  return (same ?? named[0])?.[0] ?? '';
 }
 
 /** A FileDescriptorSet's bytes: each FileDescriptorProto as field 1, length-delimited. */

@@ -110,6 +110,16 @@ describe('runner/modules k6/net/grpc', function () {
     }
   });
 
+  it('fixtures/grpc-fields.js: fields by proto name or lowerCamel, wrong types and unknown fields refused as k6 does', function () {
+    sameLines(
+      this,
+      'grpc-fields.js',
+      ['-e', `GRPC_ADDR=${server.addr}`],
+      'level=info msg="an unknown field: GoError: unable to serialise request object to protocol buffer: ' +
+        'proto: (line 1:13): unknown field \\"color\\"" source=console',
+    );
+  });
+
   it('fixtures/grpc-edges.js: params, timeouts and misuse logged the same on real k6 and on the runner', function () {
     const line = 'level=info msg="stream timeout 4" source=console';
     sameLines(this, 'grpc-edges.js', ['-e', `GRPC_ADDR=${server.addr}`], line);

@@ -49,8 +49,14 @@ function digestOk(req: IncomingMessage): boolean {
   return p.response === md5(`${ha1}:${p.nonce}:${p.nc}:${p.cnonce}:${p.qop}:${ha2}`);
 }
 
-async function startRecorder(): Promise<{ base: string; records: Recorded[]; server: Server }> {
+async function startRecorder(): Promise<{
+  base: string;
+  records: Recorded[];
+  server: Server;
+  connections: () => number;
+}> {
   const records: Recorded[] = [];
+  let connections = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -86,8 +92,10 @@ async function startRecorder(): Promise<{ base: string; records: Recorded[]; ser
       } else res.end('ok');
     });
   });
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, records, server };
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, records, server, connections: () => connections };
 }
 
 /** Batched requests arrive in either order. */
@@ -102,10 +110,12 @@ interface EngineRun {
   httpReqs: string[];
   /** Sums of data_sent and data_received. */
   bytes: { sent: number; received: number };
+  /** TCP connections the server accepted. */
+  connections: number;
 }
 
 async function runOn(engine: 'k6' | 'node', script: string): Promise<EngineRun> {
-  const { base, records, server } = await startRecorder();
+  const { base, records, server, connections } = await startRecorder();
   const out = join(mkdtempSync(join(tmpdir(), 'loadlab-http-k6-')), 'points.ndjson');
   try {
     const run = await runLoadlab(
@@ -131,7 +141,13 @@ async function runOn(engine: 'k6' | 'node', script: string): Promise<EngineRun> 
         .split('\n')
         .filter((l) => l.includes(`"metric":"${metric}"`) && l.includes('"type":"Point"'))
         .reduce((total, l) => total + (JSON.parse(l) as { data: { value: number } }).data.value, 0);
-    return { lines, records, httpReqs, bytes: { sent: sum('data_sent'), received: sum('data_received') } };
+    return {
+      lines,
+      records,
+      httpReqs,
+      bytes: { sent: sum('data_sent'), received: sum('data_received') },
+      connections: connections(),
+    };
   } finally {
     server.closeAllConnections();
     server.close();
@@ -152,6 +168,18 @@ describe('runner/modules k6/http on real k6 and the runner', function () {
     assert.deepEqual(runner.httpReqs, k6.httpReqs);
     // The same heads and bodies both ways: the same bytes on the wire.
     assert.ok(k6.bytes.sent > 0 && k6.bytes.received > 0, JSON.stringify(k6.bytes));
+    assert.deepEqual(runner.bytes, k6.bytes);
+  });
+
+  it('fixtures/http-keepalive.js: the connection stays open after a HEAD, as Go keeps it', async function () {
+    realK6OrSkip(this);
+    const script = 'runner/modules/fixtures/http-keepalive.js';
+    const k6 = await runOn('k6', script);
+    const runner = await runOn('node', script);
+    assert.equal(k6.lines.length, 3, k6.lines.join('\n'));
+    assert.deepEqual(runner.lines, k6.lines);
+    assert.equal(k6.connections, 1);
+    assert.equal(runner.connections, k6.connections);
     assert.deepEqual(runner.bytes, k6.bytes);
   });
 

@@ -67,6 +67,14 @@ interface Prepared {
   responseType: ResponseType;
 }
 
+/** Where a script's CookieJar keeps the id of its jar on the main thread. */
+const JAR_ID = Symbol('loadlab.jarId');
+
+/** A params.jar's id: a jar k6/http made, else 0, the VU's own (k6/ws and k6/http alike). */
+export function jarIdOf(jar: unknown): number {
+  return jar && typeof jar === 'object' && JAR_ID in jar ? (jar as { [JAR_ID]: number })[JAR_ID] : 0;
+}
+
 export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
   rt.responseCallback = DEFAULT_EXPECTED;
   let nextRequestId = 1;
@@ -249,7 +257,6 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
    * A cookie jar of this VU. Jars live on the main thread with the HTTP client; the script's object
    * holds the jar's id (0: the VU's own, which k6 empties every iteration).
    */
-  const JAR_ID = Symbol('loadlab.jarId');
   const urlOf = (u: unknown) =>
     u && typeof u === 'object' && 'url' in u ? String((u as UrlTemplate).url) : String(u);
   const callJar = (op: JarOp) => {
@@ -290,9 +297,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     return jarWithId(nextJarId++);
   }
   const vuJar = jarWithId(0);
-  /** params.jar's id: a jar this module made, else the VU's. */
-  const jarId = (jar: unknown): number =>
-    jar && typeof jar === 'object' && JAR_ID in jar ? (jar as JarMethods)[JAR_ID] : 0;
+  const jarId = jarIdOf;
 
   /** http.cookieJar(): the VU's own jar. */
   const cookieJar = (): JarMethods => vuJar;

@@ -1,5 +1,6 @@
 // What the k6 module implementations need from the VU that runs them. The worker
 // (runner/vu/worker.ts) provides it; tests can provide their own.
+import type { SharedArrays } from './shared-texts.js';
 import type { Sample } from '../types.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../vu/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../vu/grpc-protocol.js';
@@ -84,6 +85,8 @@ export interface VuRuntime {
   responseCallback: readonly number[] | null;
   /** The run's --secret-source secrets by source name ('default' too), for k6/secrets. */
   readonly secretSources: Record<string, Record<string, string>>;
+  /** The run's SharedArrays (k6/data): made once, read by every VU. */
+  readonly sharedArrays: SharedArrays;
   /** Tells the main thread a secret was read, so the logger redacts it from then on. */
   revealSecret(value: string): void;
   /** k6/net/grpc: an operation the main thread answers (the VU blocks until then). */

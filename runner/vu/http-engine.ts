@@ -427,6 +427,9 @@ export class HttpEngine {
             body: body === null ? null : typeof body === 'string' ? body : Buffer.from(body),
             headersTimeout: 0,
             bodyTimeout: 0,
+            // undici closes a connection after every HEAD (against servers that answer one with a
+            // body); Go's client keeps it, so k6's next request reuses it.
+            ...(method === 'HEAD' ? { reset: false } : {}),
           },
           handler,
         );

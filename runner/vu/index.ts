@@ -62,6 +62,8 @@ export interface VuConfig {
   instanceStats?: SharedArrayBuffer;
   /** --secret-source secrets by source name (k6/secrets). */
   secretSources?: Record<string, Record<string, string>>;
+  /** The run's SharedArrays by name (k6/data), one map for every VU of a run: made once, read by all. */
+  sharedArrays?: Map<string, SharedArrayBuffer>;
 }
 
 export interface VuHooks {
@@ -172,7 +174,7 @@ class WorkerVu implements Vu {
   /** Replaced when an iteration has to be killed (see killBusyIteration). */
   private worker!: Worker;
   private httpPort!: MessagePort;
-  private readonly workerInit: Omit<WorkerInit, 'httpPort' | 'eventPort'>;
+  private readonly workerInit: Omit<WorkerInit, 'httpPort' | 'eventPort' | 'sharedArrays'>;
   /** A replacement worker's init, which every command waits for. */
   private ready: Promise<void> | undefined;
   /** The scenario counters of the loop command in flight. */
@@ -185,6 +187,8 @@ class WorkerVu implements Vu {
   /** Answers kept until the worker's sample rows for them arrive. */
   private readonly httpSamples: HttpSampleBook;
   private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
+  /** The run's SharedArrays (a VU made alone has its own map). */
+  private readonly sharedArrays: Map<string, SharedArrayBuffer>;
   private onLoopResult: ((result: IterationResult) => void) | undefined;
   /** What the last 'iterate' command sent in full (see iterate()). */
   private lastIterate: { fnName: string; data: unknown; ctx: IterationContext } | undefined;
@@ -198,6 +202,7 @@ class WorkerVu implements Vu {
     private readonly hooks: VuHooks,
   ) {
     this.id = config.vuId;
+    this.sharedArrays = config.sharedArrays ?? new Map();
     this.httpSamples = new HttpSampleBook(config.systemTags ? new Set(config.systemTags) : undefined);
     // The process's first HTTP exchange compiles undici's parser and code: done now, while the
     // worker starts, instead of inside the script's first request (http-warmup.ts).
@@ -227,7 +232,12 @@ class WorkerVu implements Vu {
   private startWorker(): void {
     const { port1, port2 } = new MessageChannel();
     const events = new MessageChannel();
-    const workerData: WorkerInit = { ...this.workerInit, httpPort: port2, eventPort: events.port2 };
+    const workerData: WorkerInit = {
+      ...this.workerInit,
+      httpPort: port2,
+      eventPort: events.port2,
+      sharedArrays: Object.fromEntries(this.sharedArrays),
+    };
     const worker = new Worker(workerCode(), {
       eval: true,
       workerData,
@@ -345,6 +355,7 @@ class WorkerVu implements Vu {
     if (op.op === 'set') jar.set(url, op.name, op.value, op.opts);
     else if (op.op === 'clear') jar.clear(url);
     else if (op.op === 'delete') jar.delete(url, op.name);
+    else if (op.op === 'store') for (const h of op.headers) jar.setFromHeader(h, url);
     else {
       const cookies: Record<string, string[]> = {};
       for (const [k, v] of jar.cookieHeader(url)) (cookies[k] ??= []).push(v);
@@ -369,6 +380,9 @@ class WorkerVu implements Vu {
         return;
       case 'secret':
         this.hooks.onSecret?.(ev.value);
+        return;
+      case 'shared-array':
+        if (!this.sharedArrays.has(ev.name)) this.sharedArrays.set(ev.name, ev.buffer);
         return;
       case 'iteration':
         this.onLoopResult?.(ev.result);

@@ -280,6 +280,8 @@ export type JarOp = { id: number } & (
   | { op: 'get'; url: string }
   | { op: 'clear'; url: string }
   | { op: 'delete'; url: string; name: string }
+  /** A response's Set-Cookie headers (a WebSocket handshake's), stored as k6's client stores them. */
+  | { op: 'store'; url: string; headers: string[] }
 );
 
 export type JarAnswer = { ok: true; cookies?: Record<string, string[]> } | { ok: false; error: string };
@@ -321,7 +323,9 @@ export type WorkerEvent =
       fields?: Record<string, string>;
     }
   /** A k6/secrets value the script read: redacted from every later log line. */
-  | { t: 'secret'; value: string };
+  | { t: 'secret'; value: string }
+  /** A SharedArray this VU made first: the VUs started later read it instead of making it. */
+  | { t: 'shared-array'; name: string; buffer: SharedArrayBuffer };
 
 /**
  * exec.instance's numbers, one Int32 slot each in a buffer every VU of a run shares: the main

@@ -7,7 +7,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runLoadlab } from '../../devkit/loadlab-run.js';
+import { realK6, runLoadlab } from '../../devkit/loadlab-run.js';
 
 /** What the server has: a module that imports a sibling by relative path and a k6 module. */
 const MODULES: Record<string, string> = {
@@ -18,6 +18,15 @@ export function boom() { throw new Error('remote boom'); }`,
   '/lib/util/shout.js': `export const shout = (s) => s.toUpperCase();`,
   '/lib/broken.js': `import { gone } from './util/gone.js';\nexport const broken = gone;`,
   '/lib/ready.js': `import { shout } from './util/shout.js';\nexport const ready = await Promise.resolve(shout('ready'));`,
+  // Shaped as jslib's modules are (a versioned path, an index importing siblings), written here:
+  // a summary formatter for handleSummary and a helper used in an iteration.
+  '/lib/k6-summary/0.1.0/index.js': `import { counted } from './format.js';
+export function textSummary(data) {
+  return Object.keys(data.metrics).sort().map((name) => counted(name, data.metrics[name])).join('\\n') + '\\n';
+}`,
+  '/lib/k6-summary/0.1.0/format.js': `export const counted = (name, m) =>
+  name + ' ' + m.type + (m.values.count === undefined ? '' : ' count=' + m.values.count);`,
+  '/lib/k6-utils/1.4.0/index.js': `export const randomItem = (items) => items[Math.floor(Math.random() * items.length)];`,
 };
 
 describe('runner remote module imports (https, loopback, through the CLI)', function () {
@@ -110,6 +119,55 @@ export default function () { console.log('remote says ' + ready); }`,
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /remote says READY/);
     assert.deepEqual(seen.sort(), ['/lib/ready.js?_k6=1', '/lib/util/shout.js?_k6=1']);
+  });
+
+  it('jslib-shaped modules over https: the same log lines and handleSummary output as real k6', async function () {
+    if (!realK6()) {
+      console.warn('      skipped: no real k6 (../shared/tools/k6 or REAL_K6) beside this clone');
+      this.skip();
+    }
+    seen.length = 0;
+    const file = script(
+      'jslib.js',
+      `import { textSummary } from '${base}/lib/k6-summary/0.1.0/index.js';
+import { randomItem } from '${base}/lib/k6-utils/1.4.0/index.js';
+import { check } from 'k6';
+export const options = { iterations: 3 };
+export default function () {
+  check(randomItem([1, 1]), { 'one': (v) => v === 1 });
+  console.log('picked ' + randomItem(['a', 'a']));
+}
+export function handleSummary(data) {
+  return { stdout: textSummary(data) };
+}`,
+    );
+    // Go's TLS reads extra roots from SSL_CERT_FILE, Node from NODE_EXTRA_CA_CERTS.
+    const k6 = await runLoadlab(['-q', file], { engine: 'k6', env: { SSL_CERT_FILE: caFile } });
+    const fetchedByK6 = [...seen].sort();
+    seen.length = 0;
+    const runner = await runLoadlab(['-q', file], { env: trusted() });
+    assert.equal(k6.code, 0, k6.stderr);
+    assert.equal(runner.code, 0, runner.stderr);
+    const lines = (stderr: string) =>
+      stderr
+        .split('\n')
+        .filter((l) => l.startsWith('time='))
+        .map((l) => l.replace(/^time="[^"]*" /, ''));
+    assert.deepEqual(lines(runner.stderr), lines(k6.stderr));
+    assert.equal(lines(k6.stderr).length, 3, k6.stderr);
+    assert.equal(runner.stdout, k6.stdout);
+    assert.equal(
+      k6.stdout,
+      'checks rate\ndata_received counter count=0\ndata_sent counter count=0\niteration_duration trend\niterations counter count=3\n',
+    );
+    // Both fetched the same modules (k6 v1.3 asks each URL with and without its _k6=1 marker).
+    const paths = (urls: string[]) => [...new Set(urls.map((u) => u.split('?')[0]))].sort();
+    assert.deepEqual(paths(seen), paths(fetchedByK6));
+    assert.deepEqual(paths(fetchedByK6), [
+      '/lib/k6-summary/0.1.0/format.js',
+      '/lib/k6-summary/0.1.0/index.js',
+      '/lib/k6-utils/1.4.0/index.js',
+    ]);
   });
 
   it("refuses what k6 refuses, with k6's messages and exit 107", async () => {

@@ -15,6 +15,7 @@ import type { InstanceCounters } from '../modules/execution.js';
 import { TimerQueue } from '../modules/timers.js';
 import { installWebCryptoCompat } from '../modules/webcrypto.js';
 import { PendingWork } from '../modules/pending-work.js';
+import { sharedTexts, textsOf } from '../modules/shared-texts.js';
 import { allOf } from '../modules/settle.js';
 import { useProtoLoaderAt } from '../modules/grpc-descriptors.js';
 import type { GrpcAnswer, GrpcEvent } from './grpc-protocol.js';
@@ -72,6 +73,8 @@ export interface WorkerInit {
   secretSources?: Record<string, Record<string, string>>;
   /** The run's INSTANCE_STATS; absent for a VU made on its own (tests), which counts only itself. */
   instanceStats?: SharedArrayBuffer;
+  /** SharedArrays other VUs of the run made (k6/data), by name. */
+  sharedArrays?: Record<string, SharedArrayBuffer>;
 }
 
 const init = workerData as WorkerInit;
@@ -196,6 +199,17 @@ const rt: VuRuntime = {
   secretSources: init.secretSources ?? {},
   revealSecret(value) {
     post({ t: 'secret', value });
+  },
+  sharedArrays: {
+    get: (name) => {
+      const buffer = init.sharedArrays?.[name];
+      return buffer && textsOf(buffer);
+    },
+    publish(name, items) {
+      const buffer = sharedTexts(items);
+      post({ t: 'shared-array', name, buffer });
+      return textsOf(buffer);
+    },
   },
   phase: 'init' as Phase,
   iteration: undefined as IterationView | undefined,

@@ -93,6 +93,24 @@ function sampleKey(p: JsonPoint): string {
   return `${p.metric} ${path} ${tags} ${value}`;
 }
 
+/** Runs a fixture on both engines at once: both exit 0 and log the same `count` lines, returned. */
+async function sameLinesOnBoth(
+  k6: string[],
+  fixture: string,
+  flags: string[],
+  count: number,
+): Promise<string[]> {
+  const [real, ours] = await Promise.all([
+    runEngine(k6, `${FIXTURES}/${fixture}`, flags),
+    runEngine(RUNNER, `${FIXTURES}/${fixture}`, flags),
+  ]);
+  assert.equal(real.code, 0, real.stderr);
+  assert.equal(ours.code, 0, ours.stderr);
+  assert.equal(real.lines.length, count, real.lines.join('\n'));
+  assert.deepEqual(ours.lines, real.lines);
+  return real.lines;
+}
+
 describe('k6/browser on real k6 and on the runner', function () {
   this.timeout(400_000);
   let server: Server;
@@ -133,16 +151,17 @@ describe('k6/browser on real k6 and on the runner', function () {
   });
 
   it('fixtures/context.js: page.close() leaves the context open until closeContext() or the end of the iteration', async function () {
-    const k6 = realK6OrSkip(this);
-    const flags = ['--summary-mode=disabled'];
-    const [real, ours] = await Promise.all([
-      runEngine(k6, `${FIXTURES}/context.js`, flags),
-      runEngine(RUNNER, `${FIXTURES}/context.js`, flags),
-    ]);
-    assert.equal(real.code, 0, real.stderr);
-    assert.equal(ours.code, 0, ours.stderr);
-    assert.equal(real.lines.length, 12, real.lines.join('\n'));
-    assert.deepEqual(ours.lines, real.lines);
+    await sameLinesOnBoth(realK6OrSkip(this), 'context.js', ['--summary-mode=disabled'], 12);
+  });
+
+  it('fixtures/conversions.js: cookies and header values of another type are converted as k6 converts them', async function () {
+    const lines = await sameLinesOnBoth(
+      realK6OrSkip(this),
+      'conversions.js',
+      ['-e', `SITE=${site}`, '--summary-mode=disabled'],
+      14,
+    );
+    assert.ok(lines.includes('level=info msg="n=\\"123456\\" (string), expires -1" source=console'));
   });
 
   it('fixtures/metrics.js: the same browser samples, favicon and data sizes included, and the same vitals', async function () {

@@ -13,6 +13,7 @@ import {
 } from 'playwright-core';
 import type { VuModuleEnv } from '../../types.js';
 import { AbortSignal, isAbortSignal, ITERATION_END } from '../runtime.js';
+import { k6Cookies, k6Headers } from './go-conversions.js';
 import { cdpSession, k6View } from './k6-api.js';
 import { launchFailure, launchOptions } from './launch.js';
 import { networkProfiles } from './network-profiles.js';
@@ -116,6 +117,8 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer): Page {
     },
     isClosed: () => closed || page.isClosed(),
     context: () => page.context(),
+    setExtraHTTPHeaders: (headers: unknown) =>
+      page.setExtraHTTPHeaders(k6Headers(headers) as Record<string, string>),
   };
   return k6View(page, overrides);
 }
@@ -203,6 +206,13 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
         switch (prop) {
           case 'newPage':
             return newPage;
+          case 'addCookies':
+            return (cookies: unknown) =>
+              raw.addCookies(k6Cookies(cookies) as Parameters<BrowserContext['addCookies']>[0]);
+          case 'cookies':
+            // k6's Cookie holds expires as whole seconds (an int64); Chromium's are fractional.
+            return async (...urls: string[]) =>
+              (await raw.cookies(...urls)).map((c) => ({ ...c, expires: Math.trunc(c.expires) }));
           case 'pages':
             // k6 v1.3 still lists a page the script closed (measured), until the context closes.
             return () => [...pages];

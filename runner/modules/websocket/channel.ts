@@ -80,11 +80,10 @@ function userAgent(rt: VuRuntime): string {
  * The handshake's headers: k6's User-Agent, the VU's cookies for the URL (k6's dialer reads the
  * VU's jar, as for http: ws:// as http://, wss:// as https://), then the script's own headers.
  */
-export function handshakeHeaders(rt: VuRuntime, url: string, own: unknown): Record<string, string> {
+export function handshakeHeaders(rt: VuRuntime, url: string, own: unknown, jar = 0): Record<string, string> {
   const headers: Record<string, string> = { 'User-Agent': userAgent(rt) };
-  const jarUrl = url.replace(/^ws(s?):/i, 'http$1:');
-  // Jar 0 is the VU's own (k6/http's `http.cookieJar()`).
-  const answer = rt.jarSync({ id: 0, op: 'get', url: jarUrl });
+  // Jar 0 is the VU's own (k6/http's `http.cookieJar()`), else a params.jar's.
+  const answer = rt.jarSync({ id: jar, op: 'get', url: jarUrl(url) });
   if (answer.ok && answer.cookies) {
     const pairs = Object.entries(answer.cookies).flatMap(([name, values]) =>
       values.map((v) => `${name}=${v}`),
@@ -95,6 +94,13 @@ export function handshakeHeaders(rt: VuRuntime, url: string, own: unknown): Reco
     for (const [k, v] of Object.entries(own as Record<string, unknown>)) headers[k] = String(v);
   }
   return headers;
+}
+
+const jarUrl = (url: string) => url.replace(/^ws(s?):/i, 'http$1:');
+
+/** The handshake response's cookies into the jar that sent the handshake's, as k6's dialer stores them. */
+export function storeHandshakeCookies(rt: VuRuntime, url: string, setCookies: string[], jar = 0): void {
+  if (setCookies.length > 0) rt.jarSync({ id: jar, op: 'store', url: jarUrl(url), headers: setCookies });
 }
 
 /** `tags` of a params object as k6 applies them (each value as a string). */

@@ -15,7 +15,8 @@ export interface EchoServer {
 /**
  * `ping-me` (server pings), `close-me <code>` (server closes with that code), `drop-me` (the
  * server drops the connection without a close frame), `greet-twice`,
- * `header <name>` (the handshake's header of that name); the rest is echoed.
+ * `header <name>` (the handshake's header of that name); the rest is echoed. A handshake on
+ * `/cookie` is answered with a Set-Cookie.
  */
 function onMessage(socket: WebSocket, req: IncomingMessage, data: Buffer, isBinary: boolean): void {
   if (isBinary) return socket.send(data, { binary: true });
@@ -42,6 +43,10 @@ export async function startEchoServer(): Promise<EchoServer> {
     handleProtocols: (protocols: Set<string>) => protocols.values().next().value ?? false,
   });
   let accepted = 0;
+  // `/cookie` answers the handshake with a cookie, for the jar that sent it.
+  server.on('headers', (headers, req) => {
+    if (req.url?.startsWith('/cookie')) headers.push('Set-Cookie: fromws=2; Path=/');
+  });
   server.on('connection', (socket, req) => {
     accepted++;
     // The path may ask for a first message, so a script sees one before it sends anything.

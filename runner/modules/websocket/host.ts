@@ -72,6 +72,7 @@ export function hostSocket(call: WsOpenCall): void {
       e: 'open',
       status: upgrade?.statusCode ?? 101,
       headers: upgrade ? headersOf(upgrade) : {},
+      setCookies: upgrade?.headers['set-cookie'] ?? [],
       protocol: ws.protocol,
       extensions: ws.extensions ? [ws.extensions] : [],
       start,

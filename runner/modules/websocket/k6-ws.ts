@@ -3,12 +3,14 @@
 // this thread, blocked on the host's events and the socket's timers, and returns the handshake's
 // Response once the socket is closed. Samples, tags and errors follow k6 v1.3's ws.go.
 import { goError } from '../go-error.js';
+import { jarIdOf } from '../http.js';
 import { nowMs, type VuRuntime } from '../runtime.js';
 import {
   isInterrupted,
   openChannel,
   unexpectedCloseError,
   handshakeHeaders,
+  storeHandshakeCookies,
   userTags,
   WsSamples,
   type HostChannel,
@@ -62,7 +64,9 @@ function connect(rt: VuRuntime, url: string, args: unknown[]): WsResponse {
   const tags = { ...rt.currentTags(), url };
   let compression = false;
   const p = (params ?? {}) as Record<string, unknown>;
-  const headers = handshakeHeaders(rt, url, p.headers);
+  // k6's dialer sends the cookies of params.jar (else the VU's jar) and keeps the handshake's there.
+  const jar = jarIdOf(p.jar);
+  const headers = handshakeHeaders(rt, url, p.headers, jar);
   if (params !== null && params !== undefined) {
     Object.assign(tags, userTags(p.tags));
     const algo = p.compression === undefined ? '' : String(p.compression).trim();
@@ -104,6 +108,7 @@ function connect(rt: VuRuntime, url: string, args: unknown[]): WsResponse {
     }
     return { url: '', status: 0, headers: {}, body: '', error };
   }
+  storeHandshakeCookies(rt, url, first.setCookies, jar);
   samples.tags = { ...tags, status: String(first.status), subproto: first.protocol };
   samples.connected(first.start, first.connectingMs);
   const socket = new SessionSocket(rt, channel, samples);

@@ -91,6 +91,14 @@ describe('runner/modules/websocket', function () {
     assert.match(run.stderr, /GoError: using websockets in the init context is not supported/);
   });
 
+  it('fixtures/jar.js: handshakes send and keep the cookies of params.jar or the VU jar, as on real k6', function () {
+    const k6 = realK6OrSkip(this);
+    const flags = ['-e', `WS_URL=${echo.url}`];
+    const expected = logLines(k6, `${FIXTURES}/jar.js`, flags);
+    assert.equal(expected.length, 6, expected.join('\n'));
+    assert.deepEqual(logLines(RUNNER, `${FIXTURES}/jar.js`, flags), expected);
+  });
+
   for (const fixture of ['ws.js', 'websockets.js']) {
     it(`fixtures/${fixture} logs the same lines on real k6 and on the runner`, function () {
       const k6 = realK6OrSkip(this);

@@ -2,6 +2,7 @@
 // lives on the main thread (host.ts); its events reach this worker's event loop as port messages,
 // so handlers run when the script's JavaScript is idle, as on k6's event loop. Each socket holds
 // the iteration open (rt.pending.hold) until it is closed: k6 ends an iteration only then.
+import { jarIdOf } from '../http.js';
 import { goError } from '../go-error.js';
 import { nowMs, type VuRuntime } from '../runtime.js';
 import { Blob, receivedBlob, sendableBlobBytes } from './blob.js';
@@ -9,6 +10,7 @@ import {
   openChannel,
   unexpectedCloseError,
   handshakeHeaders,
+  storeHandshakeCookies,
   userTags,
   WsSamples,
   type HostChannel,
@@ -58,10 +60,12 @@ interface Params {
   headers: unknown;
   tags: Record<string, string>;
   compression: boolean;
+  /** params.jar's id (0: the VU's jar): sends its cookies and keeps the handshake's. */
+  jar: number;
 }
 
 function parseParams(rt: VuRuntime, raw: unknown): Params {
-  const out: Params = { headers: {}, tags: {}, compression: false };
+  const out: Params = { headers: {}, tags: {}, compression: false, jar: 0 };
   if (raw === null || raw === undefined) return out;
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     switch (key) {
@@ -72,7 +76,8 @@ function parseParams(rt: VuRuntime, raw: unknown): Params {
         out.tags = userTags(value);
         break;
       case 'jar':
-        break; // the VU's own jar is used (handshakeHeaders): a CookieJar given here is not
+        out.jar = jarIdOf(value);
+        break;
       case 'compression': {
         const algo = String(value).trim();
         if (algo !== 'deflate') {
@@ -132,7 +137,7 @@ function openSocket(rt: VuRuntime, rawUrl: unknown, protocols: unknown, rawParam
   const channel: HostChannel = openChannel(
     {
       url: href,
-      headers: handshakeHeaders(rt, href, params.headers),
+      headers: handshakeHeaders(rt, href, params.headers, params.jar),
       protocols: protocolList(protocols),
       compression: params.compression,
     },
@@ -194,6 +199,7 @@ function openSocket(rt: VuRuntime, rawUrl: unknown, protocols: unknown, rawParam
     if (readyState === CLOSED) return;
     switch (ev.e) {
       case 'open':
+        storeHandshakeCookies(rt, href, ev.setCookies, params.jar);
         samples.tags = { ...tags, status: String(ev.status), subproto: ev.protocol };
         samples.connected(ev.start, ev.connectingMs);
         started = ev.start;

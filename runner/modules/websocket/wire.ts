@@ -26,6 +26,8 @@ export type HostEvent =
       status: number;
       /** Canonical names, repeated values joined with ", " (as k6's Response). */
       headers: Record<string, string>;
+      /** The handshake response's Set-Cookie headers, one each, for the jar the handshake used. */
+      setCookies: string[];
       protocol: string;
       extensions: string[];
       start: number;

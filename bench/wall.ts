@@ -1,0 +1,116 @@
+// `npm run bench:wall`: a whole `run` command's wall time on real k6 and on the runner, split into
+// phases, as a user sees it. Same scripts, same local target (bench/lib/plain-target.ts), the
+// engines alternating (the first of each round alternates too). The scripts log a marker with
+// Date.now() at the end of each init, at setup's start and end and at teardown's start; the bench
+// notes when it spawned the process and when it exited. Phases, which add up to the wall time:
+//   start     spawn -> the first init done (the process, the script loaded, the options read)
+//   VU init   -> the last init done (every VU the scenarios need)
+//   setup     -> setup's end
+//   scenarios -> teardown's start (the planned duration plus what the engine adds around it)
+//   end       -> exit (teardown, summary, outputs flushed, workers closed)
+// Needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 on PATH). BENCH_ROUNDS (default 3),
+// BENCH_SHAPES (comma-separated names, default all), BENCH_LOADLAB (the runner's bin/loadlab.js). Bounded: every run is killed after its planned
+// time plus 90 s. Prints the load average before and after: these figures mean little on a busy host.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realK6 } from '../devkit/loadlab-run.js';
+import { median } from './lib/engine-run.js';
+import { startTarget } from './lib/plain-target.js';
+import { PHASES, phasesOf, type Phases } from './lib/wall-phases.js';
+import { WALL_SHAPES } from './lib/wall-shapes.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const only = process.env.BENCH_SHAPES?.split(',').filter(Boolean);
+if (!(Number.isInteger(ROUNDS) && ROUNDS >= 1 && ROUNDS <= 15)) {
+  console.error('BENCH_ROUNDS must be an integer in [1, 15]');
+  process.exit(2);
+}
+const unknown = only?.filter((n) => !WALL_SHAPES.some((s) => s.name === n)) ?? [];
+if (unknown.length) {
+  console.error(
+    `unknown BENCH_SHAPES ${unknown.join(', ')}: one of ${WALL_SHAPES.map((s) => s.name).join(', ')}`,
+  );
+  process.exit(2);
+}
+const k6 = realK6();
+if (!k6) {
+  console.error('bench:wall needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)');
+  process.exit(2);
+}
+// BENCH_LOADLAB: another checkout's bin/loadlab.js (the figures before a change).
+const loadlab = resolve(
+  process.env.BENCH_LOADLAB ?? resolve(fileURLToPath(import.meta.url), '../../bin/loadlab.js'),
+);
+
+type Engine = 'k6' | 'runner';
+
+/** One run: wall time in ms and the phases, from the markers on stderr. */
+function runOnce(engine: Engine, script: string, dir: string, url: string, planned: number): Promise<Phases> {
+  const [command, args] =
+    engine === 'k6' ? [k6!, ['run', '-q', script]] : [process.execPath, [loadlab, 'run', '-q', script]];
+  return new Promise((done, fail) => {
+    const spawned = Date.now();
+    const child = spawn(command, args, {
+      cwd: dir,
+      env: { ...process.env, URL: url, K6_NO_USAGE_REPORT: 'true' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), planned + 90_000);
+    child.once('error', fail);
+    child.once('exit', (code) => {
+      const exited = Date.now();
+      clearTimeout(timer);
+      if (code !== 0) return fail(new Error(`${engine} exited ${code}: ${stderr.slice(-1500)}`));
+      try {
+        done(phasesOf(stderr, spawned, exited));
+      } catch (error) {
+        fail(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+const fmt = (ms: number) => (ms / 1000).toFixed(2).padStart(6);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-wall-'));
+const { url, child } = await startTarget(dir);
+try {
+  console.log(
+    `bench:wall, ${ROUNDS} alternating rounds per shape, medians; runner ${loadlab}; load average ${load()}`,
+  );
+  console.log(`phases: ${PHASES.join(', ')} (seconds; ratio runner/k6 in brackets)`);
+  for (const shape of WALL_SHAPES.filter((s) => !only || only.includes(s.name))) {
+    const script = join(dir, `${shape.name}.js`);
+    await writeFile(script, shape.script);
+    const runs: Record<Engine, Phases[]> = { k6: [], runner: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order: Engine[] = round % 2 ? ['runner', 'k6'] : ['k6', 'runner'];
+      for (const engine of order) runs[engine].push(await runOnce(engine, script, dir, url, shape.plannedMs));
+    }
+    console.log(`\n${shape.name}: ${shape.title} (planned ${shape.plannedMs / 1000} s), load ${load()}`);
+    const med = (engine: Engine, key: keyof Phases) => median(runs[engine].map((p) => p[key]));
+    for (const engine of ['k6', 'runner'] as const) {
+      const cells = (['wall', ...PHASES] as const).map((key) => {
+        const ms = med(engine, key);
+        const ratio = engine === 'runner' ? ` (${(ms / Math.max(1, med('k6', key))).toFixed(1)}x)` : '';
+        return `${key} ${fmt(ms)}${ratio.padEnd(8)}`;
+      });
+      const walls = runs[engine].map((p) => (p.wall / 1000).toFixed(2)).join(' ');
+      console.log(`  ${engine.padEnd(6)} ${cells.join(' ')} [walls ${walls}]`);
+    }
+  }
+  console.log(`\nload average at the end ${load()}`);
+} finally {
+  child.send('stop');
+  await rm(dir, { recursive: true, force: true });
+}
