@@ -1,15 +1,34 @@
 // Shared by the report's tests: real k6 samples as runner Samples, and a real Chromium.
-import { readFileSync } from 'node:fs';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
 import type { MetricType, Sample, ValueType } from '../runner/types.js';
 import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
 
 export const SAMPLES_DIR = K6_SAMPLES;
-export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'test-artifacts');
+
+let artifacts: string | undefined;
+
+/**
+ * Where tests put screenshots and PDFs: LT_TEST_ARTIFACTS when set (kept, for a person or a CI upload),
+ * else a temporary folder removed when the process exits. Never the user's results/: a test run
+ * there mixed its files into the lab's report (issue 31).
+ */
+export function artifactsDir(): string {
+  if (artifacts) return artifacts;
+  const kept = process.env.LT_TEST_ARTIFACTS;
+  if (kept) {
+    mkdirSync(kept, { recursive: true });
+    artifacts = kept;
+  } else {
+    const made = mkdtempSync(join(tmpdir(), 'loadlab-test-artifacts-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    artifacts = made;
+  }
+  return artifacts;
+}
 
 /** points-head.ndjson as the runner would hand it to an output, shifted so the first sample is at `startMs`. */
 export function samplesFromNdjson(path: string, startMs: number): Sample[] {
@@ -43,6 +62,5 @@ export function launchChromium(): Promise<Browser> {
 }
 
 export function artifactPath(name: string): string {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return join(ARTIFACTS, name);
+  return join(artifactsDir(), name);
 }
