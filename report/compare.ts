@@ -3,6 +3,7 @@
 // - error and check rates: |delta| >= 1 percentage point
 // - throughput (req/s): |delta| >= 20 %
 // - nothing is flagged when either side has fewer than 30 requests (too few to tell noise from change).
+import { describeEngine, sameEngine } from './engine.js';
 import type { ScenarioReport } from './model.js';
 
 export type Kind = 'latency' | 'rate' | 'throughput';
@@ -19,6 +20,8 @@ export interface DeltaRow {
 
 export interface ScenarioComparison {
   previousRunId: string;
+  /** Set when the two runs did not use the same engine (or one does not say): their numbers differ for that alone. */
+  engineWarning?: string;
   enoughData: boolean;
   metrics: DeltaRow[];
   endpoints: { name: string; rows: DeltaRow[] }[];
@@ -59,6 +62,8 @@ const checksRate = (s: ScenarioReport) => {
   return n ? s.totals.checksPassed / n : undefined;
 };
 
+const ranOn = (s: ScenarioReport) => (s.engine ? `ran on ${describeEngine(s.engine)}` : 'recorded no engine');
+
 export function compareScenario(
   current: ScenarioReport,
   previous: ScenarioReport,
@@ -88,5 +93,16 @@ export function compareScenario(
       ],
     };
   });
-  return { previousRunId, enoughData: enough, metrics, endpoints };
+  // Neither side recorded (files from elsewhere): nothing to tell apart, so no warning.
+  const engineWarning =
+    sameEngine(previous.engine, current.engine) || (!previous.engine && !current.engine)
+      ? undefined
+      : `run ${previousRunId} ${ranOn(previous)}, this one ${ranOn(current)}: the numbers are not comparable`;
+  return {
+    previousRunId,
+    ...(engineWarning ? { engineWarning } : {}),
+    enoughData: enough,
+    metrics,
+    endpoints,
+  };
 }
