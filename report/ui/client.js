@@ -400,10 +400,13 @@
       { class: 'scenario', id: 'scenario-' + index, 'data-scenario': s.scenario },
       [
         el('h2', {}, [s.scenario + ' ', badge(s.passed)]),
-        el('p', { class: 'note engine' }, 'Engine: ' + engineLabel(s) + '.'),
-        s.thresholds.some(noData)
-          ? el('p', { class: 'note nodata' }, noDataNote(s.thresholds.filter(noData).length))
-          : null,
+        // One node whatever it holds: live snapshots patch children by position.
+        el('div', { class: 'notes' }, [
+          el('p', { class: 'note engine' }, 'Engine: ' + engineLabel(s) + '.'),
+          s.thresholds.some(noData)
+            ? el('p', { class: 'note nodata' }, noDataNote(s.thresholds.filter(noData).length))
+            : null,
+        ]),
         s.problems.length
           ? el(
               'ul',
@@ -517,9 +520,13 @@
         : null;
     const sections = report.scenarios.map((s, i) => scenarioSection(s, i));
     const empty = report.scenarios.reduce((n, s) => n + s.thresholds.filter(noData).length, 0);
-    const top = [header, overview];
-    if (empty) top.push(el('p', { class: 'note nodata' }, noDataNote(empty)));
-    if (skipped) top.push(skipped);
+    // Always one notes node, empty or not: live snapshots patch the page's children by position, and a
+    // note that came and went would shift every section after it.
+    const notes = el('div', { class: 'notes report-notes' }, [
+      empty ? el('p', { class: 'note nodata' }, noDataNote(empty)) : null,
+      skipped,
+    ]);
+    const top = [header, overview, notes];
     return { nodes: top.concat(sections.map((x) => x.section)), sections };
   }
 
