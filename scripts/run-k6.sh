@@ -107,7 +107,11 @@ k6)
   exec "$k6_bin" run "$script" "$@"
   ;;
 docker)
-  docker_usable || die "LT_ENGINE=docker but no container engine answers (docker info failed)"
+  if ! docker_usable; then
+    # Exit 3 for this cause in every command (stack/compose.sh, stack:doctor), 2 is bad usage.
+    echo "run-k6: LT_ENGINE=docker but no container engine answers ('docker info' failed); start Docker, or leave LT_ENGINE unset" >&2
+    exit 3
+  fi
   network=$(container_network) || exit 2
   load_versions .
   # Only when asked for (LT_ENGINE=docker): grafana/k6's -with-browser image carries Chromium and sets
