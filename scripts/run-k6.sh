@@ -57,7 +57,9 @@ k6_usable() {
 # The engine line ends with "; version <v>": the report reads it from the run's log and names the
 # engine on every report (the Node runner's numbers and k6's are not interchangeable).
 loadlab_version() {
-  sed -n 's/^  "version": "\([^"]*\)",*$/\1/p' package.json | head -n 1
+  local v
+  v=$(sed -n 's/^  "version": "\([^"]*\)",*$/\1/p' package.json | head -n 1)
+  echo "${v:-unknown}"
 }
 
 # Real k6's browser as the Node runner launches Chromium (runner/modules/browser/launch.ts): the
