@@ -136,14 +136,26 @@ export async function expandInputs(args: readonly string[]): Promise<string[]> {
   return files;
 }
 
-/** The newest run in `runsDir` older than `runId` that has at least one summary, as report inputs. */
+/**
+ * The newest run in `runsDir` older than `runId` that has a summary (for one of `scenarios`, when given:
+ * a run of other scenarios has nothing to compare with), as report inputs. Copies of a run's summaries
+ * (the suite's timestamped files) are that run, not runs of their own.
+ */
 export async function findPreviousRun(
   runsDir: string,
   runId: string,
+  scenarios?: readonly string[],
 ): Promise<{ runId: string; inputs: RunInput[] } | undefined> {
-  const named = await namedRunFiles(runsDir);
+  const named = await withoutCopies(await namedRunFiles(runsDir));
+  const scenarioOf = (path: string) => {
+    const c = classify(basename(path));
+    return c ? runOfStem(c.stem)?.scenario : undefined;
+  };
   const withSummary = new Set(
-    named.filter((f) => SUMMARY_EXT.test(f.path) && f.runId < runId).map((f) => f.runId),
+    named
+      .filter((f) => SUMMARY_EXT.test(f.path) && f.runId < runId)
+      .filter((f) => !scenarios || scenarios.includes(scenarioOf(f.path) ?? ''))
+      .map((f) => f.runId),
   );
   const previous = [...withSummary].sort().at(-1);
   if (!previous) return undefined;

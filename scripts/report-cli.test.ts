@@ -143,6 +143,14 @@ describe('report CLI', function () {
       ['smoke-ci'],
     );
     assert.match(md, /Generated .*, run 20261122T120000Z\./);
+    // The lab's copies are another run of other scenarios: nothing to compare with, so nothing said.
+    assert.doesNotMatch(r.stdout, /compared with/);
+    // A second test:ci is compared with the first.
+    ci.state.testRunDurationMs = 4000;
+    await writeFile(join(results, 'summary-smoke-ci-2026-11-22T13-00-00Z.json'), JSON.stringify(ci));
+    const again = await cli(['--out', out, results]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^compared with run 20261122T120000Z$/m);
   });
 
   it('reads --summary-export output, and exits 1 when the report says FAIL', async () => {

@@ -48,7 +48,11 @@ async function main(argv: string[]): Promise<number> {
   const firstFile = files[0];
   const previous =
     !values['no-compare'] && newest && firstFile
-      ? await findPreviousRun(dirname(firstFile), runIds[0] as string)
+      ? await findPreviousRun(
+          dirname(firstFile),
+          runIds[0] as string,
+          inputs.map((i) => i.scenario),
+        )
       : undefined;
   const report = await buildFullReport({ inputs, previous, title: values.title });
   for (const x of report.skipped ?? []) console.error(`report: skipped ${x.reason}`);
@@ -62,7 +66,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(
       `${s.passed ? 'PASS' : 'FAIL'}  ${s.scenario} [${describeEngine(s.engine)}]${s.problems.length ? `: ${s.problems.join('; ')}` : ''}`,
     );
-  if (previous) console.log(`compared with run ${previous.runId}`);
+  // Only when a scenario was compared: a previous run of other scenarios compares nothing.
+  if (report.scenarios.some((s) => s.comparison)) console.log(`compared with run ${previous?.runId}`);
   console.log(
     `report ${report.passed ? 'PASS' : 'FAIL'}: ${written.markdown}, ${written.html}, ${written.junit}`,
   );

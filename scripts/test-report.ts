@@ -191,7 +191,11 @@ async function main(argv: string[]): Promise<number> {
     );
   }
 
-  const previous = await findPreviousRun(runsDir, runId);
+  const previous = await findPreviousRun(
+    runsDir,
+    runId,
+    inputs.map((i) => i.scenario),
+  );
   const { report, files } = await generateReports({
     inputs,
     outDir: resultsDir,
