@@ -1,6 +1,7 @@
 // Which engine ran a scenario, from the line scripts/run-k6.sh writes at the top of its log
 // (`run-k6: engine node (<why>); version loadlab 0.1.0`). The Node runner's numbers and k6's are not
 // interchangeable (the runner's own cost shows in its latencies), so every report names the engine.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 export interface EngineInfo {
@@ -53,4 +54,13 @@ export function describeEngine(engine: EngineInfo | undefined): string {
 /** Same engine and version on both sides? Unknown on either side counts as different. */
 export function sameEngine(a: EngineInfo | undefined, b: EngineInfo | undefined): boolean {
   return !!a && !!b && describeEngine(a) === describeEngine(b);
+}
+
+/** The Node runner of this checkout, as run-k6.sh names it: the live dashboard runs inside it. */
+export function thisNodeRunner(): EngineInfo {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  const engine: EngineInfo = { name: 'node', version: `loadlab ${version}` };
+  return { ...engine, label: describeEngine(engine) };
 }

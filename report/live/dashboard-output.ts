@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { goPathError } from '../../runner/core/go-path-error.js';
 import type { OutputContext, Sample, ThresholdAwareOutput, ThresholdStates } from '../../runner/types.js';
 import { RunAggregator } from '../aggregate.js';
+import { thisNodeRunner } from '../engine.js';
 import { buildReport, scenarioFromParts, type Report } from '../model.js';
 import { openInBrowser } from '../open.js';
 import { renderHtml } from '../render/html.js';
@@ -72,12 +73,15 @@ export function createDashboardOutput(ctx: DashboardOptions): DashboardOutput {
   let timer: NodeJS.Timeout | undefined;
   let eventId = 0;
 
+  // The dashboard is an output of the Node runner: the engine is known.
+  const engine = thisNodeRunner();
   const model = (): Report => {
     const thresholds = defined.map((d) => {
       const ok = states[d.metric]?.[d.source]?.ok;
       return { metric: d.metric, source: d.source, ok: ok ?? true, pending: ok === undefined };
     });
-    return buildReport([scenarioFromParts({ scenario }, undefined, aggregator, { thresholds })], {
+    const live = { ...scenarioFromParts({ scenario }, undefined, aggregator, { thresholds }), engine };
+    return buildReport([live], {
       title: `Live: ${scenario}`,
     });
   };
