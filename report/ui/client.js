@@ -505,7 +505,7 @@
           ],
         };
       }),
-      2,
+      3, // scenario, result and engine are words
     );
     const skipped =
       report.skipped && report.skipped.length
