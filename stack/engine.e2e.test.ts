@@ -164,6 +164,28 @@ describe('compose.sh on a container engine (fake docker client)', () => {
     );
   });
 
+  it("stream records the run for stack:verify and exits with the k6 container's code", () => {
+    mkdirSync(join(clone, 'scripts'), { recursive: true });
+    writeFileSync(join(clone, 'scripts/stack-doctor.ts'), 'process.exit(0);\n');
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    const before = Math.floor(Date.now() / 1000);
+    const result = runWrapper(clone, 'stack/compose.sh', ['stream', 'scenarios/load/mixed-traffic', 'ci'], {
+      ...env(),
+      FAKE_DOCKER_RUN_EXIT: '99',
+    });
+    assert.equal(result.status, 99, result.stderr);
+    const record = readFileSync(join(clone, 'results/stack/last-run.env'), 'utf8');
+    const testid = /testid=(\d{8}T\d{6}Z-mixed-traffic)/.exec(line(callsOf(engine.calls)[1]!))?.[1];
+    assert.ok(testid);
+    const started = Number(/^started=(\d+)$/m.exec(record)?.[1]);
+    const ended = Number(/^ended=(\d+)$/m.exec(record)?.[1]);
+    assert.ok(started >= before && ended >= started && ended <= Date.now() / 1000 + 1, record);
+    assert.equal(
+      record,
+      `testid=${testid}\nscenario=scenarios/load/mixed-traffic\nprofile=ci\nstarted=${started}\nended=${ended}\nexit=99\n`,
+    );
+  });
+
   it('smoke-host: on a native Linux engine, the host-network service calling 127.0.0.1', () => {
     const { calls, stderr } = compose(['smoke-host', '--vus', '1']);
     assert.deepEqual(calls.map(line), [

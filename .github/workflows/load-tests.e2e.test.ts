@@ -12,6 +12,9 @@ const FILE = '.github/workflows/load-tests.yml'; // paths are relative to the re
 
 interface Step {
   id?: string;
+  name?: string;
+  if?: string;
+  'continue-on-error'?: boolean;
   run?: string;
   uses?: string;
   env?: Record<string, string>;
@@ -19,12 +22,16 @@ interface Step {
 }
 interface Job {
   if?: string;
+  outputs?: Record<string, string>;
   needs?: string | string[];
   env?: Record<string, string>;
   steps: Step[];
 }
 interface Workflow {
-  on: Record<string, { inputs?: Record<string, { options?: string[] }> } | null>;
+  on: Record<
+    string,
+    { inputs?: Record<string, { options?: string[]; type?: string; default?: unknown }> } | null
+  >;
   env: Record<string, string>;
   jobs: Record<string, Job>;
 }
@@ -149,5 +156,226 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       rmSync(home, { recursive: true, force: true });
       rmSync(repo, { recursive: true, force: true });
     }
+  });
+
+  describe("the stack job (compose on GitHub's Docker)", () => {
+    const job = () => workflow.jobs.stack!;
+    /** The `npm run …` commands of the job's steps, in order, one string each (flags included). */
+    const npmCommands = (steps: Step[]) =>
+      steps.flatMap((s) =>
+        [...(s.run ?? '').matchAll(/npm run (?:-s )?([\w:]+(?: -- [^\n|&;]+)?)/g)].map((m) => m[1]!.trim()),
+      );
+
+    it('runs on pushes and pull requests that touch the stack, and by hand', () => {
+      assert.ok(job(), 'a stack job');
+      assert.equal(workflow.on.workflow_dispatch?.inputs?.stack?.type, 'boolean');
+      const condition = job().if ?? '';
+      assert.match(condition, /github\.event_name == 'workflow_dispatch' && inputs\.stack/);
+      assert.match(condition, /needs\.stack-changes\.outputs\.stack == 'true'/);
+      assert.equal(workflow.jobs['stack-changes']?.outputs?.stack, '${{ steps.filter.outputs.stack }}');
+    });
+
+    it('the change filter, run as the runner runs it, in a real git history', () => {
+      const step = workflow.jobs['stack-changes']!.steps.find((s) => s.id === 'filter')!;
+      const repo = mkdtempSync(join(tmpdir(), 'loadlab-gh-filter-'));
+      try {
+        const git = (...args: string[]) =>
+          spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+            cwd: repo,
+            encoding: 'utf8',
+          }).stdout.trim();
+        git('init', '-q');
+        writeFileSync(join(repo, 'README.md'), 'a\n');
+        git('add', '.');
+        git('commit', '-qm', 'first');
+        const first = git('rev-parse', 'HEAD');
+        const decide = (base: string) => {
+          const output = join(repo, '.output');
+          writeFileSync(output, '');
+          const result = spawnSync('bash', ['-e', '-c', step.run!], {
+            cwd: repo,
+            encoding: 'utf8',
+            env: { ...process.env, GITHUB_OUTPUT: output, BASE: base },
+          });
+          assert.equal(result.status, 0, result.stderr);
+          return readFileSync(output, 'utf8');
+        };
+        writeFileSync(join(repo, 'README.md'), 'b\n');
+        git('commit', '-qam', 'docs only');
+        assert.equal(decide(first), 'stack=false\n');
+        for (const path of [
+          'stack/x.sh',
+          'dashboards/a.ts',
+          'provisioning/b.yml',
+          'services/c.ts',
+          'k6/d.ts',
+          'scripts/e.sh',
+          '.github/workflows/load-tests.yml',
+        ]) {
+          const base = git('rev-parse', 'HEAD');
+          spawnSync('mkdir', ['-p', join(repo, path, '..')]);
+          writeFileSync(join(repo, path), path);
+          git('add', '.');
+          git('commit', '-qm', path);
+          assert.equal(decide(base), 'stack=true\n', path);
+        }
+        // A new branch's push has an all-zero "before"; a force push's may be gone: run the job.
+        assert.equal(decide('0000000000000000000000000000000000000000'), 'stack=true\n');
+        assert.equal(decide(''), 'stack=true\n');
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
+    });
+
+    it("runs the npm commands the README's stack section gives users, in the same order", () => {
+      const readme = readFileSync('README.md', 'utf8');
+      const section = readme.slice(readme.indexOf('## The compose stack, proved on a Docker host'));
+      const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+      const documented = block
+        .split('\n')
+        .map((l) => l.replace(/#.*$/, '').trim())
+        .filter(Boolean)
+        .map((l) => l.replace(/^npm run /, ''));
+      assert.ok(documented.length >= 6, block);
+      const cloud = job().steps.find((s) => s.name?.startsWith('InfluxDB Cloud'));
+      const ran = npmCommands(job().steps.filter((s) => s !== cloud));
+      assert.deepEqual(ran, documented);
+      const docs = readme + readFileSync('stack/README.md', 'utf8');
+      for (const command of npmCommands(cloud ? [cloud] : []))
+        assert.ok(docs.includes(`npm run ${command.split(' ')[0]}`), command);
+    });
+
+    it('verifies and screenshots after the run, uploads what it made, and tears down with the volumes', () => {
+      const steps = job().steps;
+      const index = (pattern: RegExp) => steps.findIndex((s) => pattern.test(s.run ?? ''));
+      const run = steps.find((s) => s.id === 'run')!;
+      assert.equal(run['continue-on-error'], true, 'stack:verify judges the exit code');
+      const verify = steps[index(/npm run stack:verify -- --screenshots/)]!;
+      assert.match(verify.if ?? '', /always\(\)/);
+      assert.ok(
+        index(/grafana:up/) < index(/stream:grafana -- scenarios\/load/) &&
+          index(/stream:grafana -- scenarios\/load/) < steps.indexOf(verify),
+      );
+      const uploads = steps.filter((s) => s.uses?.startsWith('actions/upload-artifact'));
+      const paths = uploads.map((s) => String(s.with?.path));
+      assert.ok(
+        paths.some((p) => p.includes('results/stack/screenshots/')),
+        paths.join(' | '),
+      );
+      assert.ok(paths.some((p) => p.includes('results/summary-*.json')));
+      const logs = uploads.find((s) => String(s.with?.path).includes('results/stack/logs/'));
+      assert.equal(logs?.if, 'failure()');
+      const last = steps.at(-1)!;
+      assert.match(last.run ?? '', /^npm run docker:reset$/);
+      assert.equal(last.if, 'always()');
+      assert.match(readFileSync('stack/compose.sh', 'utf8'), /\n {2}reset\)[^;]*down -v/);
+    });
+
+    it('the log step, run as bash runs it against a fake docker client, writes one log per service', () => {
+      const step = job().steps.find((s) => s.name === "Every container's log")!;
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-logs-'));
+      try {
+        const bin = join(dir, 'bin');
+        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
+        // Refuses, as compose would, when the k6 build's pins are not in the environment.
+        writeFileSync(
+          join(bin, 'docker'),
+          '#!/bin/sh\n[ -n "$K6_VERSION" ] || { echo "required variable K6_VERSION is missing" >&2; exit 1; }\n' +
+            'case "$*" in *"ps -a --services"*) printf "grafana\\ninfluxdb\\n" ;; *logs*) for last; do :; done; echo "log of $last" ;; esac\n',
+          { mode: 0o755 },
+        );
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+        });
+        assert.equal(result.status, 0, result.stderr);
+        assert.equal(readFileSync(join(dir, 'results/stack/logs/grafana.log'), 'utf8'), 'log of grafana\n');
+        assert.equal(readFileSync(join(dir, 'results/stack/logs/influxdb.log'), 'utf8'), 'log of influxdb\n');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('the image build, run by bash against a fake docker, bakes with the .env and the pins compose interpolates', () => {
+      const step = job().steps.find((s) => s.name?.startsWith('Build the images'))!;
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-bake-'));
+      try {
+        const bin = join(dir, 'bin');
+        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
+        writeFileSync(join(dir, '.env'), '# a comment\nDEMO_PASSWORD=pw-1_x\nINFLUXDB_ADMIN_TOKEN=tok\n');
+        writeFileSync(
+          join(bin, 'docker'),
+          '#!/bin/sh\necho "$*" > "$CALLS"\necho "K6_VERSION=$K6_VERSION DEMO_PASSWORD=$DEMO_PASSWORD INFLUXDB_ADMIN_TOKEN=$INFLUXDB_ADMIN_TOKEN" >> "$CALLS"\n',
+          { mode: 0o755 },
+        );
+        const calls = join(dir, 'calls');
+        const githubEnv = join(dir, 'github-env');
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            PATH: `${bin}:${process.env.PATH}`,
+            CALLS: calls,
+            GITHUB_ENV: githubEnv,
+            BUILDER: 'builder-1',
+          },
+        });
+        assert.equal(result.status, 0, result.stderr);
+        const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
+        const [args, env] = readFileSync(calls, 'utf8').trim().split('\n');
+        assert.match(args!, /^buildx bake --builder builder-1 -f stack\/docker-compose\.yml --load /);
+        assert.match(
+          args!,
+          /\*\.cache-from=type=gha,scope=loadlab-stack .*\*\.cache-to=type=gha,mode=max,scope=loadlab-stack sandbox clinic k6$/,
+        );
+        assert.equal(env, `K6_VERSION=${pinned} DEMO_PASSWORD=pw-1_x INFLUXDB_ADMIN_TOKEN=tok`);
+        assert.equal(readFileSync(githubEnv, 'utf8'), 'BUILDX_BUILDER=builder-1\n');
+        // The targets are services of the compose file that build.
+        const compose = parse(readFileSync('stack/docker-compose.yml', 'utf8')) as {
+          services: Record<string, { build?: unknown }>;
+        };
+        for (const target of ['sandbox', 'clinic', 'k6']) assert.ok(compose.services[target]?.build, target);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('InfluxDB Cloud: without the secrets, one line that says it skipped and why, and success', () => {
+      const step = job().steps.find((s) => s.name?.startsWith('InfluxDB Cloud'))!;
+      for (const name of [
+        'K6_INFLUXDB_ADDR',
+        'K6_INFLUXDB_ORGANIZATION',
+        'K6_INFLUXDB_BUCKET',
+        'K6_INFLUXDB_TOKEN',
+      ])
+        assert.equal(step.env?.[name], `\${{ secrets.${name} }}`);
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-cloud-'));
+      try {
+        const summary = join(dir, 'summary.md');
+        const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
+        for (const name of Object.keys(step.env ?? {})) delete env[name];
+        const result = spawnSync('bash', ['-e', '-c', step.run!], { cwd: dir, encoding: 'utf8', env });
+        assert.equal(result.status, 0, result.stderr);
+        assert.equal(result.stdout.trim().split('\n').length, 1);
+        assert.match(
+          readFileSync(summary, 'utf8'),
+          /^InfluxDB Cloud: skipped, the K6_INFLUXDB_\* secrets are not set/,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      // With them: the smoke scenario streamed to Cloud, its testid read off the stream line, then read back.
+      assert.match(step.run!, /npm run test:smoke:influx:cloud/);
+      assert.match(step.run!, /npm run stack:verify -- --cloud "\$testid"/);
+      const sample =
+        'stack: streaming scenarios/smoke/api-health (smoke) with testid=20261126T010203Z-api-health to xk6-influxdb=https://x; engine: node';
+      const sed = /testid=\$\((sed -n '[^']+')/.exec(step.run!)?.[1];
+      const picked = spawnSync('bash', ['-c', `${sed}`], { input: sample + '\n', encoding: 'utf8' });
+      assert.equal(picked.stdout.trim(), '20261126T010203Z-api-health');
+    });
   });
 });
