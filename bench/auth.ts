@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort, pollUntil, stopChild } from '../stack/local/processes.js';
+import { freePort, pollUntil, stopChild } from '../devkit/processes.js';
 import { CONNECTIONS, SECONDS, table } from './lib/measure.js';
 
 const MAX_PROBES = 20_000;

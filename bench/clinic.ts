@@ -6,7 +6,7 @@
 // clinic's own layers cost under 25 %, i.e. at least 0.8x the same-work reference.
 import { compareInterleaved, goalLine } from './lib/interleaved.js';
 import type { Case } from './lib/measure.js';
-import { findPostgresBin, startPgServer } from '../services/clinic/store/pg-server.js';
+import { findPostgresBin, startPgServer } from '../devkit/postgres.js';
 
 const owner = JSON.stringify({
   firstName: 'Bench',

@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { generateReports } from '../report/generate.js';
 import type { RunInput } from '../report/model.js';
-import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
+import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const RUNS = [

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createVu, loadScript, type Vu } from '../runner/vu/index.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
-import { realK6 } from '../runner/e2e/harness.js';
+import { realK6 } from '../devkit/loadlab-run.js';
 import { runBareBridge } from './lib/bare-bridge.js';
 import { memoryPerVu, versusK6 } from './lib/versus-k6.js';
 import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realK6 } from '../stack/real-k6.js';
+import { realK6 } from '../devkit/real-k6.js';
 import { startEchoServer } from '../runner/modules/websocket/echo-server.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

@@ -58,7 +58,7 @@ const perSecond = (refId: string, metric: string) =>
 /**
  * The suite's own metrics (k6/): the nine custom metrics of the spec and the gate's
  * completed_iterations (the clinic scripts record none of their own). dashboards.test.ts checks that
- * every metric the suite declares is queried here, influxql.test.ts that each query finds data.
+ * every metric the suite declares is queried here, influxql.e2e.test.ts that each query finds data.
  */
 function suiteMetrics(): cog.Builder<Panel>[] {
   return [

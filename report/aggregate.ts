@@ -1,8 +1,9 @@
 // Folds k6 samples (from an NDJSON file or live from the runner) into what a report shows:
 // a per-endpoint table, status and error counts, and 1-second time series. One implementation for
 // both paths, so the live dashboard and the final report can never disagree.
-import type { MetricType, ValueType } from '../runner/types.js';
-import { percentileOfSorted, sortNumbers, trendStats } from './stats.js';
+import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
+import { percentileOfSorted, sortNumbers } from '@loadlab/k6-format/percentile';
+import { trendStats } from './stats.js';
 import { ThresholdTracker } from './thresholds.js';
 
 export interface EndpointRow {
@@ -248,7 +249,11 @@ export class RunAggregator {
     if (b.final) return b.final;
     const s = sortNumbers(b.durations);
     const q = s.length
-      ? { p50: percentileOfSorted(s, 50), p95: percentileOfSorted(s, 95), p99: percentileOfSorted(s, 99) }
+      ? {
+          p50: percentileOfSorted(s, 0.5),
+          p95: percentileOfSorted(s, 0.95),
+          p99: percentileOfSorted(s, 0.99),
+        }
       : { p50: null, p95: null, p99: null };
     // Seconds well behind the newest get no more samples (k6 samples arrive at most a few seconds late);
     // cache their quantiles so live snapshots stay cheap.

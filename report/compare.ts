@@ -4,28 +4,7 @@
 // - throughput (req/s): |delta| >= 20 %
 // - nothing is flagged when either side has fewer than 30 requests (too few to tell noise from change).
 import { describeEngine, sameEngine } from './engine.js';
-import type { ScenarioReport } from './model.js';
-
-export type Kind = 'latency' | 'rate' | 'throughput';
-
-export interface DeltaRow {
-  label: string;
-  kind: Kind;
-  previous: number | undefined;
-  current: number | undefined;
-  delta: number | undefined;
-  /** Beyond noise, and which way: higher latency or error rate = worse; higher throughput or check rate = better. */
-  flag: 'worse' | 'better' | '';
-}
-
-export interface ScenarioComparison {
-  previousRunId: string;
-  /** Set when the two runs did not use the same engine (or one does not say): their numbers differ for that alone. */
-  engineWarning?: string;
-  enoughData: boolean;
-  metrics: DeltaRow[];
-  endpoints: { name: string; rows: DeltaRow[] }[];
-}
+import type { DeltaRow, Kind, ScenarioComparison, ScenarioReport } from './model.js';
 
 export const NOISE = {
   latencyRel: 0.2,

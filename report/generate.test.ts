@@ -10,8 +10,8 @@ import { buildReport, buildScenarioReport } from './model.js';
 import { duration } from './render/format.js';
 import { renderMarkdown } from './render/markdown.js';
 import { ReportInputError } from './errors.js';
-import { percentileOfSorted } from './stats.js';
-import { K6_SAMPLES } from '../fixtures/k6-reference/paths.js';
+import { percentileOfSorted } from '@loadlab/k6-format/percentile';
+import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
 const SAMPLES = K6_SAMPLES;
 const SUMMARY = join(SAMPLES, 'summary-pass.json');
@@ -112,7 +112,7 @@ describe('report generator on real k6 outputs', () => {
         points.filter((p) => p.metric === 'http_reqs' && p.data.tags.name === name).length,
         name,
       );
-      assert.equal(row?.p95, percentileOfSorted(durations, 95));
+      assert.equal(row?.p95, percentileOfSorted(durations, 0.95));
       assert.equal(row?.max, durations.at(-1));
       assert.equal(row?.errorRate, failed.filter((p) => p.data.value !== 0).length / failed.length);
     }
@@ -156,7 +156,10 @@ describe('report generator on real k6 outputs', () => {
       .map((p) => p.data.value)
       .sort((a, b) => a - b);
     assert.ok(health.length > 0);
-    assert.equal(s.thresholds.find((t) => t.source === 'p(99)<2')?.observed, percentileOfSorted(health, 99));
+    assert.equal(
+      s.thresholds.find((t) => t.source === 'p(99)<2')?.observed,
+      percentileOfSorted(health, 0.99),
+    );
     // Without the series the value is unknown, and the report says so rather than inventing one.
     const bare = await buildScenarioReport({ scenario: 'x', summaryPath: path });
     assert.equal(bare.thresholds.find((t) => t.source === 'p(99)<2')?.observed, undefined);

@@ -1,10 +1,9 @@
 // The report model: everything the renderers (Markdown, HTML, JUnit) and the live dashboard show,
 // built from k6's handleSummary data plus its `--out json` time series.
 import { RunAggregator, type Aggregate } from './aggregate.js';
-import type { ScenarioComparison } from './compare.js';
 import { describeEngine, readEngine, type EngineInfo } from './engine.js';
 import { readNdjson } from './ndjson.js';
-import type { MetricType } from '../runner/types.js';
+import type { MetricType } from '@loadlab/k6-format/samples';
 import {
   flattenChecks,
   readSummary,
@@ -14,6 +13,28 @@ import {
   type SummaryMetric,
 } from './summary.js';
 import { parseExpression, ThresholdTracker } from './thresholds.js';
+
+// The comparison with a previous run (filled by compare.ts).
+export type Kind = 'latency' | 'rate' | 'throughput';
+
+export interface DeltaRow {
+  label: string;
+  kind: Kind;
+  previous: number | undefined;
+  current: number | undefined;
+  delta: number | undefined;
+  /** Beyond noise, and which way: higher latency or error rate = worse; higher throughput or check rate = better. */
+  flag: 'worse' | 'better' | '';
+}
+
+export interface ScenarioComparison {
+  previousRunId: string;
+  /** Set when the two runs did not use the same engine (or one does not say): their numbers differ for that alone. */
+  engineWarning?: string;
+  enoughData: boolean;
+  metrics: DeltaRow[];
+  endpoints: { name: string; rows: DeltaRow[] }[];
+}
 
 export interface ThresholdRow {
   metric: string;

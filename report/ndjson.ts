@@ -3,7 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import type { MetricType, ValueType } from '../runner/types.js';
+import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 import type { RunAggregator } from './aggregate.js';
 import { ReportInputError } from './errors.js';
 

@@ -2,7 +2,7 @@
 // data k6 handed to handleSummary for the same script (k6-golden/hs_data.json).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { K6_GOLDEN } from '../fixtures/k6-reference/paths.js';
+import { K6_GOLDEN } from '../devkit/k6-reference.js';
 import { ReportInputError } from './errors.js';
 import { flattenChecks, parseSummary, summaryThresholds } from './summary.js';
 

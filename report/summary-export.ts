@@ -7,9 +7,9 @@
 // - `contains` only for k6's built-in time and data metrics (a custom trend's unit is not in the file);
 // - thresholds `{src: failed}` become `{src: {ok: !failed}}`;
 // - the run's duration from a counter's count / rate (k6 computes that rate over the run's duration).
-import type { MetricType, ValueType } from '../runner/types.js';
+import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 import { ReportInputError } from './errors.js';
-import type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from './summary.js';
+import type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -69,7 +69,7 @@ function groupFromExport(raw: Record<string, unknown>): SummaryGroup {
     .map((c) => ({
       name: String(c.name ?? ''),
       path: String(c.path ?? ''),
-      id: typeof c.id === 'string' ? c.id : undefined,
+      id: typeof c.id === 'string' ? c.id : '',
       passes: Number(c.passes ?? 0),
       fails: Number(c.fails ?? 0),
     }));
@@ -79,7 +79,7 @@ function groupFromExport(raw: Record<string, unknown>): SummaryGroup {
   return {
     name: String(raw.name ?? ''),
     path: String(raw.path ?? ''),
-    id: typeof raw.id === 'string' ? raw.id : undefined,
+    id: typeof raw.id === 'string' ? raw.id : '',
     groups,
     checks,
   };
@@ -101,8 +101,14 @@ export function fromSummaryExport(raw: Record<string, unknown>, source: string):
   return {
     root_group: isObject(raw.root_group)
       ? groupFromExport(raw.root_group)
-      : { name: '', path: '', groups: [], checks: [] },
-    state: { testRunDurationMs },
+      : { name: '', path: '', id: '', groups: [], checks: [] },
+    // The export keeps neither options nor state: k6's defaults, for a run without a terminal.
+    options: {
+      summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'],
+      summaryTimeUnit: '',
+      noColor: false,
+    },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs },
     metrics,
     setup_data: raw.setup_data,
   };

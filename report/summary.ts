@@ -1,37 +1,11 @@
 // k6's handleSummary `data` (the legacy shape, k6.md §1.2): reading it safely and pulling out the
 // parts a report shows. Nothing here depends on which engine produced the file.
 import { readFile } from 'node:fs/promises';
-import type { MetricType, ValueType } from '../runner/types.js';
+import type { SummaryData, SummaryGroup } from '@loadlab/k6-format/summary';
 import { ReportInputError } from './errors.js';
 import { fromSummaryExport, looksLikeSummaryExport } from './summary-export.js';
 
-export interface SummaryMetric {
-  type: MetricType;
-  contains: ValueType;
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-export interface SummaryCheck {
-  name: string;
-  path: string;
-  id?: string;
-  passes: number;
-  fails: number;
-}
-export interface SummaryGroup {
-  name: string;
-  path: string;
-  id?: string;
-  groups: SummaryGroup[];
-  checks: SummaryCheck[];
-}
-export interface SummaryData {
-  root_group: SummaryGroup;
-  options?: { summaryTrendStats?: string[]; summaryTimeUnit?: string; noColor?: boolean };
-  state: { isStdOutTTY?: boolean; isStdErrTTY?: boolean; testRunDurationMs: number };
-  metrics: Record<string, SummaryMetric>;
-  setup_data?: unknown;
-}
+export type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -53,7 +27,9 @@ export function parseSummary(text: string, source: string): SummaryData {
     throw new ReportInputError(`${source}: metrics have no "values"; expected k6 handleSummary data`);
   if (!isObject(raw.state) || typeof raw.state.testRunDurationMs !== 'number')
     throw new ReportInputError(`${source}: no state.testRunDurationMs; expected k6 handleSummary data`);
-  const root = isObject(raw.root_group) ? raw.root_group : { name: '', path: '', groups: [], checks: [] };
+  const root = isObject(raw.root_group)
+    ? raw.root_group
+    : { name: '', path: '', id: '', groups: [], checks: [] };
   return { ...(raw as unknown as SummaryData), root_group: root as unknown as SummaryGroup };
 }
 

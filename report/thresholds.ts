@@ -1,7 +1,12 @@
 // Threshold expressions and metric keys in k6's syntax, and a tracker that can compute any threshold's
 // observed value from raw samples (needed when the summary lacks the statistic, e.g. p(99), and live).
-import type { MetricType, ValueType } from '../runner/types.js';
-import { percentileOfSorted, sortNumbers } from './stats.js';
+import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
+import {
+  parseExpression as parseK6Expression,
+  parseMetricKey as parseK6MetricKey,
+  ThresholdSyntaxError,
+} from '@loadlab/k6-format/thresholds';
+import { percentileOfSorted, sortNumbers } from '@loadlab/k6-format/percentile';
 
 export interface ParsedExpression {
   stat: string; // avg | min | max | med | count | rate | value | p(N)
@@ -9,14 +14,15 @@ export interface ParsedExpression {
   limit: number;
 }
 
-const EXPRESSION =
-  /^\s*(avg|min|max|med|count|rate|value|p\(\s*\d+(?:\.\d+)?\s*\))\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/i;
-
-/** Parses `p(95)<1500`; returns undefined for anything else so the report shows the source as is. */
+/** `p(95)<1500` by k6's grammar; undefined for what k6 would refuse, so the report shows the source as is. */
 export function parseExpression(source: string): ParsedExpression | undefined {
-  const m = EXPRESSION.exec(source);
-  if (!m) return undefined;
-  return { stat: (m[1] as string).replace(/\s+/g, ''), op: m[2] as string, limit: Number(m[3]) };
+  try {
+    const e = parseK6Expression(source);
+    return { stat: e.aggregation, op: e.operator, limit: e.value };
+  } catch (error) {
+    if (error instanceof ThresholdSyntaxError) return undefined;
+    throw error;
+  }
 }
 
 export interface MetricKey {
@@ -24,18 +30,15 @@ export interface MetricKey {
   tags: Record<string, string>;
 }
 
-/** `http_req_duration{endpoint:health,method:GET}` -> name + tag filter. */
+/** `http_req_duration{endpoint:health,method:GET}` -> name + tag filter, by k6's rules; a key k6 would refuse is a plain name. */
 export function parseMetricKey(key: string): MetricKey {
-  const open = key.indexOf('{');
-  if (open < 0 || !key.endsWith('}')) return { name: key.trim(), tags: {} };
-  const tags: Record<string, string> = {};
-  for (const part of key.slice(open + 1, -1).split(',')) {
-    const colon = part.indexOf(':');
-    if (colon < 0) continue;
-    const unquote = (s: string) => s.trim().replace(/^(['"])(.*)\1$/, '$2');
-    tags[unquote(part.slice(0, colon))] = unquote(part.slice(colon + 1));
+  try {
+    const { name, tags } = parseK6MetricKey(key);
+    return { name, tags: Object.fromEntries(tags) };
+  } catch (error) {
+    if (error instanceof ThresholdSyntaxError) return { name: key.trim(), tags: {} };
+    throw error;
   }
-  return { name: key.slice(0, open).trim(), tags };
 }
 
 export function tagsMatch(filter: Record<string, string>, tags: Record<string, string>): boolean {
@@ -140,9 +143,9 @@ export class ThresholdTracker {
         if (stat === 'min') return empty ? 0 : t.min;
         if (stat === 'max') return empty ? 0 : t.max;
         const sorted = sortNumbers(t.values);
-        if (stat === 'med') return percentileOfSorted(sorted, 50);
+        if (stat === 'med') return percentileOfSorted(sorted, 0.5);
         const p = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
-        return p ? percentileOfSorted(sorted, Number(p[1])) : undefined;
+        return p ? percentileOfSorted(sorted, Number(p[1]) / 100) : undefined;
       }
     }
   }

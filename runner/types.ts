@@ -2,29 +2,10 @@
 // the metrics engine (sinks, thresholds, summary) and the outputs (NDJSON, InfluxDB, live dashboard).
 // Every part speaks k6's own vocabulary so reports never need to know which engine ran.
 
-export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
-export type ValueType = 'default' | 'time' | 'data';
+import type { Sample, ThresholdStates } from '@loadlab/k6-format/samples';
 
-/** One measurement, as k6 emits it (`--out json` Point lines carry the same fields). */
-export interface Sample {
-  metric: string;
-  type: MetricType;
-  contains: ValueType;
-  value: number;
-  /** k6 tags: system tags (method, name, url, status, group, scenario, check, ...) plus user tags. */
-  tags: Record<string, string>;
-  /** Wall-clock time of the sample, milliseconds since the epoch (fractions allowed). */
-  time: number;
-}
-
-/** What an output learns about a metric the first time it sees it (NDJSON `Metric` lines). */
-export interface MetricInfo {
-  name: string;
-  type: MetricType;
-  contains: ValueType;
-  /** Threshold source strings defined on this metric or its sub-metrics. */
-  thresholds: string[];
-}
+// k6's sample vocabulary lives in k6-format; the runner's parts name it from here too.
+export type { MetricInfo, MetricType, Sample, ThresholdStates, ValueType } from '@loadlab/k6-format/samples';
 
 /** Facts an output may use when it starts: script, options, where to write. */
 export interface OutputContext {
@@ -47,9 +28,6 @@ export interface Output {
   /** Flushes what is buffered; called once after the last sample. */
   stop(): Promise<void>;
 }
-
-/** Threshold state after an evaluation, keyed `metric` or `metric{tag:value}` then by source string. */
-export type ThresholdStates = Record<string, Record<string, { ok: boolean }>>;
 
 /** Outputs that also want threshold verdicts as they change (the live dashboard). */
 export interface ThresholdAwareOutput extends Output {

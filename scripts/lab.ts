@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { loadDotEnv } from '../services/shared/dotenv.js';
-import { describeAdded, describeKept, ensureEnvFile } from './ensure-env.js';
-import { waitForHealthy } from './wait-healthy.js';
+import { describeAdded, describeKept, ensureEnvFile } from './lib/env-file.js';
+import { waitForHealthy } from '../devkit/wait-healthy.js';
 
 const SANDBOX_HEALTH = 'http://127.0.0.1:5050/health';
 const CLINIC_HEALTH = [

@@ -88,7 +88,15 @@ case "$command" in
     compose --profile monitoring up -d --build --wait
     check_stack_secrets
     echo "stack: streaming to InfluxDB (service influxdb) with testid=$testid; Grafana http://localhost:3000"
-    k6_run "$profile" "suite/$scenario.js" --tag "testid=$testid" -o xk6-influxdb=http://influxdb:8086 "$@"
+    started=$(date +%s)
+    code=0
+    k6_run "$profile" "suite/$scenario.js" --tag "testid=$testid" -o xk6-influxdb=http://influxdb:8086 "$@" || code=$?
+    # What `npm run stack:verify` checks the stack against: the run's testid, its window and how the
+    # k6 container exited (stack/verify/run-record.ts reads it).
+    mkdir -p results/stack
+    printf 'testid=%s\nscenario=%s\nprofile=%s\nstarted=%s\nended=%s\nexit=%s\n' \
+      "$testid" "$scenario" "$profile" "$started" "$(date +%s)" "$code" >results/stack/last-run.env
+    exit "$code"
     ;;
   *)
     echo "usage: stack/compose.sh up|down|reset|smoke|smoke-host|load|stress|grafana-up|grafana-down|build|stream" >&2

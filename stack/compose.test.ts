@@ -159,7 +159,7 @@ describe('stack/docker-compose.yml', () => {
       const env = services[name]!.environment!;
       assert.equal(env.CLINIC_DB, 'postgres', name);
       assert.equal(env.DATABASE_URL, 'postgresql://clinic@postgres:5432/clinic', name);
-      // Beside the URL, so no character of the password needs escaping (main.test.ts runs it so).
+      // Beside the URL, so no character of the password needs escaping (main.e2e.test.ts runs it so).
       assert.equal(env.PGPASSWORD, password, name);
       assert.equal(env.LOG_LEVEL, '${LOG_LEVEL:-info}', `${name} keeps the common environment`);
       assert.deepEqual(services[name]!.depends_on, { postgres: { condition: 'service_healthy' } }, name);

@@ -23,12 +23,14 @@ RUN apk add --no-cache git \
 # The suite is TypeScript; k6 runs the esbuild bundles of `npm run build:k6` (dist/k6/...).
 FROM ${NODE_IMAGE} AS bundles
 WORKDIR /src
+# The suite's types come from the k6-format workspace; npm ci links it, so its package.json comes first.
 COPY package.json package-lock.json ./
+COPY k6-format/package.json ./k6-format/package.json
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
+COPY k6-format ./k6-format
 COPY k6 ./k6
 COPY scripts/build-k6.ts ./scripts/build-k6.ts
-COPY services/shared/entry.ts ./services/shared/entry.ts
 RUN npm run build:k6
 
 FROM ${RUNTIME_IMAGE}

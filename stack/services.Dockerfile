@@ -9,6 +9,8 @@ ARG NODE_IMAGE=node:20.20-alpine
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci needs every workspace's package.json to match the lockfile.
+COPY k6-format/package.json ./k6-format/package.json
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime

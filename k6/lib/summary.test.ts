@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SummaryData } from './summary-data.js';
 import { fileTimestamp, normalizePath, scenarioLabel, summaryFiles } from './summary.js';
 import { formatDuration, renderSummaryText, thresholdRows, thresholdStatistic } from './summary-text.js';
-import { K6_SAMPLES } from '../../fixtures/k6-reference/paths.js';
+import { K6_SAMPLES } from '../../devkit/k6-reference.js';
 
 const real = JSON.parse(readFileSync(`${K6_SAMPLES}/summary-pass.json`, 'utf8')) as SummaryData;
 

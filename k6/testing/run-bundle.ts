@@ -4,20 +4,17 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runLoadlab, type RunResult } from '../../runner/e2e/harness.js';
+import type { SummaryData } from '@loadlab/k6-format/summary';
+import { runLoadlab, type RunResult } from '../../devkit/loadlab-run.js';
 import { createSandboxApp } from '../../services/sandbox/app.js';
 import type { SandboxConfig } from '../../services/sandbox/config.js';
 import { listen, type StartedServer } from '../../services/shared/server.js';
-import { realK6 } from '../../stack/real-k6.js';
+import { realK6 } from '../../devkit/real-k6.js';
 
 export const TEST_CREDENTIALS = { DEMO_EMAIL: 'suite-e2e@loadlab.local', DEMO_PASSWORD: 'suite-e2e-secret' };
 
-export interface BundleSummary {
-  metrics: Record<string, { values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }>;
-}
-
 export interface BundleRun extends RunResult {
-  summary?: BundleSummary;
+  summary?: SummaryData;
 }
 
 /** The sandbox with the test credentials; faults as given (off by default). */
@@ -60,7 +57,7 @@ export async function runBundle(
     },
   });
   const file = join(cwd, 'results/summary-latest.json');
-  const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BundleSummary) : undefined;
+  const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SummaryData) : undefined;
   // Tests write only into temporary folders they remove.
   rmSync(cwd, { recursive: true, force: true });
   return summary ? { ...result, summary } : result;

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
-import { goPathError } from '../../runner/core/go-path-error.js';
+import { goPathError } from '@loadlab/k6-format/go-path-error';
 import type { OutputContext, Sample, ThresholdAwareOutput, ThresholdStates } from '../../runner/types.js';
 import { RunAggregator } from '../aggregate.js';
 import { thisNodeRunner } from '../engine.js';

@@ -1,4 +1,4 @@
-// Child process for dashboard-output.test.ts: starts the dashboard, prints its URL, calls stop() when told
+// Child process for dashboard-output.e2e.test.ts: starts the dashboard, prints its URL, calls stop() when told
 // on stdin, and then simply returns. If anything the dashboard owns stayed referenced, it would never exit.
 import { createInterface } from 'node:readline';
 import { createDashboardOutput } from './dashboard-output.js';

@@ -2,7 +2,7 @@
 // (redrawn on a TTY, a plain block every second otherwise, as k6 on stdout).
 import { formatDuration } from '../metrics/index.js';
 import type { ScenarioRun } from './executors.js';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '@loadlab/k6-format/go-quote';
 import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from './options.js';
 

@@ -36,7 +36,7 @@ import {
 import { banner, logLine, maxDurationMs, progressText, startProgress, type ConsoleIO } from './console.js';
 import { ScenarioRun, type PooledVu } from './executors.js';
 import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from './options.js';
-import { goPathError } from './go-path-error.js';
+import { goPathError } from '@loadlab/k6-format/go-path-error';
 import { moduleProblem } from '../modules/names.js';
 
 export const EXIT = {

@@ -3,7 +3,7 @@
 // other type (no `url`): any other is refused in k6's words. Errors are one line, exit 255 as k6's.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { goQuote } from './go-quote.js';
+import { goQuote } from '@loadlab/k6-format/go-quote';
 
 /** Secrets by source name ('default' included when there is one), then by key. */
 export type SecretSources = Record<string, Record<string, string>>;

@@ -4,7 +4,9 @@ import { crossedTimeThresholds, failedOnTimingOnly, loadDecided } from './load-d
 import { diffShapes, ndjsonShape, summaryShape, type RunShape, type SummaryData } from './run-shape.js';
 
 const data = (durationOk: boolean, failedOk = true): SummaryData => ({
-  root_group: { name: '', path: '', groups: [], checks: [] },
+  root_group: { name: '', path: '', id: '', groups: [], checks: [] },
+  options: { summaryTrendStats: ['p(95)'], summaryTimeUnit: '', noColor: false },
+  state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 1000 },
   metrics: {
     'http_req_duration{endpoint:owners}': {
       type: 'trend',

@@ -1,8 +1,8 @@
 // Runs one script on the real k6 and on the runner, for tests that compare what each logs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { realK6 } from '../../stack/real-k6.js';
-import { REPO } from './harness.js';
+import { realK6 } from '../../devkit/real-k6.js';
+import { REPO } from '../../devkit/loadlab-run.js';
 
 /** The runner's command. */
 export const RUNNER = [process.execPath, 'bin/loadlab.js'];

@@ -8,9 +8,10 @@ import {
   summaryShape,
   type RunShape,
 } from './run-shape.js';
+import type { SummaryData } from '@loadlab/k6-format/summary';
 import { fullSummaryShape } from './summary-text-shape.js';
 
-const DATA = {
+const DATA: SummaryData = {
   metrics: {
     http_reqs: { type: 'counter', contains: 'default', values: { count: 4, rate: 1 } },
     checks: {
@@ -24,15 +25,23 @@ const DATA = {
   root_group: {
     name: '',
     path: '',
+    id: 'root',
     groups: [
-      { name: 'g', path: '::g', groups: [], checks: [{ name: 'ok', path: '::g::ok', passes: 4, fails: 0 }] },
+      {
+        name: 'g',
+        path: '::g',
+        id: 'g',
+        groups: [],
+        checks: [{ name: 'ok', path: '::g::ok', id: 'ok', passes: 4, fails: 0 }],
+      },
     ],
     checks: [],
   },
-  state: { testRunDurationMs: 1 },
+  options: { summaryTrendStats: ['avg'], summaryTimeUnit: '', noColor: true },
+  state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: 1 },
 };
 
-function shapeOf(data: typeof DATA, extra: Partial<RunShape> = {}): RunShape {
+function shapeOf(data: SummaryData, extra: Partial<RunShape> = {}): RunShape {
   return {
     exitCode: 0,
     ...summaryShape(data, { counts: true }),
@@ -51,10 +60,10 @@ describe('run-shape: what two engines must agree on', () => {
 
   it('names the metric and field of each summary difference', () => {
     const other = structuredClone(DATA);
-    other.metrics.http_reqs.type = 'trend';
-    other.metrics.http_reqs.values.count = 5;
-    other.metrics.checks.thresholds['rate>0.99'].ok = false;
-    delete (other.metrics as Partial<typeof other.metrics>).data_sent;
+    other.metrics.http_reqs!.type = 'trend';
+    other.metrics.http_reqs!.values.count = 5;
+    other.metrics.checks!.thresholds!['rate>0.99']!.ok = false;
+    delete other.metrics.data_sent;
     other.root_group.groups[0]!.checks[0]!.fails = 1;
     assert.deepEqual(diffShapes(shapeOf(DATA, { exitCode: 0 }), shapeOf(other, { exitCode: 99 })), [
       'exit code: k6=0 runner=99',

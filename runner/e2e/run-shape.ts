@@ -57,27 +57,9 @@ function sampleCount(name: string, m: SummaryMetric): string | undefined {
  */
 const VARYING_TAGS = new Set(['vu', 'iter', 'url', 'name', 'error', 'ip', 'tls_version', 'proto', 'rating']);
 
-interface SummaryGroup {
-  name: string;
-  path: string;
-  groups: SummaryGroup[];
-  checks: { name: string; path: string; passes: number; fails: number }[];
-}
+import type { SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
 
-interface SummaryMetric {
-  type: string;
-  contains: string;
-  values: Record<string, number>;
-  thresholds?: Record<string, { ok: boolean }>;
-}
-
-export interface SummaryData {
-  metrics: Record<string, SummaryMetric>;
-  root_group: SummaryGroup;
-  state?: object;
-  options?: object;
-  [key: string]: unknown;
-}
+export type { SummaryData };
 
 function walk(group: SummaryGroup, visit: (g: SummaryGroup) => void): void {
   visit(group);

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { runLoadlab, runThroughRunK6, type RunResult } from './harness.js';
+import { runLoadlab, runThroughRunK6, type RunResult } from '../../devkit/loadlab-run.js';
 import type { InfluxCapture } from './influx-capture.js';
 import {
   diffShapes,

@@ -12,8 +12,8 @@ import {
   validateAggregation,
   ThresholdSyntaxError,
   type ThresholdDef,
-} from './thresholds.js';
-import type { SummaryData, SummaryMetric } from './summary-types.js';
+} from '@loadlab/k6-format/thresholds';
+import type { SummaryData, SummaryMetric } from '@loadlab/k6-format/summary';
 
 export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
 

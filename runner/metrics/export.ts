@@ -1,7 +1,7 @@
 // `--summary-export` (k6's oldJSONSummary): flattened values, thresholds as "failed" booleans,
 // rate renamed to value, groups and checks keyed by name; pretty-printed with 4 spaces.
 import type { CheckNode, GroupNode } from './group-tree.js';
-import type { SummaryData } from './summary-types.js';
+import type { SummaryData } from '@loadlab/k6-format/summary';
 
 interface ExportGroup {
   name: string;

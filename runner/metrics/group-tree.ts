@@ -2,21 +2,9 @@
 // first-seen order, with k6's ids: the hex md5 of each path.
 import { createHash } from 'node:crypto';
 
-export interface CheckNode {
-  name: string;
-  path: string;
-  id: string;
-  passes: number;
-  fails: number;
-}
-
-export interface GroupNode {
-  name: string;
-  path: string;
-  id: string;
-  groups: GroupNode[];
-  checks: CheckNode[];
-}
+/** The tree's nodes are handleSummary's groups and checks. */
+export type { SummaryCheck as CheckNode, SummaryGroup as GroupNode } from '@loadlab/k6-format/summary';
+import type { SummaryCheck as CheckNode, SummaryGroup as GroupNode } from '@loadlab/k6-format/summary';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 

@@ -1,6 +1,6 @@
 // Value formatting of k6's text summary (summary.js humanizeValue), reproduced exactly so the
 // runner's end-of-test text reads like k6's.
-import type { SummaryMetric } from './summary-types.js';
+import type { SummaryMetric } from '@loadlab/k6-format/summary';
 
 function fixedNoTrailingZeros(value: number, precision: number): string {
   return parseFloat(value.toFixed(precision)).toString();

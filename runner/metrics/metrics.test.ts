@@ -10,7 +10,7 @@ import {
 } from './index.js';
 import { humanizeBytes, humanizeDuration } from './humanize.js';
 import { TrendSink } from './sinks.js';
-import { K6_REFERENCE } from '../../fixtures/k6-reference/paths.js';
+import { K6_REFERENCE } from '../../devkit/k6-reference.js';
 
 const REF = K6_REFERENCE;
 const pass = JSON.parse(readFileSync(`${REF}/k6-samples/summary-pass.json`, 'utf8'));

@@ -5,7 +5,7 @@
 // the samples tagged with exactly its path, never its children's.
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { createSink, summaryValues, type AnySink } from './sinks.js';
-import type { SummaryMetric } from './summary-types.js';
+import type { SummaryMetric } from '@loadlab/k6-format/summary';
 
 export interface CheckCount {
   name: string;

@@ -1,6 +1,7 @@
 // Aggregates per metric type, with k6's definitions (metrics/sink.go): counters sum, gauges keep
 // the last value and extremes, rates count non-zero samples, trends keep every value so
 // percentiles are exact (k6 does the same; memory is 8 bytes per sample).
+import { percentileOfSorted } from '@loadlab/k6-format/percentile';
 import type { MetricType } from '../types.js';
 
 export interface Sink {
@@ -76,13 +77,7 @@ export class TrendSink implements Sink {
       this.values.subarray(0, this.count).sort();
       this.sorted = true;
     }
-    if (this.count === 1) return this.values[0]!;
-    const i = fraction * (this.count - 1);
-    const lower = Math.floor(i);
-    const upper = Math.ceil(i);
-    const a = this.values[lower]!;
-    const b = this.values[upper]!;
-    return a + (b - a) * (i - lower);
+    return percentileOfSorted(this.values, fraction, this.count);
   }
 }
 

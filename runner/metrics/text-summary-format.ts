@@ -4,8 +4,8 @@
 import { HTTP_TIMING_METRICS } from './builtin.js';
 import { humanizeValue } from './humanize.js';
 import type { CheckCount } from './sections.js';
-import type { SummaryMetric } from './summary-types.js';
-import { parseMetricKey } from './thresholds.js';
+import type { SummaryMetric } from '@loadlab/k6-format/summary';
+import { parseMetricKey } from '@loadlab/k6-format/thresholds';
 
 export interface Palette {
   ok(s: string): string;

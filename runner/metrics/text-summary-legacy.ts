@@ -3,7 +3,7 @@
 // a threshold mark in front of the metrics that have thresholds.
 import type { GroupNode } from './group-tree.js';
 import { humanizeValue } from './humanize.js';
-import type { SummaryData, SummaryMetric } from './summary-types.js';
+import type { SummaryData, SummaryMetric } from '@loadlab/k6-format/summary';
 import { sortKeys, width } from './text-summary-format.js';
 
 /** summary-legacy.js decorate(): one escape sequence with every code given, then a reset. */

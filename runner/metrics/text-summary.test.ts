@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Sample } from '../types.js';
-import { K6_GOLDEN } from '../../fixtures/k6-reference/paths.js';
+import { K6_GOLDEN } from '../../devkit/k6-reference.js';
 import { MetricsEngine, parseThresholds, renderTextSummary, type SummaryData } from './index.js';
 import { SectionAggregator } from './sections.js';
 import { decodeCatV, firstDifference, layoutOf, summaryPart } from './test-support.js';

@@ -3,7 +3,7 @@
 // `legacy` is v0.x's layout (text-summary-legacy.ts).
 import { humanizeValue } from './humanize.js';
 import type { CheckCount, SummarySections } from './sections.js';
-import type { SummaryData, SummaryMetric } from './summary-types.js';
+import type { SummaryData, SummaryMetric } from '@loadlab/k6-format/summary';
 import { renderLegacySummary } from './text-summary-legacy.js';
 import {
   checkPieces,
@@ -17,7 +17,7 @@ import {
   type Palette,
 } from './text-summary-format.js';
 import { groupAndScenarioSections, sectionMetricKeys, type Section } from './text-summary-sections.js';
-import { parseMetricKey } from './thresholds.js';
+import { parseMetricKey } from '@loadlab/k6-format/thresholds';
 
 export interface TextSummaryOptions {
   mode: 'compact' | 'full' | 'legacy';

@@ -6,7 +6,7 @@
 import type { GrpcAnswer, GrpcEvent, GrpcOp, MetadataPairs, UnaryAnswer } from '../vu/grpc-protocol.js';
 import { goError } from './go-error.js';
 import { MethodTable, type GrpcMethod, type MethodInfo } from './grpc-descriptors.js';
-import { parseDurationMs } from './http.js';
+import { parseDuration } from '@loadlab/k6-format/duration';
 import type { Hold } from './pending-work.js';
 import type { VuRuntime } from './runtime.js';
 
@@ -86,9 +86,9 @@ function callParams(input: unknown): CallParams {
         break;
       case 'timeout':
         try {
-          p.timeoutMs = parseDurationMs(value);
+          p.timeoutMs = parseDuration(value, { days: false });
         } catch (err) {
-          throw new Error(`invalid timeout value: time: ${(err as Error).message}`, { cause: err });
+          throw new Error(`invalid timeout value: ${(err as Error).message}`, { cause: err });
         }
         break;
       case 'discardResponseMessage':
@@ -150,9 +150,9 @@ function connectOp(
         break;
       case 'timeout':
         try {
-          op.timeoutMs = parseDurationMs(v);
+          op.timeoutMs = parseDuration(v, { days: false });
         } catch (err) {
-          throw bad(`invalid timeout value: time: ${(err as Error).message}`);
+          throw bad(`invalid timeout value: ${(err as Error).message}`);
         }
         break;
       case 'reflectMetadata':

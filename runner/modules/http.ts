@@ -2,6 +2,7 @@
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
 import { DEFAULT_EXPECTED, Res, type JarOp, type RequestTuple, type ResponseTuple } from '../vu/protocol.js';
 import { INVALID_URL_CODE } from '../vu/go-url.js';
+import { parseDuration } from '@loadlab/k6-format/duration';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from './runtime.js';
 import { goError } from './go-error.js';
@@ -11,35 +12,6 @@ import { hasFile, httpFile, multipartBody } from './http-multipart.js';
 const EXPECTED = Symbol('loadlab.expectedStatuses');
 /** What http.expectedStatuses() returns: its ranges, [min, max, ...], judged on the main thread. */
 type Expected = { [EXPECTED]: readonly number[] };
-
-/** k6 durations: "100ms", "1.5s", "1m30s", or a number of milliseconds. */
-export function parseDurationMs(v: unknown): number {
-  if (typeof v === 'number') return v;
-  const s = String(v).trim();
-  if (/^\d+(\.\d+)?$/.test(s)) return Number(s) * 1000;
-  const re = /(\d+(?:\.\d+)?)(ms|us|µs|ns|s|m|h)/g;
-  let total = 0;
-  let matched = '';
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    matched += m[0];
-    const n = Number(m[1]);
-    const unit = m[2];
-    total +=
-      unit === 'h'
-        ? n * 3600e3
-        : unit === 'm'
-          ? n * 60e3
-          : unit === 's'
-            ? n * 1e3
-            : unit === 'ms'
-              ? n
-              : unit === 'ns'
-                ? n / 1e6
-                : n / 1e3;
-  }
-  if (matched !== s) throw new Error(`invalid duration "${s}"`);
-  return total;
-}
 
 /** Form-urlencodes a plain object as k6 does (Go's url.Values.Encode: keys sorted). */
 function formEncode(obj: Record<string, unknown>): string {
@@ -156,7 +128,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
         v && typeof v === 'object' && 'value' in v ? (v as { value: unknown; replace?: unknown }) : undefined;
       cookies.push(k, String(own ? own.value : v), own?.replace ? '1' : '');
     }
-    const timeoutMs = params.timeout !== undefined ? parseDurationMs(params.timeout) : 60_000;
+    const timeoutMs = params.timeout !== undefined ? parseDuration(params.timeout, { days: false }) : 60_000;
     const responseType: ResponseType =
       params.responseType ?? (opt('discardResponseBodies', false) ? 'none' : 'text');
     const maxRedirects = params.redirects ?? opt<number>('maxRedirects', 10);

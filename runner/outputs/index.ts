@@ -33,25 +33,33 @@ export async function createOutputs(
   return outputs;
 }
 
-/** K6_WEB_DASHBOARD=true or `-o web-dashboard`: the live dashboard with its optional export. */
+/** Builds the live web dashboard from the run's context (K6_WEB_DASHBOARD_* are in `base.env`). */
+export type DashboardFactory = (base: Omit<OutputContext, 'argument'>) => Promise<Output>;
+
+let dashboardFactory: DashboardFactory | undefined;
+
+/**
+ * The web dashboard is an extension, as in k6 (xk6-dashboard, built in there): the lab's `loadlab`
+ * (bin/loadlab.js) registers the report's live dashboard here, so the runner itself imports nothing
+ * of the report.
+ */
+export function registerDashboard(factory: DashboardFactory): void {
+  dashboardFactory = factory;
+}
+
+/** K6_WEB_DASHBOARD=true or `-o web-dashboard`: the registered live dashboard with its optional export. */
 export async function dashboardOutput(
   outs: string[],
   base: Omit<OutputContext, 'argument'>,
 ): Promise<Output | undefined> {
-  const env = base.env;
   if (
-    env.K6_WEB_DASHBOARD !== 'true' &&
+    base.env.K6_WEB_DASHBOARD !== 'true' &&
     !outs.some((o) => o === 'web-dashboard' || o.startsWith('web-dashboard='))
   )
     return undefined;
-  const { createDashboardOutput, parsePeriod } = await import('../../report/live/index.js');
-  return createDashboardOutput({
-    ...base,
-    argument: '',
-    host: env.K6_WEB_DASHBOARD_HOST || '127.0.0.1',
-    port: Number(env.K6_WEB_DASHBOARD_PORT || 5665),
-    exportPath: env.K6_WEB_DASHBOARD_EXPORT || undefined,
-    period: parsePeriod(env.K6_WEB_DASHBOARD_PERIOD),
-    open: env.K6_WEB_DASHBOARD_OPEN === 'true',
-  });
+  if (!dashboardFactory)
+    throw new OutputConfigError(
+      "the web-dashboard output is not in this build: run the lab's loadlab (bin/loadlab.js), which registers it",
+    );
+  return dashboardFactory(base);
 }

@@ -4,7 +4,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { createGzip, type Gzip } from 'node:zlib';
 import { formatDuration, parseMetricKey, parseThresholds, type ThresholdDef } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../types.js';
-import { goPathError } from '../core/go-path-error.js';
+import { goPathError } from '@loadlab/k6-format/go-path-error';
 import { rfc3339Nano } from './time-format.js';
 
 /** A threshold as k6's NDJSON writes it: its source, or its config when it can abort the test. */

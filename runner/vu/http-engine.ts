@@ -315,7 +315,7 @@ export class HttpEngine {
       if ('code' in next) {
         // Go's client gives up with an error and no response: k6 answers status 0 with it, and
         // the 3xx hop, which did go over the network, keeps its samples.
-        hops.push(this.failedHop(method, url, hop.requestHeaders, next, false));
+        hops.push(failedHop(method, url, hop.requestHeaders, next, false));
         break;
       }
       url = next.url;
@@ -344,7 +344,7 @@ export class HttpEngine {
       const refusal = refuseUrl(url);
       // k6 parses the URL before its client sees it: a URL it cannot parse is no request at all.
       const sampled = refusal.code !== INVALID_URL_CODE;
-      return Promise.resolve(this.failedHop(method, url, [], refusal, sampled));
+      return Promise.resolve(failedHop(method, url, [], refusal, sampled));
     }
     // Names and values alternating: what undici takes, and what Response.request shows.
     const headers: string[] = [];
@@ -377,7 +377,7 @@ export class HttpEngine {
         if (handler.socket) this.account(handler.socket);
         if (err) {
           const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
-          resolve(this.failedHop(method, url, shownHeaders, classifyError(e)));
+          resolve(failedHop(method, url, shownHeaders, classifyError(e)));
           return;
         }
         const got = handler.headers;
@@ -434,33 +434,6 @@ export class HttpEngine {
         handler.onError(err as Error);
       }
     });
-  }
-
-  private failedHop(
-    method: string,
-    url: string,
-    headers: string[],
-    e: { error: string; code: number },
-    sampled = true,
-  ): WireHop {
-    return {
-      method,
-      url,
-      status: 0,
-      statusText: '',
-      proto: '',
-      headers: [],
-      body: null,
-      timings: ZERO_TIMINGS,
-      error: e.error,
-      errorCode: e.code,
-      remoteIp: '',
-      remotePort: 0,
-      tlsVersion: '',
-      requestHeaders: headers,
-      time: nowMs(),
-      sampled,
-    };
   }
 
   /** Aborts what is in flight (interrupt): the answers come back as errors at once. */
@@ -541,4 +514,32 @@ function ownBytes(chunks: Buffer[]): Uint8Array {
     at += c.byteLength;
   }
   return out;
+}
+
+/** A hop that got no answer (refused, reset, timed out, a bug): status 0 with k6's error and code. */
+export function failedHop(
+  method: string,
+  url: string,
+  headers: string[],
+  e: { error: string; code: number },
+  sampled = true,
+): WireHop {
+  return {
+    method,
+    url,
+    status: 0,
+    statusText: '',
+    proto: '',
+    headers: [],
+    body: null,
+    timings: ZERO_TIMINGS,
+    error: e.error,
+    errorCode: e.code,
+    remoteIp: '',
+    remotePort: 0,
+    tlsVersion: '',
+    requestHeaders: headers,
+    time: nowMs(),
+    sampled,
+  };
 }

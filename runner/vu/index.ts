@@ -3,11 +3,11 @@
 // MessagePort + SharedArrayBuffer bridge. See README.md.
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { nowMs, type IterationView } from '../modules/runtime.js';
+import type { IterationView } from '../modules/runtime.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError, UncaughtInInitError } from './errors.js';
 import { hostSocket } from '../modules/websocket/host.js';
-import { HttpEngine } from './http-engine.js';
+import { failedHop, HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
 import type { GrpcEngine } from './grpc-engine.js';
 import { loadScript, type ScriptBundle } from './load-script.js';
@@ -19,7 +19,6 @@ import {
   SIGNAL,
   STARTED,
   VU_SLOTS,
-  ZERO_TIMINGS,
   type BridgeCall,
   type IterationCounts,
   type JarAnswer,
@@ -325,26 +324,7 @@ class WorkerVu implements Vu {
       // The engine turns network failures into hops; reaching here is a bug, answer rather than hang the VU.
       const e = err as Error;
       answers = reqs.map((r) => ({
-        hops: [
-          {
-            method: r.method,
-            url: r.url,
-            status: 0,
-            statusText: '',
-            proto: '',
-            headers: [],
-            body: null,
-            timings: ZERO_TIMINGS,
-            error: e.message,
-            errorCode: 1000,
-            remoteIp: '',
-            remotePort: 0,
-            tlsVersion: '',
-            requestHeaders: [],
-            time: nowMs(),
-            sampled: true,
-          },
-        ],
+        hops: [failedHop(r.method, r.url, [], { error: e.message, code: 1000 })],
         sent: 0,
         received: 0,
       }));

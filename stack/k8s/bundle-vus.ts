@@ -42,7 +42,7 @@ export async function scenarioVus(bundlePath: string, profile: string): Promise<
   }
 }
 
-/** Runners of a TestRun that get at least one VU: segments.test.ts checks this against real k6. */
+/** Runners of a TestRun that get at least one VU: segments.e2e.test.ts checks this against real k6. */
 export function runnersWithVus(scenarios: readonly ScenarioVus[], parallelism: number): number {
   return Math.min(parallelism, Math.max(0, ...scenarios.map((s) => s.maxVus)));
 }

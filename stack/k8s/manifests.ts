@@ -5,8 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { suiteEntryPoints } from '../../scripts/build-k6.js';
-import { missingVariables } from '../../scripts/require-env.js';
+import { suiteEntryPoints } from '../../k6/build.js';
+import { missingVariables } from '../../scripts/lib/require-env.js';
 import { loadDotEnv } from '../../services/shared/dotenv.js';
 import { isEntryPoint } from '../../services/shared/entry.js';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';

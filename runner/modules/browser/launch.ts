@@ -1,6 +1,7 @@
 // Chromium launch options from k6's K6_BROWSER_* variables (as k6 reads them from the environment).
 import { accessSync, constants, statSync } from 'node:fs';
 import type { LaunchOptions } from 'playwright-core';
+import { parseDuration } from '@loadlab/k6-format/duration';
 
 export const DEFAULT_EXECUTABLE = '/usr/bin/chromium';
 
@@ -25,14 +26,14 @@ export function parseBrowserArgs(raw: string | undefined): string[] {
     .map((p) => (p.startsWith('-') ? p : `--${p}`));
 }
 
-/** Milliseconds from a k6 duration such as `30s`, `1m`, `500ms` or a bare number of seconds. */
+/** K6_BROWSER_TIMEOUT as a k6 duration (`30s`, `1m`, `500ms`; a bare number is seconds). */
 export function parseTimeoutMs(raw: string | undefined, fallbackMs: number): number {
   if (!raw) return fallbackMs;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim());
-  if (!m) throw new Error(`invalid K6_BROWSER_TIMEOUT "${raw}" (use e.g. 30s or 1m)`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!;
+  try {
+    return parseDuration(raw);
+  } catch {
+    throw new Error(`invalid K6_BROWSER_TIMEOUT "${raw}" (use e.g. 30s or 1m)`);
+  }
 }
 
 export function launchOptions(env: Record<string, string | undefined>): LaunchOptions {

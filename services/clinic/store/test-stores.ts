@@ -3,7 +3,7 @@
 // that needs it and stopped after all tests; each store it gives is a new schema with upstream's
 // data. Where the binaries are missing, the PostgreSQL blocks skip, saying so in one line.
 import { createMemoryStore } from './memory.js';
-import { findPostgresBin, startPgServer, type PgServer } from './pg-server.js';
+import { findPostgresBin, startPgServer, type PgServer } from '../../../devkit/postgres.js';
 import { createPostgresStore } from './postgres.js';
 import type { ClinicStore } from './types.js';
 

@@ -1,0 +1,76 @@
+// The layers of docs/architecture.md, checked in `npm test` (npm run lint:deps). Imports point down:
+//   1. k6-format: k6's formats (samples, summary data, threshold grammar, percentiles, durations, Go wording)
+//   2. runner and services, side by side, never importing each other
+//   3. the lab: the suite (k6), report, stack, dashboards, scripts, bench, bin
+// devkit (process, real-k6, PostgreSQL, Chromium helpers) serves tests, benchmarks and the lab's dev
+// commands; nothing the packages ship imports it.
+// Test code: test files and the helpers only tests use (named test-*.ts or kept in e2e/, testing/, fixtures/).
+const TEST = '\\.test\\.ts$|/fixtures/|/test-[^/]+\\.ts$|/testing/|/e2e/';
+const LAB = '^(k6|report|stack|dashboards|scripts|bench|bin|fixtures|\\.github)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A circle hides which side is the lower layer.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'k6-format-is-the-bottom',
+      severity: 'error',
+      comment: 'k6-format depends on nothing of the project but itself.',
+      from: { path: '^k6-format/' },
+      to: { path: '^(runner|services|devkit|k6|report|stack|dashboards|scripts|bench|bin|fixtures)/' },
+    },
+    {
+      name: 'runner-imports-no-lab-or-service',
+      severity: 'error',
+      comment: 'The runner is an engine: it knows k6-format and nothing above or beside it.',
+      from: { path: '^runner/' },
+      to: { path: `^(services/)|${LAB}` },
+    },
+    {
+      name: 'services-import-no-engine-or-lab',
+      severity: 'error',
+      comment: 'The services image carries only the services: no runner, no lab code.',
+      from: { path: '^services/' },
+      to: { path: `^(runner/)|${LAB}` },
+    },
+    {
+      name: 'devkit-stands-alone',
+      severity: 'error',
+      comment: 'The dev kit serves every layer, so it may only use k6-format.',
+      from: { path: '^devkit/' },
+      to: { path: `^(runner|services)/|${LAB}` },
+    },
+    {
+      name: 'shipped-code-uses-no-devkit',
+      severity: 'error',
+      comment: 'Only tests, benchmarks and the lab use the dev kit.',
+      from: { path: '^(k6-format|runner|services)/', pathNot: TEST },
+      to: { path: '^devkit/' },
+    },
+    {
+      name: 'entry-points-are-not-libraries',
+      severity: 'error',
+      comment: 'A script behind an npm command runs; its reusable part lives in a module others import.',
+      from: { pathNot: '^scripts/[^/]+\\.test\\.ts$' },
+      to: { path: '^scripts/[^/]+\\.ts$' },
+    },
+    {
+      name: 'a-script-test-imports-its-own-script',
+      severity: 'error',
+      comment: 'scripts/x.test.ts may call the functions of scripts/x.ts, and no other entry point.',
+      from: { path: '^scripts/([^/]+)\\.test\\.ts$' },
+      to: { path: '^scripts/[^/]+\\.ts$', pathNot: ['^scripts/$1\\.ts$', '\\.test\\.ts$'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|dist|results|fixtures/k6-reference/k6-)' },
+  },
+};

