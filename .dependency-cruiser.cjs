@@ -53,6 +53,14 @@ module.exports = {
       to: { path: '^devkit/' },
     },
     {
+      name: 'the-lab-uses-the-runner-api',
+      severity: 'error',
+      comment:
+        'Shipped lab code reaches the runner through @loadlab/runner (runner/index.ts); tests and benchmarks may look inside.',
+      from: { path: '^(k6|report|stack|dashboards|scripts|bin)/', pathNot: TEST },
+      to: { path: '^runner/', pathNot: '^runner/index\\.ts$' },
+    },
+    {
       name: 'entry-points-are-not-libraries',
       severity: 'error',
       comment: 'A script behind an npm command runs; its reusable part lives in a module others import.',
@@ -62,8 +70,9 @@ module.exports = {
     {
       name: 'a-script-test-imports-its-own-script',
       severity: 'error',
-      comment: 'scripts/x.test.ts may call the functions of scripts/x.ts, and no other entry point.',
-      from: { path: '^scripts/([^/]+)\\.test\\.ts$' },
+      comment:
+        'scripts/x.test.ts (or x.e2e.test.ts) may call the functions of scripts/x.ts, and no other entry point.',
+      from: { path: '^scripts/([^/.]+)(\\.e2e)?\\.test\\.ts$' },
       to: { path: '^scripts/[^/]+\\.ts$', pathNot: ['^scripts/$1\\.ts$', '\\.test\\.ts$'] },
     },
   ],

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Entry point of the lab's `loadlab` command: registers tsx so the TypeScript runner runs as is, and
-// plugs the report's live web dashboard into the runner (which imports nothing of the report).
+// Entry point of the lab's `loadlab` command: @loadlab/runner's command line with the report's live web
+// dashboard plugged in (the runner imports nothing of the report; k6 builds its dashboard in likewise).
 import { register } from 'tsx/esm/api';
 
 register();
-const { registerDashboard } = await import('../runner/outputs/index.ts');
+const { registerDashboard, runCommandLine } = await import('@loadlab/runner');
 registerDashboard(async (base) => (await import('../report/live/index.ts')).dashboardFromEnv(base));
-await import('../runner/cli.ts');
+await runCommandLine();

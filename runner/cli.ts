@@ -1,9 +1,10 @@
-// `loadlab run <script> [flags]`: the k6-compatible Node runner's command line.
+// `loadlab run <script> [flags]`: the k6-compatible Node runner's command line (bin/loadlab.js runs it).
 import { parseRunArgs, UsageError } from './core/args.js';
 import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './core/help.js';
 import { RunController, runTest, EXIT } from './core/run.js';
 
-async function main(argv: string[]): Promise<number> {
+/** The whole `loadlab` command line: `argv` without node and the script; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
   // k6's persistent flags may come before the command: `loadlab -q run script.js`.
   const globals: string[] = [];
   for (;;) {
@@ -76,16 +77,3 @@ async function main(argv: string[]): Promise<number> {
     controller,
   );
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    // Worker threads and sockets are closed; exit explicitly so a lingering handle never holds CI.
-    process.stdout.write('', () => process.exit(code));
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `loadlab: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  },
-);

@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
 import { chromium } from 'playwright-core';
 import { openInBrowser } from '../report/open.js';
-import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
+import {
+  BROWSER_DEFAULT_ARGS as DEFAULT_ARGS,
+  BROWSER_DEFAULT_EXECUTABLE as DEFAULT_EXECUTABLE,
+} from '@loadlab/runner';
 import { isEntryPoint } from '../services/shared/entry.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

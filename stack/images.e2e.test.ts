@@ -14,7 +14,7 @@ import { freePort, pollUntil, stopChild } from '../devkit/processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
+const servicesPkg = JSON.parse(read('services/package.json')) as { dependencies: Record<string, string> };
 
 /** Runs stack/healthcheck.mjs from `cwd` as the HEALTHCHECK does; resolves with its exit code. */
 function healthcheck(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): number | null {
@@ -101,11 +101,32 @@ describe('stack/services.Dockerfile contents', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('holds the services, the healthcheck and no tests', () => {
+  it('holds the services, the healthcheck and no test code', () => {
     assert.ok(files.includes('services/sandbox/main.ts') && files.includes('services/clinic/main.ts'));
     assert.ok(files.includes('stack/healthcheck.mjs'));
     assert.deepEqual(
-      files.filter((f) => f.endsWith('.test.ts')),
+      files.filter((f) => /\.test\.ts$|\/test-[^/]+\.ts$|\/hostile\//.test(f)),
+      [],
+    );
+  });
+
+  it("installs the services package's production dependencies and nothing of the runner", () => {
+    // What `npm ci --omit=dev --workspace=services` installs: the tree npm lists for it.
+    const listed = spawnSync('npm', ['ls', '--workspace=services', '--omit=dev', '--all', '--parseable'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    assert.equal(listed.status, 0, listed.stderr);
+    const names = new Set(
+      listed.stdout
+        .split('\n')
+        .filter((line) => line.includes('node_modules/'))
+        .map((line) => line.split('node_modules/').pop()!),
+    );
+    for (const name of Object.keys(servicesPkg.dependencies)) assert.ok(names.has(name), `${name} missing`);
+    const runnerOnly = ['playwright-core', '@grpc/grpc-js', 'undici', 'cheerio', 'ws', 'protobufjs', 'mocha'];
+    assert.deepEqual(
+      runnerOnly.filter((name) => names.has(name)),
       [],
     );
   });
@@ -136,10 +157,10 @@ describe('stack/services.Dockerfile contents', function () {
             ),
           ),
       );
-      const notProduction = [...packages].filter((name) => !(name in pkg.dependencies));
+      const notProduction = [...packages].filter((name) => !(name in servicesPkg.dependencies));
       assert.deepEqual(notProduction, [], 'imported packages missing from "dependencies"');
       // The CMD runs the TypeScript through tsx, so it must be a production dependency too.
-      assert.ok('tsx' in pkg.dependencies);
+      assert.ok('tsx' in servicesPkg.dependencies);
     });
   }
 

@@ -3,15 +3,15 @@
 #   docker build -f stack/services.Dockerfile --target sandbox -t loadlab-sandbox .
 #   docker build -f stack/services.Dockerfile --target clinic -t loadlab-clinic .
 # The services run TypeScript through tsx, a production dependency, so there is no compile stage:
-# the image holds production node_modules, the sources and nothing else (see the .dockerignore).
+# the image holds the services package's production node_modules (services/package.json: nothing of
+# the runner or the lab), its sources without test code, and nothing else (see the .dockerignore).
 ARG NODE_IMAGE=node:20.20-alpine
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm ci needs every workspace's package.json to match the lockfile.
-COPY k6-format/package.json ./k6-format/package.json
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY services/package.json ./services/package.json
+RUN npm ci --omit=dev --workspace=services --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production

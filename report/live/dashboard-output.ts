@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
-import type { OutputContext, Sample, ThresholdAwareOutput, ThresholdStates } from '../../runner/types.js';
+import type { Sample, ThresholdStates } from '@loadlab/k6-format/samples';
+import type { OutputContext, ThresholdAwareOutput } from '@loadlab/runner';
 import { RunAggregator } from '../aggregate.js';
 import { thisNodeRunner } from '../engine.js';
 import { buildReport, scenarioFromParts, type Report } from '../model.js';

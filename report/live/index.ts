@@ -1,6 +1,6 @@
 // The live web dashboard, registered into the runner by the lab's bin/loadlab.js (the runner's
 // registerDashboard), built from k6's K6_WEB_DASHBOARD_* variables.
-import type { Output, OutputContext } from '../../runner/types.js';
+import type { Output, OutputContext } from '@loadlab/runner';
 import { createDashboardOutput, parsePeriod } from './dashboard-output.js';
 
 export { createDashboardOutput, parsePeriod, thresholdSources } from './dashboard-output.js';

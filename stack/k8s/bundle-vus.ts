@@ -3,16 +3,9 @@
 // options are consolidated. k6 deals each scenario's VUs out to the execution segments by VU index, the
 // same index always to the same segment: a scenario of V VUs reaches the V segments that own indices
 // 0..V-1, so the runners with any VU at all are as many as the largest scenario has VUs (at most N).
-import { resolve } from 'node:path';
-import { parseRunArgs } from '../../runner/core/args.js';
-import { consolidate, scenarioMaxVus } from '../../runner/core/options.js';
-import { createVu, loadScript } from '../../runner/vu/index.js';
+import { inspect, type ScenarioRequirements } from '@loadlab/runner';
 
-export interface ScenarioVus {
-  name: string;
-  executor: string;
-  maxVus: number;
-}
+export type ScenarioVus = ScenarioRequirements;
 
 /**
  * Init needs the credentials to be set (the suite refuses to start without them) but never sends them:
@@ -26,20 +19,7 @@ const INIT_ONLY_ENV = {
 };
 
 export async function scenarioVus(bundlePath: string, profile: string): Promise<ScenarioVus[]> {
-  const scriptPath = resolve(bundlePath);
-  const bundle = await loadScript(scriptPath);
-  const logs: string[] = [];
-  const vu = createVu(
-    { scriptPath, bundle, vuId: 0, env: { ...INIT_ONLY_ENV, LT_PROFILE: profile }, runTags: {} },
-    { onSamples: () => undefined, onLog: (_level, message) => logs.push(message) },
-  );
-  try {
-    const { options } = await vu.init();
-    const config = consolidate(options, {}, parseRunArgs([bundlePath]));
-    return config.scenarios.map((s) => ({ name: s.name, executor: s.executor, maxVus: scenarioMaxVus(s) }));
-  } finally {
-    await vu.close();
-  }
+  return (await inspect(bundlePath, { env: { ...INIT_ONLY_ENV, LT_PROFILE: profile } })).scenarios;
 }
 
 /** Runners of a TestRun that get at least one VU: segments.e2e.test.ts checks this against real k6. */

@@ -6,7 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { launchFailure, launchOptions } from '../../runner/modules/browser/launch.js';
+import {
+  browserLaunchFailure as launchFailure,
+  browserLaunchOptions as launchOptions,
+} from '@loadlab/runner';
 import type { CheckResult } from './checks.js';
 import {
   bySelector,

@@ -1,0 +1,19 @@
+// @loadlab/runner's API, what the lab and other programs may use (deeper modules are internal):
+// - main(argv): the `loadlab` command line (`run`, `version`, `help`), resolving to k6's exit code;
+// - inspect(script): a script's options and each scenario's VUs, as `k6 inspect --execution-requirements`;
+// - registerDashboard(factory): plug in the live web dashboard (the lab registers the report's);
+// - the argument helpers the lab's k8s manifests reuse, the exit codes, and the output contracts.
+export { main } from './cli.js';
+export { inspect, type Inspection, type ScenarioRequirements } from './inspect.js';
+export { registerDashboard, type DashboardFactory } from './outputs/index.js';
+export { parseRunArgs, splitInlineValue, UsageError, type RunFlags } from './core/args.js';
+export { EXIT } from './core/run.js';
+export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './types.js';
+export { runCommandLine } from './bin/run-command-line.js';
+// How k6/browser launches Chromium (K6_BROWSER_* variables, the lab's default flags), for the lab's own pages.
+export {
+  DEFAULT_ARGS as BROWSER_DEFAULT_ARGS,
+  DEFAULT_EXECUTABLE as BROWSER_DEFAULT_EXECUTABLE,
+  launchFailure as browserLaunchFailure,
+  launchOptions as browserLaunchOptions,
+} from './modules/browser/launch.js';
