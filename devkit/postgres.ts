@@ -37,6 +37,8 @@ function runAs(): { uid: number; gid: number } | undefined {
 
 export interface PgServer {
   url: string;
+  /** The postmaster's process id (fault tests stop and continue it and its backends). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startPgServer(bin: string, options: { password?: string } 
     await Promise.race([ready, died]);
     return {
       url,
+      pid: started.pid!,
       stop: async () => {
         await stopChild(started);
         rmSync(dir, { recursive: true, force: true });

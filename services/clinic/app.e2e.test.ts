@@ -33,8 +33,12 @@ describeEachStore('clinic API (open instance)', (fresh) => {
   });
 
   it('answers health and its OpenAPI document, also under the relative /api forms', async () => {
+    // The database's own status as the `db` component where the store has one (Spring's indicator).
+    const db = app.locals.store.ping ? { components: { db: { status: 'UP' } } } : {};
     for (const path of ['/petclinic/actuator/health', `${API}/actuator/health`]) {
-      assert.deepEqual((await c.get(path).expect(200)).body, { status: 'UP' });
+      assert.deepEqual((await c.get(path).expect(200)).body, { status: 'UP', ...db });
+      assert.deepEqual((await c.get(`${path}/readiness`).expect(200)).body, { status: 'UP', ...db });
+      assert.deepEqual((await c.get(`${path}/liveness`).expect(200)).body, { status: 'UP' });
     }
     for (const path of ['/petclinic/v3/api-docs', `${API}/v3/api-docs`]) {
       const doc = (await c.get(path).expect(200)).body;

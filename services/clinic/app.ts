@@ -8,9 +8,16 @@ import { createHttpMetrics } from '../shared/metrics.js';
 import type { ClinicConfig } from './config.js';
 import { loadContract, type Contract } from './contract.js';
 import { ClinicProblem, clinicErrorHandler, invalid, notFound } from './problems.js';
+import { nulErrors } from './text-check.js';
 import { registerRoutes, type Handler, type Method } from './routes.js';
 import { ensureAdmin } from './admin.js';
-import { authenticate, requireRole } from './security.js';
+import {
+  authenticate,
+  createPasswordChecker,
+  hashFor,
+  requireRole,
+  type PasswordChecker,
+} from './security.js';
 import { createMemoryStore } from './store/memory.js';
 import { registerPoolMetrics } from './store/pool-metrics.js';
 import type { ClinicStore } from './store/types.js';
@@ -85,7 +92,7 @@ const acceptsJson: RequestHandler = (req, _res, next) => {
 
 export function createClinicApp(
   config: ClinicConfig,
-  deps: { logger?: Logger; store?: ClinicStore; contract?: Contract } = {},
+  deps: { logger?: Logger; store?: ClinicStore; contract?: Contract; checker?: PasswordChecker } = {},
 ): ClinicApp {
   const store = deps.store ?? createMemoryStore({ seeded: true });
   const contract = deps.contract ?? loadContract();
@@ -121,16 +128,33 @@ export function createClinicApp(
     await ready;
     next();
   };
-  const auth = config.securityEnabled ? [adminReady, authenticate(store)] : [];
+  // One derivation queue per instance: logins and POST /users share its bounds.
+  const checker = deps.checker ?? createPasswordChecker();
+  const auth = config.securityEnabled ? [adminReady, authenticate(store, checker)] : [];
   // /metrics is open by default (Prometheus scrapes it without credentials); CLINIC_METRICS_AUTH=true
   // puts it behind the same Basic authentication on the secured instance.
   app.get('/metrics', ...(config.protectMetrics ? auth : []), metrics.handler);
   const document = contract.document(config.securityEnabled);
-  const health = (_req: Request, res: Response) => res.json({ status: 'UP' });
+  // Spring Boot's split: liveness is the process, readiness (and health) include the database.
+  const liveness = (_req: Request, res: Response) => res.json({ status: 'UP' });
+  const health = async (_req: Request, res: Response) => {
+    if (!store.ping) {
+      res.json({ status: 'UP' });
+      return;
+    }
+    const up = await store.ping().then(
+      () => true,
+      () => false,
+    );
+    const status = up ? 'UP' : 'DOWN';
+    res.status(up ? 200 : 503).json({ status, components: { db: { status } } });
+  };
   const docs = (_req: Request, res: Response) => res.json(document);
   // Readiness probes (compose healthchecks, npm run lab) must work without credentials.
   for (const base of ['/petclinic', '/petclinic/api']) {
     app.get(`${base}/actuator/health`, health);
+    app.get(`${base}/actuator/health/readiness`, health);
+    app.get(`${base}/actuator/health/liveness`, liveness);
     app.get(`${base}/v3/api-docs`, docs);
   }
   app.get('/petclinic/', (_req, res) => res.redirect(302, '/petclinic/v3/api-docs'));
@@ -148,14 +172,18 @@ export function createClinicApp(
     if (!op) throw new Error(`${method.toUpperCase()} ${documented} is not in the served document`);
     const methods = allowed.get(path) ?? new Set<string>();
     allowed.set(path, methods.add(method.toUpperCase()));
-    const guard = config.securityEnabled && roles.length > 0 ? [requireRole(store, ...roles)] : [];
+    const guard = config.securityEnabled && roles.length > 0 ? [requireRole(...roles)] : [];
     api[method](path, ...guard, ...(op.hasBody ? jsonBody : []), async (req: Request, res: Response) => {
       // Express 5 parses req.query on every read: only operations with query parameters touch it.
       const checked = op.params(req.params as Record<string, string>, op.usesQuery ? req.query : {});
       if (!checked.ok) throw checked.notFound ? notFound() : invalid(checked.errors);
+      const nulInArgs = nulErrors(checked.args);
+      if (nulInArgs.length > 0) throw invalid(nulInArgs);
       if (op.hasBody) {
         const errors = op.body(req.body);
         if (errors.length > 0) throw invalid(errors);
+        const nulInBody = nulErrors(req.body);
+        if (nulInBody.length > 0) throw invalid(nulInBody);
       }
       const answer = await handler(req, checked.args);
       if (answer.location) res.location(answer.location);
@@ -163,7 +191,7 @@ export function createClinicApp(
       else res.status(answer.status).json(answer.body);
     });
   };
-  registerRoutes(route, store);
+  registerRoutes(route, store, hashFor(checker));
   // A known path with a method it does not have: 405 with Allow (upstream's catch-all gives 500).
   for (const [path, methods] of allowed) {
     const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');

@@ -114,35 +114,58 @@ function adjustOperation(path: string, method: string, op: Operation, secured: b
   if (path === '/users') r['409'] = problem('The username is taken.');
   r['406'] = problem('The Accept header does not allow application/json.');
   if (!r['500']) r['500'] = problem('Server error.');
+  r['503'] = problem(
+    'The database is unavailable or did not answer in time; retry after Retry-After seconds.',
+  );
   if (secured) {
     r['401'] = problem('Missing or wrong credentials (with WWW-Authenticate: Basic realm="Realm").');
     r['403'] = problem('The user lacks the role this operation needs.');
+    r['429'] = problem(
+      'Too many password checks waiting for this client or user; retry after Retry-After seconds.',
+    );
   }
 }
 
-const HEALTH_AND_DOCS: Record<string, PathItem> = {
-  '/actuator/health': {
-    get: {
-      tags: ['actuator'],
-      operationId: 'health',
-      summary: 'Health probe (no credentials needed, for readiness checks)',
-      security: [],
-      responses: {
-        '200': {
-          description: 'Up.',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: { status: { type: 'string', enum: ['UP'] } },
-                required: ['status'],
-              },
-            },
-          },
-        },
+/** Spring Boot's health shape: overall status, and the database's as the `db` component. */
+const healthResponses = (what: string): Record<string, Json> => {
+  const status = { type: 'string', enum: ['UP', 'DOWN'] };
+  const schema = {
+    type: 'object',
+    properties: {
+      status,
+      components: {
+        type: 'object',
+        properties: { db: { type: 'object', properties: { status }, required: ['status'] } },
       },
     },
-  },
+    required: ['status'],
+  };
+  return {
+    '200': { description: `Up${what}.`, content: { 'application/json': { schema } } },
+    '503': { description: `Down${what}.`, content: { 'application/json': { schema } } },
+  };
+};
+
+const probe = (operationId: string, summary: string, what: string): PathItem => ({
+  get: { tags: ['actuator'], operationId, summary, security: [], responses: healthResponses(what) },
+});
+
+const HEALTH_AND_DOCS: Record<string, PathItem> = {
+  '/actuator/health': probe(
+    'health',
+    'Health probe (no credentials needed): DOWN with 503 when the database does not answer within 1 s',
+    ' (the database answers)',
+  ),
+  '/actuator/health/readiness': probe(
+    'readiness',
+    'Readiness probe: the same as /actuator/health (route traffic here only while the database answers)',
+    ' (the database answers)',
+  ),
+  '/actuator/health/liveness': probe(
+    'liveness',
+    'Liveness probe: UP while the process serves requests, whatever the database (do not restart for an outage)',
+    '',
+  ),
   '/v3/api-docs': {
     get: {
       tags: ['actuator'],

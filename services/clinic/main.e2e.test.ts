@@ -222,4 +222,55 @@ describe('clinic process on PostgreSQL (main.ts)', function () {
       await check.end();
     }
   });
+  it('drains on SIGTERM that comes before the secured instance listens (issue 28, item 5)', async function () {
+    const url = await testDatabaseUrl();
+    if (!url) this.skip();
+    const db = await newDatabase(url!, `clinic_early_${process.pid}`);
+    const [port, securePort] = [await freePort(), await freePort()];
+    // The secured instance's migration waits on this advisory lock (migrate.ts keys it on the schema),
+    // so the open instance listens alone for as long as the test holds it.
+    const holder = new pg.Client({ connectionString: db });
+    await holder.connect();
+    await holder.query("SELECT pg_advisory_lock(hashtext('clinic_secure'))");
+    const clinic = run({
+      CLINIC_INSTANCE: 'both',
+      CLINIC_DB: 'postgres',
+      DATABASE_URL: db,
+      CLINIC_PORT: String(port),
+      CLINIC_SECURE_PORT: String(securePort),
+      ADMIN_PASSWORD: 'early-Strong-Secret-1',
+    });
+    const base = `http://127.0.0.1:${port}/petclinic/api`;
+    const locker = new pg.Client({ connectionString: db });
+    try {
+      await pollUntil(
+        'the open instance',
+        () =>
+          fetch(`${base}/actuator/health`).then(
+            (r) => r.ok || undefined,
+            () => undefined,
+          ),
+        60_000,
+      );
+      // A request in flight when the signal comes: it waits on a table lock the test releases later.
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE clinic_open.owners IN ACCESS EXCLUSIVE MODE');
+      const inFlight = fetch(`${base}/owners/1`).then(
+        (r) => r.status,
+        (e: Error) => e.message,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      clinic.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      await locker.query('ROLLBACK');
+      assert.equal(await inFlight, 200, 'the request in flight is answered, not reset');
+      assert.equal(await clinic.exit, 0, `exit code (null: killed by the signal) ${clinic.err()}`);
+      assert.match(clinic.out(), /draining/);
+    } finally {
+      clinic.child.kill('SIGKILL');
+      await locker.end().catch(() => {});
+      await holder.end();
+    }
+  });
 });

@@ -72,9 +72,16 @@ export async function openStore(db: ClinicDb = { kind: 'memory' }): Promise<Clin
   }
 }
 
+/** main's view of a start in progress: each instance as it listens, and whether a signal came. */
+export interface StartHooks {
+  listening?(started: StartedServer & { store: ClinicStore }): void;
+  stopping?(): boolean;
+}
+
 export async function startClinic(
   env: NodeJS.ProcessEnv,
   plans: ClinicPlan[] = planClinic(env),
+  hooks: StartHooks = {},
 ): Promise<(StartedServer & { store: ClinicStore })[]> {
   const logger = createLogger('clinic', env);
   const host = env.CLINIC_HOST || '127.0.0.1';
@@ -87,6 +94,11 @@ export async function startClinic(
       try {
         const app = createClinicApp(plan.config, { logger, store });
         await app.locals.ready;
+        // A signal came while this store opened: the others are draining, do not listen now.
+        if (hooks.stopping?.()) {
+          await store.close();
+          break;
+        }
         server = await listen(app, plan.port, host);
       } catch (error) {
         await store.close();
@@ -94,12 +106,14 @@ export async function startClinic(
       }
       logger.info({ url: server.url, secured: plan.secure, store: store.kind }, 'clinic listening');
       // Closing drains the requests in flight first, then the pool: no acknowledged write is cut.
-      started.push({
+      const instance = {
         ...server,
         store,
         close: () => server.close().then(() => store.close()),
         release: () => store.close(),
-      });
+      };
+      started.push(instance);
+      hooks.listening?.(instance);
     }
   } catch (error) {
     await Promise.all(started.map((s) => s.close()));
@@ -110,13 +124,22 @@ export async function startClinic(
 
 async function main(): Promise<void> {
   loadDotEnv();
+  // Signal handlers before anything listens: the open instance may answer seconds before the
+  // secured one (a fresh database is migrated twice), and a stop in that window must drain it too.
+  // The lists fill as instances listen; the drain reads them when the signal comes.
+  const servers: StartedServer['server'][] = [];
+  const releases: (() => Promise<void>)[] = [];
+  const stopping = drainOnSignals(servers, createLogger('clinic'), () =>
+    Promise.all(releases.map((release) => release())).then(() => {}),
+  );
   try {
-    const started = await startClinic(process.env);
-    drainOnSignals(
-      started.map((s) => s.server),
-      createLogger('clinic'),
-      () => Promise.all(started.map((s) => s.release?.())).then(() => {}),
-    );
+    await startClinic(process.env, planClinic(process.env), {
+      listening: (s) => {
+        servers.push(s.server);
+        releases.push(() => s.store.close());
+      },
+      stopping,
+    });
   } catch (error) {
     console.error(`clinic: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(error instanceof ConfigError ? 2 : 1);

@@ -5,6 +5,21 @@ import { STATUS_CODES } from 'node:http';
 import type { Logger } from '../shared/logger.js';
 import { clientErrorStatus, PROBLEM_CONTENT_TYPE } from '../shared/problem.js';
 import type { ValidationItem } from './contract.js';
+import { CheckAbandoned, CheckRefused } from './check-queue.js';
+import { isUnavailable } from './store/unavailable.js';
+
+/** Seconds a client is asked to wait after a 503 or 429 (the database's timeouts are about this long). */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** 503 + Retry-After: the database cannot answer now; the same request may succeed later. */
+export function sendUnavailable(
+  req: Request,
+  res: Response,
+  detail = 'The database is unavailable; retry later',
+): void {
+  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  sendClinicProblem(req, res, 503, 'DataAccessResourceFailureException', detail);
+}
 
 /** Upstream's `type`: the request URL, made a valid URI whatever the client sent (a lone `%`, a Host
  * header that is no host). */
@@ -96,6 +111,26 @@ export function clinicErrorHandler(logger?: Logger): ErrorRequestHandler {
     }
     if (err instanceof ClinicProblem) {
       sendClinicProblem(req, res, err.status, err.title, err.detail, err.errors);
+      return;
+    }
+    if (err instanceof CheckRefused) {
+      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendClinicProblem(
+        req,
+        res,
+        err.status,
+        err.status === 429 ? 'TooManyRequests' : 'ServiceUnavailable',
+        err.message,
+      );
+      return;
+    }
+    if (err instanceof CheckAbandoned) {
+      res.destroy(); // the client has gone: nothing to answer
+      return;
+    }
+    if (isUnavailable(err)) {
+      logger?.warn({ err }, 'database unavailable');
+      sendUnavailable(req, res);
       return;
     }
     const status = clientErrorStatus(err);

@@ -4,14 +4,16 @@
 import type { Request } from 'express';
 import type { Args } from './contract.js';
 import { ClinicProblem, invalid, notFound } from './problems.js';
-import { hashPassword, ROLES } from './security.js';
+import { ROLES } from './security.js';
 import {
   StoreRejected,
   type ClinicStore,
+  type NamedRecord,
   type OwnerRecord,
   type PetRecord,
   type VisitRecord,
 } from './store/types.js';
+import { createListGate } from './list-gate.js';
 import { views } from './views.js';
 
 export interface Answer {
@@ -90,7 +92,15 @@ function storeProblem(error: unknown): unknown {
   return dataIntegrity();
 }
 
-export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
+/** Hashes a new user's password off the event loop, in the instance's derivation queue. */
+export type HashPassword = (req: Request, password: string) => Promise<string>;
+
+export function registerRoutes(
+  storeRoute: Route,
+  store: ClinicStore,
+  hash: HashPassword,
+  lists = createListGate(),
+): void {
   const route: Route = (method, path, roles, handler) =>
     storeRoute(method, path, roles, async (req, args) => {
       try {
@@ -108,6 +118,8 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     if (records.length === 0) throw notFound(what);
     return { status: 200, body: await show(records) };
   };
+  /** An unpaged list, read and built inside the list gate (a bound on what lists hold at once). */
+  const wholeList = (build: () => Promise<Answer>) => lists.run(build);
   const each =
     <T, W>(show: (r: T) => W) =>
     (records: T[]) =>
@@ -123,13 +135,15 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     city: b.city,
     telephone: b.telephone,
   });
+  /** The pet's fields and its type's record (read before the write, for the create's answer). */
   const petFields = async (
     b: { name: string; birthDate: string; type: { id: number } },
     ownerId: number,
-  ): Promise<Omit<PetRecord, 'id'>> => {
+  ): Promise<{ fields: Omit<PetRecord, 'id'>; petType: NamedRecord }> => {
     checkBirthDate(b.birthDate);
-    if (!(await store.petTypes.get(b.type.id))) throw dataIntegrity();
-    return { name: b.name, birthDate: b.birthDate, typeId: b.type.id, ownerId };
+    const petType = await store.petTypes.get(b.type.id);
+    if (!petType) throw dataIntegrity();
+    return { fields: { name: b.name, birthDate: b.birthDate, typeId: b.type.id, ownerId }, petType };
   };
   const lastName = (args: Args) => (args.lastName as string | undefined) ?? '';
   const visitFields = async (
@@ -140,15 +154,17 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     return { petId, date: b.date ?? new Date().toISOString().slice(0, 10), description: b.description };
   };
   // One query for all the names (listIn, ordered by id): each name's first specialty, as listBy()[0].
-  const specialtyIdsByName = async (list: { name: string }[]) => {
+  const specialtiesByName = async (list: { name: string }[]) => {
     const found = await store.specialties.listIn(
       'name',
       list.map((s) => s.name),
     );
-    const idByName = new Map<string, number>();
-    for (const s of found) if (!idByName.has(s.name)) idByName.set(s.name, s.id);
-    return list.map((s) => idByName.get(s.name)).filter((sid): sid is number => sid !== undefined);
+    const byName = new Map<string, NamedRecord>();
+    for (const s of found) if (!byName.has(s.name)) byName.set(s.name, s);
+    return list.flatMap((s) => byName.get(s.name) ?? []);
   };
+  const specialtyIdsByName = async (list: { name: string }[]) =>
+    (await specialtiesByName(list)).map((s) => s.id);
   const owner = async (args: Args) => need(await store.owners.get(id(args, 'ownerId')), 'owner');
 
   route('get', '/oops', [], () => {
@@ -159,12 +175,14 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     );
   });
   // Owners
-  route('get', '/owners', O, async (_req, args) =>
-    nonEmpty((await store.owners.findByLastName(lastName(args))).records, 'owners', view.owners),
+  route('get', '/owners', O, (_req, args) =>
+    wholeList(async () =>
+      nonEmpty((await store.owners.findByLastName(lastName(args))).records, 'owners', view.owners),
+    ),
   );
   route('post', '/owners', O, async (req) => {
     const created = await store.owners.insert(ownerFields(req.body));
-    return { status: 201, body: await view.owner(created), location: `/api/owners/${created.id}` };
+    return { status: 201, body: view.created.owner(created), location: `/api/owners/${created.id}` };
   });
   route('get', '/owners/:ownerId', O, async (_req, args) => ({
     status: 200,
@@ -184,8 +202,9 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   });
   route('post', '/owners/:ownerId/pets', O, async (req, args) => {
     const found = await owner(args);
-    const pet = await store.pets.insert(await petFields(req.body, found.id));
-    return { status: 201, body: await view.pet(pet), location: `/api/pets/${pet.id}` };
+    const { fields, petType } = await petFields(req.body, found.id);
+    const pet = await store.pets.insert(fields);
+    return { status: 201, body: view.created.pet(pet, petType), location: `/api/pets/${pet.id}` };
   });
   // Unlike upstream (issue #310), the pet must belong to the owner in the path.
   const ownersPet = async (args: Args) => {
@@ -200,7 +219,8 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   }));
   route('put', '/owners/:ownerId/pets/:petId', O, async (req, args) => {
     const pet = await ownersPet(args);
-    if (!(await store.pets.update(pet.id, await petFields(req.body, pet.ownerId)))) throw notFound('pet');
+    if (!(await store.pets.update(pet.id, (await petFields(req.body, pet.ownerId)).fields)))
+      throw notFound('pet');
     return { status: 204 };
   });
   route('post', '/owners/:ownerId/pets/:petId/visits', O, async (req, args) => {
@@ -213,7 +233,7 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     return { status: 200, body: await page(records, total, args, view.owners) };
   });
   // Pets
-  route('get', '/pets', O, async () => nonEmpty(await store.pets.list(), 'pets', view.pets));
+  route('get', '/pets', O, () => wholeList(async () => nonEmpty(await store.pets.list(), 'pets', view.pets)));
   route('get', '/v2/pets', O, async (_req, args) => {
     const { records, total } = await store.pets.listPage(pageRange(args));
     return { status: 200, body: await page(records, total, args, view.pets) };
@@ -224,7 +244,8 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
   }));
   route('put', '/pets/:petId', O, async (req, args) => {
     const pet = need(await store.pets.get(id(args, 'petId')), 'pet');
-    if (!(await store.pets.update(pet.id, await petFields(req.body, pet.ownerId)))) throw notFound('pet');
+    if (!(await store.pets.update(pet.id, (await petFields(req.body, pet.ownerId)).fields)))
+      throw notFound('pet');
     return { status: 204 };
   });
   route('delete', '/pets/:petId', O, async (_req, args) => {
@@ -232,7 +253,9 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     return { status: 204 };
   });
   // Visits
-  route('get', '/visits', O, async () => nonEmpty(await store.visits.list(), 'visits', each(view.visit)));
+  route('get', '/visits', O, () =>
+    wholeList(async () => nonEmpty(await store.visits.list(), 'visits', each(view.visit))),
+  );
   route('post', '/visits', O, async (req) => {
     const visit = await store.visits.insert(await visitFields(req.body, req.body.petId));
     return { status: 201, body: view.visit(visit), location: `/api/visits/${visit.id}` };
@@ -302,14 +325,15 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     return { status: 204 };
   });
   // Vets: specialties are resolved by name; unknown names are dropped, as upstream does.
-  route('get', '/vets', V, async () => nonEmpty(await store.vets.list(), 'vets', view.vets));
+  route('get', '/vets', V, () => wholeList(async () => nonEmpty(await store.vets.list(), 'vets', view.vets)));
   route('post', '/vets', V, async (req) => {
+    const specialties = await specialtiesByName(req.body.specialties);
     const vet = await store.vets.insert({
       firstName: req.body.firstName,
       lastName: req.body.lastName,
-      specialtyIds: await specialtyIdsByName(req.body.specialties),
+      specialtyIds: specialties.map((s) => s.id),
     });
-    return { status: 201, body: await view.vet(vet), location: `/api/vets/${vet.id}` };
+    return { status: 201, body: view.created.vet(vet, specialties), location: `/api/vets/${vet.id}` };
   });
   route('get', '/vets/:vetId', V, async (_req, args) => ({
     status: 200,
@@ -343,7 +367,7 @@ export function registerRoutes(storeRoute: Route, store: ClinicStore): void {
     const enabled = body.enabled ?? true;
     await store.users.insert({
       username: body.username,
-      passwordHash: hashPassword(body.password),
+      passwordHash: await hash(req, body.password),
       enabled,
       roles,
     });

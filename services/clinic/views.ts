@@ -47,18 +47,16 @@ export function views(store: ClinicStore) {
     ]);
     const typeById = new Map(types.map((t) => [t.id, t]));
     const visitsByPet = groupBy(visits, (v) => v.petId);
-    return records.map((p) => {
-      const petType = typeById.get(p.typeId);
-      return {
-        name: p.name,
-        birthDate: p.birthDate,
-        type: petType ? named(petType) : null,
-        id: p.id,
-        ownerId: p.ownerId,
-        visits: (visitsByPet.get(p.id) ?? []).sort((a, b) => b.date.localeCompare(a.date)).map(visit),
-      };
-    });
+    return records.map((p) => petShape(p, typeById.get(p.typeId), visitsByPet.get(p.id) ?? []));
   };
+  const petShape = (p: PetRecord, petType: NamedRecord | undefined, visits: VisitRecord[]) => ({
+    name: p.name,
+    birthDate: p.birthDate,
+    type: petType ? named(petType) : null,
+    id: p.id,
+    ownerId: p.ownerId,
+    visits: visits.sort((a, b) => b.date.localeCompare(a.date)).map(visit),
+  });
   const pet = async (p: PetRecord) => (await pets([p]))[0]!;
   const petsOf = async (ownerId: number) => pets((await store.pets.listBy('ownerId', ownerId)).sort(byName));
   /** Owners with their pets: three queries whatever the count. */
@@ -73,32 +71,44 @@ export function views(store: ClinicStore) {
       ).sort(byName),
     );
     const petsByOwner = groupBy(all, (p) => p.ownerId);
-    return records.map((o) => ({
-      firstName: o.firstName,
-      lastName: o.lastName,
-      address: o.address,
-      city: o.city,
-      telephone: o.telephone,
-      id: o.id,
-      pets: petsByOwner.get(o.id) ?? [],
-    }));
+    return records.map((o) => ownerShape(o, petsByOwner.get(o.id) ?? []));
   };
+  const ownerShape = <P>(o: OwnerRecord, ownerPets: P[]) => ({
+    firstName: o.firstName,
+    lastName: o.lastName,
+    address: o.address,
+    city: o.city,
+    telephone: o.telephone,
+    id: o.id,
+    pets: ownerPets,
+  });
   const owner = async (o: OwnerRecord) => (await owners([o]))[0]!;
   const specialty = (s: NamedRecord) => ({ id: s.id, name: s.name });
   /** Vets with their specialties: one query whatever the count. */
   const vets = async (records: VetRecord[]) => {
     const ids = unique(records.flatMap((v) => v.specialtyIds));
     const byId = new Map((ids.length ? await store.specialties.listIn('id', ids) : []).map((s) => [s.id, s]));
-    return records.map((v) => ({
-      firstName: v.firstName,
-      lastName: v.lastName,
-      specialties: v.specialtyIds
-        .flatMap((id) => byId.get(id) ?? [])
-        .sort(byName)
-        .map(specialty),
-      id: v.id,
-    }));
+    return records.map((v) =>
+      vetShape(
+        v,
+        v.specialtyIds.flatMap((id) => byId.get(id) ?? []),
+      ),
+    );
   };
+  const vetShape = (v: VetRecord, specialties: NamedRecord[]) => ({
+    firstName: v.firstName,
+    lastName: v.lastName,
+    specialties: specialties.sort(byName).map(specialty),
+    id: v.id,
+  });
   const vet = async (v: VetRecord) => (await vets([v]))[0]!;
-  return { visit, pet, pets, petsOf, owner, owners, specialty, vet, vets };
+  // A record just created, shown from what the write and the reads before it gave: no read after
+  // the commit, so a failing read can never turn a stored create into an error (and a retry into
+  // a duplicate). A new owner has no pets, a new pet no visits.
+  const created = {
+    owner: (o: OwnerRecord) => ownerShape(o, []),
+    pet: (p: PetRecord, petType: NamedRecord) => petShape(p, petType, []),
+    vet: (v: VetRecord, specialties: NamedRecord[]) => vetShape(v, [...specialties]),
+  };
+  return { visit, pet, pets, petsOf, owner, owners, specialty, vet, vets, created };
 }

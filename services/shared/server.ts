@@ -106,8 +106,16 @@ export async function listen(app: RequestListener, port: number, host: string): 
   };
 }
 
-/** Drains every server on the first SIGTERM/SIGINT, then runs `afterDrain` (closing pools), then exits 0. */
-export function drainOnSignals(servers: Server[], logger: Logger, afterDrain?: () => Promise<void>): void {
+/**
+ * Drains every server on the first SIGTERM/SIGINT, then runs `afterDrain` (closing pools), then exits 0.
+ * `servers` is read when the signal comes, so it may still grow (install this before listening).
+ * Returns whether a signal has come.
+ */
+export function drainOnSignals(
+  servers: Server[],
+  logger: Logger,
+  afterDrain?: () => Promise<void>,
+): () => boolean {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -122,6 +130,7 @@ export function drainOnSignals(servers: Server[], logger: Logger, afterDrain?: (
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  return () => stopping;
 }
 
 /** Reads a TCP port from the environment; a bad value is a ConfigError (one line, exit 2). */

@@ -4,7 +4,18 @@ import { refuseWeakPassword, THROWAWAY_DEMO } from './weak-password.js';
 
 describe('refuseWeakPassword', () => {
   it("refuses .env.example's placeholder and well-known defaults in one line, whatever their case", () => {
-    for (const value of ['<choose-a-password>', 'password', 'admin', 'Admin', 'changeme', '123456']) {
+    for (const value of [
+      '<choose-a-password>',
+      'password',
+      'admin',
+      'Admin',
+      'changeme',
+      '123456',
+      ' admin',
+      'admin\t',
+      ' <choose-a-password> ',
+      '   ',
+    ]) {
       assert.throws(
         () => refuseWeakPassword({ ADMIN_PASSWORD: value }, 'ADMIN_PASSWORD'),
         (e: Error) =>

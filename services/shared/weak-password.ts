@@ -38,9 +38,11 @@ const KNOWN_DEFAULTS = new Set([
 export function refuseWeakPassword(env: NodeJS.ProcessEnv, name: string): void {
   const value = env[name];
   if (!value || env[THROWAWAY_DEMO] === 'true') return;
-  const why = /^<.*>$/.test(value)
+  // Spaces around a default do not make it another password to a guessing list (' admin').
+  const bare = value.trim();
+  const why = /^<.*>$/.test(bare)
     ? 'is still the placeholder from .env.example'
-    : KNOWN_DEFAULTS.has(value.toLowerCase())
+    : bare === '' || KNOWN_DEFAULTS.has(bare.toLowerCase())
       ? 'is a well-known default password'
       : undefined;
   if (why) {

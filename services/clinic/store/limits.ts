@@ -14,9 +14,16 @@ export const VARCHAR = {
   role: 20,
 } as const;
 
+/** Characters as PostgreSQL (and JSON Schema's maxLength) count them: code points, not UTF-16 units. */
+function characters(value: string): number {
+  let n = 0;
+  for (const _ of value) n += 1;
+  return n;
+}
+
 /** Rejects a string longer than its column (PostgreSQL's 22001 string_data_right_truncation). */
 export function checkLength(field: string, value: string, max: number): void {
-  if (value.length > max)
+  if (value.length > max && characters(value) > max)
     throw new StoreRejected('value', `${field} is longer than ${max} characters`, field, value);
 }
 

@@ -87,6 +87,10 @@ async function seedUpstream(client: PoolClient): Promise<void> {
 export async function migrate(client: PoolClient, schema: string): Promise<void> {
   await client.query('BEGIN');
   try {
+    // The pool's request timeouts are for requests: the lock may wait for another instance's
+    // migration, and creating and seeding may take longer on a slow disk.
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query('SET LOCAL lock_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await client.query(`SET LOCAL search_path TO "${schema}"`);

@@ -4,8 +4,10 @@
 // cascade in the database (ON DELETE CASCADE), so a delete is one statement.
 import pg from 'pg';
 import { migrate } from './migrate.js';
+import { asUnavailable } from './unavailable.js';
 import {
   StoreRejected,
+  StoreUnavailable,
   type ClinicStore,
   type NamedRecord,
   type OwnerRecord,
@@ -39,6 +41,8 @@ interface TableSpec {
 
 /** A driver error as the store's own: values a column cannot hold, references and keys. */
 function rejected(error: unknown): unknown {
+  const unavailable = asUnavailable(error);
+  if (unavailable !== error) return unavailable;
   const e = error as { code?: unknown; message?: string; column?: string };
   if (typeof e.code !== 'string') return error;
   const message = e.message ?? 'rejected by the database';
@@ -153,17 +157,25 @@ export class SqlRepository<T extends { id: number }> implements Repository<T> {
   /** One statement on any connection, or a transaction when the record has link rows too. */
   private async write<R>(work: (client: pg.Pool | pg.PoolClient) => Promise<R>): Promise<R> {
     if (!this.spec.link) return work(this.pool);
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
     try {
-      await client.query('BEGIN');
+      client = await this.pool.connect();
+    } catch (error) {
+      throw rejected(error);
+    }
+    let failed: Error | undefined;
+    try {
+      await this.query('BEGIN', [], client);
       const result = await work(client);
-      await client.query('COMMIT');
+      await this.query('COMMIT', [], client);
       return result;
     } catch (error) {
+      failed = error instanceof Error ? error : new Error(String(error));
       await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {
-      client.release();
+      // A connection that failed mid-transaction (a timeout, a broken socket) is dropped, not reused.
+      client.release(failed);
     }
   }
 
@@ -199,6 +211,9 @@ class SqlOwners extends SqlRepository<OwnerRecord> implements OwnerRepository {
   }
 }
 
+/** The health check's own bound: a probe must answer quickly, whatever the pool holds. */
+const PING_TIMEOUT_MS = 1000;
+
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export interface PostgresOptions {
@@ -206,15 +221,36 @@ export interface PostgresOptions {
   /** The instance's schema: lower-case letters, digits and _ (it is part of SQL text). */
   schema: string;
   maxConnections?: number;
+  timeouts?: Partial<DbTimeouts>;
 }
+
+/** How long a request may wait on the database before it answers 503 (milliseconds). */
+export interface DbTimeouts {
+  /** For a pool connection (all 10 busy) or a new connection to the server. */
+  acquire: number;
+  /** For one statement, on the server (statement_timeout). */
+  statement: number;
+  /** For a lock another session holds (lock_timeout): a locked table answers 503, not a hang. */
+  lock: number;
+  /** For any answer at all, on the client: a frozen server sends nothing, so only this fires. */
+  read: number;
+}
+
+export const DB_TIMEOUTS: DbTimeouts = { acquire: 2000, statement: 5000, lock: 2000, read: 6000 };
 
 /** Connects, migrates and returns the store; rejects when the server is unreachable or refuses. */
 export async function createPostgresStore(options: PostgresOptions): Promise<ClinicStore> {
   if (!SCHEMA_NAME.test(options.schema)) throw new Error(`bad schema name "${options.schema}"`);
+  const timeouts = { ...DB_TIMEOUTS, ...options.timeouts };
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: timeouts.acquire,
+    statement_timeout: timeouts.statement,
+    lock_timeout: timeouts.lock,
+    query_timeout: timeouts.read,
+    // A transaction left open (a client gone mid-write) must not hold its locks for ever.
+    idle_in_transaction_session_timeout: timeouts.read,
     options: `-c search_path=${options.schema}`,
   });
   // An idle connection the server drops is the pool's to replace, not a crash of the clinic.
@@ -289,6 +325,22 @@ export async function createPostgresStore(options: PostgresOptions): Promise<Cli
       link: { field: 'roles', table: 'roles', key: 'user_id', column: 'role', type: 'varchar' },
     }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    ping: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new StoreUnavailable('no answer to SELECT 1 in time')),
+          PING_TIMEOUT_MS,
+        );
+      });
+      try {
+        await Promise.race([pool.query('SELECT 1'), late]);
+      } catch (error) {
+        throw rejected(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     // pool.end() waits for checked-out clients to come back, so writes in flight finish first.
     close: () => (closed ??= pool.end()),
   };

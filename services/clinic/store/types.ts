@@ -92,6 +92,8 @@ export interface ClinicStore {
   /** Waits for the writes in flight and releases connections. */
   close(): Promise<void>;
   poolStats?(): PoolStats;
+  /** Resolves when the database answers a trivial query in time (health); StoreUnavailable otherwise. */
+  ping?(): Promise<void>;
 }
 
 /**
@@ -106,5 +108,16 @@ export class StoreRejected extends Error {
     readonly rejectedValue = '',
   ) {
     super(message);
+  }
+}
+
+/**
+ * The database cannot answer now (down, restarting, a statement or lock past its timeout, no pool
+ * connection in time): the request may succeed later, so it answers 503 with Retry-After, never 500,
+ * and a login that meets it is not "Bad credentials".
+ */
+export class StoreUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
   }
 }
