@@ -2,9 +2,9 @@
 // and a place for their screenshots. The same Debian Chromium the k6/browser module drives, launched
 // headless with what a root container needs (no sandbox) and no background traffic (a closed network
 // refuses it).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -15,10 +15,28 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath, args: [...FLAGS, ...QUIET] });
 }
 
-export const ARTIFACTS = join(fileURLToPath(new URL('../', import.meta.url)), 'results', 'test-artifacts');
+let artifacts: string | undefined;
 
-/** Where a test saves a screenshot a person may want to look at. */
+/**
+ * Where tests put screenshots and PDFs: LT_TEST_ARTIFACTS when set (kept, for a person or a CI upload),
+ * else a temporary folder removed when the process exits. Never the user's results/: a test run
+ * there mixed its files into the lab's report (issue 31).
+ */
+export function artifactsDir(): string {
+  if (artifacts) return artifacts;
+  const kept = process.env.LT_TEST_ARTIFACTS;
+  if (kept) {
+    mkdirSync(kept, { recursive: true });
+    artifacts = kept;
+  } else {
+    const made = mkdtempSync(join(tmpdir(), 'loadlab-test-artifacts-'));
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+    artifacts = made;
+  }
+  return artifacts;
+}
+
+/** Where a test saves a screenshot a person may want to look at (see artifactsDir). */
 export function artifactPath(name: string): string {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  return join(ARTIFACTS, name);
+  return join(artifactsDir(), name);
 }

@@ -117,7 +117,8 @@ describe('HTML report in Chromium', function () {
     assert.equal(await sample.locator('h3', { hasText: 'Compared with run 20261122T110000Z' }).count(), 1);
     assert.equal(await page.locator('section[data-scenario="summary-only"] table.comparison').count(), 0);
     assert.match((await page.locator('h1').textContent()) ?? '', /PASS/);
-    // Charts: three for the scenario with a series, each fed with every second of it, each painted.
+    // Charts: four for the scenario with a series (VUs, req/s, latency, errors), each fed with every
+    // second of it, each painted.
     const points = await page.evaluate(() =>
       (window.__loadlab?.charts ?? []).map((c) => [c.scenario, c.plot.data[0]?.length ?? 0]),
     );
@@ -125,9 +126,10 @@ describe('HTML report in Chromium', function () {
       ['sample', s.series?.t.length],
       ['sample', s.series?.t.length],
       ['sample', s.series?.t.length],
+      ['sample', s.series?.t.length],
     ]);
     const pixels = await chartPixels(page);
-    assert.equal(pixels.length, 3);
+    assert.equal(pixels.length, 4);
     for (const n of pixels) assert.ok(n > 100, `chart canvas painted (${n} pixels)`);
     assert.match(
       (await page.locator('section[data-scenario="summary-only"]').textContent()) ?? '',
@@ -145,7 +147,26 @@ describe('HTML report in Chromium', function () {
         return { first: axis._values?.[0], whole: (axis._splits ?? []).every(Number.isInteger) };
       }),
     );
-    assert.deepEqual(ticks, Array(3).fill({ first: '0s', whole: true }));
+    assert.deepEqual(ticks, Array(4).fill({ first: '0s', whole: true }));
+    // No cursor on any chart (a static page, a printout): each legend shows the series' peak, not '--'.
+    const idle = await sample.locator('.u-legend .u-value').allTextContents();
+    assert.ok(idle.length >= 4 + 3 + 1, idle.join(' | '));
+    assert.deepEqual(
+      idle.filter((v) => !/^(max \S|whole run, )/.test(v)),
+      [],
+      `legend values without a cursor: ${idle.join(' | ')}`,
+    );
+    // A threshold on an empty metric: k6's PASS becomes a grey NO DATA badge, counted above the sections.
+    const noData = sample.locator('table.thresholds tbody tr', {
+      hasText: 'http_req_duration{endpoint:never}',
+    });
+    assert.equal(await noData.locator('.badge.nodata').textContent(), 'NO DATA');
+    assert.equal(await sample.locator('table.thresholds .badge.nodata').count(), 1);
+    assert.match(
+      (await page.locator('body > #app > p.nodata, p.nodata').first().textContent()) ?? '',
+      /^1 threshold had no samples/,
+    );
+    assert.equal(await sample.locator('p.engine').textContent(), 'Engine: not recorded.');
     await page.screenshot({ path: artifactPath('report.png'), fullPage: true });
     await page.emulateMedia({ media: 'print' });
     // On paper (A4 minus margins, about 718 CSS px) every chart scales into the page instead of being cut off.
@@ -153,7 +174,7 @@ describe('HTML report in Chromium', function () {
     const overflow = await page
       .locator('.chart canvas')
       .evaluateAll((canvases) => canvases.map((c) => c.getBoundingClientRect().right));
-    assert.equal(overflow.length, 3);
+    assert.equal(overflow.length, 4);
     for (const right of overflow)
       assert.ok(right <= 718, `chart fits the printed page (right edge ${right})`);
     await page.setViewportSize({ width: 1200, height: 900 });

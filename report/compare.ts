@@ -3,6 +3,7 @@
 // - error and check rates: |delta| >= 1 percentage point
 // - throughput (req/s): |delta| >= 20 %
 // - nothing is flagged when either side has fewer than 30 requests (too few to tell noise from change).
+import { describeEngine, sameEngine } from './engine.js';
 import type { DeltaRow, Kind, ScenarioComparison, ScenarioReport } from './model.js';
 
 export const NOISE = {
@@ -40,6 +41,8 @@ const checksRate = (s: ScenarioReport) => {
   return n ? s.totals.checksPassed / n : undefined;
 };
 
+const ranOn = (s: ScenarioReport) => (s.engine ? `ran on ${describeEngine(s.engine)}` : 'recorded no engine');
+
 export function compareScenario(
   current: ScenarioReport,
   previous: ScenarioReport,
@@ -69,5 +72,16 @@ export function compareScenario(
       ],
     };
   });
-  return { previousRunId, enoughData: enough, metrics, endpoints };
+  // Neither side recorded (files from elsewhere): nothing to tell apart, so no warning.
+  const engineWarning =
+    sameEngine(previous.engine, current.engine) || (!previous.engine && !current.engine)
+      ? undefined
+      : `run ${previousRunId} ${ranOn(previous)}, this one ${ranOn(current)}: the numbers are not comparable`;
+  return {
+    previousRunId,
+    ...(engineWarning ? { engineWarning } : {}),
+    enoughData: enough,
+    metrics,
+    endpoints,
+  };
 }

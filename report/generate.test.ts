@@ -11,7 +11,7 @@ import { duration } from './render/format.js';
 import { renderMarkdown } from './render/markdown.js';
 import { ReportInputError } from './errors.js';
 import { percentileOfSorted } from '@loadlab/k6-format/percentile';
-import { K6_GOLDEN, K6_SAMPLES } from '../devkit/k6-reference.js';
+import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
 const SAMPLES = K6_SAMPLES;
 const SUMMARY = join(SAMPLES, 'summary-pass.json');
@@ -66,7 +66,13 @@ describe('report generator on real k6 outputs', () => {
     assert.equal(never?.ok, true, "k6 passes an empty metric; the verdict is k6's");
     assert.equal(row('http_req_duration{endpoint:health}')?.samples, undefined, 'real samples: not empty');
     const md = renderMarkdown(buildReport([s]));
-    assert.match(md, /\| http_req_duration\{endpoint:never\} \| p\(95\)<1 \| no samples \| ✅ PASS \|/);
+    // k6's verdict stays (the scenario passes), but the row says no data and the summary counts it.
+    assert.match(md, /\| http_req_duration\{endpoint:never\} \| p\(95\)<1 \| no samples \| ⚪ no data \|/);
+    assert.match(md, /^# Load test report — PASS\n/);
+    assert.equal(
+      md.match(/_1 threshold had no samples: k6 passes it on an empty metric; shown as no data\._/g)?.length,
+      2,
+    );
     assert.match(md, /\| checks \| rate>0\.99 \| 100\.00 % \(147\/147\) \| ✅ PASS \|/);
     assert.match(md, /\| login_errors \| rate<0\.01 \| 0\.00 % \(0\/23\) \| ✅ PASS \|/);
     // A counter's rate is per second, not a fraction: it keeps its plain number.
@@ -225,9 +231,9 @@ describe('report generator on real k6 outputs', () => {
       buildScenarioReport({ scenario: 'x', summaryPath: notJson }),
       (e: Error) => e instanceof ReportInputError && /not JSON/.test(e.message),
     );
-    const exported = join(dir, 'export.json');
-    await writeFile(exported, await readFile(`${K6_GOLDEN}/export.json`));
-    await assert.rejects(buildScenarioReport({ scenario: 'x', summaryPath: exported }), /summary-export/);
+    const noValues = join(dir, 'no-values.json');
+    await writeFile(noValues, JSON.stringify({ metrics: { a: { type: 'counter' } }, state: {} }));
+    await assert.rejects(buildScenarioReport({ scenario: 'x', summaryPath: noValues }), /no "values"/);
     await assert.rejects(
       buildScenarioReport({ scenario: 'x', summaryPath: join(dir, 'missing.json') }),
       /cannot read .*ENOENT/,

@@ -2,7 +2,15 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareScenario } from './compare.js';
-import { buildReport, buildScenarioReport, type Report, type RunInput } from './model.js';
+import { ReportInputError } from './errors.js';
+import {
+  buildReport,
+  buildScenarioReport,
+  type Report,
+  type RunInput,
+  type ScenarioReport,
+  type SkippedInput,
+} from './model.js';
 import { renderHtml } from './render/html.js';
 import { renderJunit } from './render/junit.js';
 import { renderMarkdown } from './render/markdown.js';
@@ -23,9 +31,19 @@ export interface Generated {
 }
 
 export async function buildFullReport(opts: Omit<GenerateOptions, 'outDir'>): Promise<Report> {
-  const scenarios = [];
-  // Runs are independent: reading them concurrently overlaps file I/O with parsing.
-  scenarios.push(...(await Promise.all(opts.inputs.map((input) => buildScenarioReport(input)))));
+  // Runs are independent: reading them concurrently overlaps file I/O with parsing. One file the
+  // report cannot read is named and left out; it must not stop the report of the others.
+  const skipped: SkippedInput[] = [];
+  const read = await Promise.all(
+    opts.inputs.map((input) =>
+      buildScenarioReport(input).catch((e: unknown) => {
+        if (!(e instanceof ReportInputError)) throw e;
+        skipped.push({ scenario: input.scenario, reason: e.message });
+        return undefined;
+      }),
+    ),
+  );
+  const scenarios = read.filter((s): s is ScenarioReport => s !== undefined);
   if (opts.previous) {
     for (const s of scenarios) {
       const prevInput = opts.previous.inputs.find((p) => p.scenario === s.scenario && p.summaryPath);
@@ -36,17 +54,21 @@ export async function buildFullReport(opts: Omit<GenerateOptions, 'outDir'>): Pr
     }
   }
   const runId = opts.runId ?? [...new Set(opts.inputs.map((i) => i.runId).filter(Boolean))].join(', ');
-  return buildReport(scenarios, { title: opts.title, runId: runId || undefined, now: opts.now });
+  return buildReport(scenarios, { title: opts.title, runId: runId || undefined, now: opts.now, skipped });
 }
 
 export async function generateReports(opts: GenerateOptions): Promise<Generated> {
-  const report = await buildFullReport(opts);
+  return writeReports(await buildFullReport(opts), opts.outDir);
+}
+
+/** Writes REPORT.md, report/index.html and junit.xml of a built report into `outDir`. */
+export async function writeReports(report: Report, outDir: string): Promise<Generated> {
   const files = {
-    markdown: join(opts.outDir, 'REPORT.md'),
-    html: join(opts.outDir, 'report', 'index.html'),
-    junit: join(opts.outDir, 'junit.xml'),
+    markdown: join(outDir, 'REPORT.md'),
+    html: join(outDir, 'report', 'index.html'),
+    junit: join(outDir, 'junit.xml'),
   };
-  await mkdir(join(opts.outDir, 'report'), { recursive: true });
+  await mkdir(join(outDir, 'report'), { recursive: true });
   await Promise.all([
     writeFile(files.markdown, renderMarkdown(report)),
     writeFile(files.html, renderHtml(report)),

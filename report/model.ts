@@ -1,6 +1,7 @@
 // The report model: everything the renderers (Markdown, HTML, JUnit) and the live dashboard show,
 // built from k6's handleSummary data plus its `--out json` time series.
 import { RunAggregator, type Aggregate } from './aggregate.js';
+import { describeEngine, readEngine, type EngineInfo } from './engine.js';
 import { readNdjson } from './ndjson.js';
 import type { MetricType } from '@loadlab/k6-format/samples';
 import {
@@ -28,6 +29,8 @@ export interface DeltaRow {
 
 export interface ScenarioComparison {
   previousRunId: string;
+  /** Set when the two runs did not use the same engine (or one does not say): their numbers differ for that alone. */
+  engineWarning?: string;
   enoughData: boolean;
   metrics: DeltaRow[];
   endpoints: { name: string; rows: DeltaRow[] }[];
@@ -82,6 +85,14 @@ export interface ScenarioReport {
   /** Latency thresholds on http_req_duration, drawn as lines on the latency chart. */
   latencyLimits: { label: string; value: number }[];
   comparison?: ScenarioComparison;
+  /** Which engine ran it (from run-k6.sh's log line); undefined when no log says. */
+  engine?: EngineInfo;
+}
+
+/** An input file the report could not read, and why (one line). */
+export interface SkippedInput {
+  scenario: string;
+  reason: string;
 }
 
 export interface Report {
@@ -90,6 +101,8 @@ export interface Report {
   runId?: string;
   passed: boolean;
   scenarios: ScenarioReport[];
+  /** Inputs left out because they could not be read; the report says so. */
+  skipped?: SkippedInput[];
 }
 
 export interface RunInput {
@@ -99,6 +112,8 @@ export interface RunInput {
   seriesPath?: string;
   /** The engine's exit code when known (test:report): non-zero fails the scenario even with green thresholds. */
   exitCode?: number;
+  /** run-k6.sh's output for this run (default: `<stem>.log` beside the summary or series). */
+  logPath?: string;
 }
 
 const num = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -143,7 +158,9 @@ export async function buildScenarioReport(input: RunInput): Promise<ScenarioRepo
   });
   const aggregator = new RunAggregator(new ThresholdTracker(missing.map((r) => r.metric)));
   if (input.seriesPath) await readNdjson(input.seriesPath, aggregator);
-  return scenarioFromParts(input, summary, aggregator);
+  const engine = await readEngine(input);
+  const report = scenarioFromParts(input, summary, aggregator);
+  return engine ? { ...report, engine: { ...engine, label: describeEngine(engine) } } : report;
 }
 
 /** Shared with the live dashboard, which has an aggregator but (until the end) no summary. */
@@ -232,7 +249,7 @@ export function scenarioFromParts(
 
 export function buildReport(
   scenarios: ScenarioReport[],
-  opts: { title?: string; runId?: string; now?: Date } = {},
+  opts: { title?: string; runId?: string; now?: Date; skipped?: SkippedInput[] } = {},
 ): Report {
   return {
     title: opts.title ?? 'Load test report',
@@ -240,5 +257,6 @@ export function buildReport(
     runId: opts.runId,
     passed: scenarios.length > 0 && scenarios.every((s) => s.passed),
     scenarios,
+    ...(opts.skipped?.length ? { skipped: opts.skipped } : {}),
   };
 }

@@ -1,11 +1,16 @@
 // Naming and finding run files: `results/runs/<run-id>-<scenario>.json` (handleSummary data) and
 // `.ndjson` (time series). Run ids are UTC timestamps, so sorting them sorts runs by time.
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ReportInputError } from './errors.js';
 import type { RunInput } from './model.js';
 
 const RUN_FILE = /^(\d{8}T\d{6}Z)-(.+)$/;
+/**
+ * The suite's handleSummary files (k6/lib/summary.ts): `summary-<scenario>-<profile>-<time>[-<instance>]`,
+ * one run each, e.g. what `npm run test:ci` leaves in results/. `summary-latest` is a copy of one of them.
+ */
+const HANDLE_SUMMARY_FILE = /^summary-(.+)-(\d{4})-(\d{2})-(\d{2})T(\d{2})-(\d{2})-(\d{2})Z(?:-[\w.-]+)?$/;
 const SERIES_EXT = /\.(ndjson|jsonl)(\.gz)?$/;
 const SUMMARY_EXT = /\.json$/;
 
@@ -38,8 +43,8 @@ export function groupInputs(files: readonly string[]): RunInput[] {
       throw new ReportInputError(
         `${file}: not a summary (.json) or time series (.ndjson, .ndjson.gz, .jsonl) file`,
       );
-    const m = RUN_FILE.exec(c.stem);
-    const input = byStem.get(c.stem) ?? { scenario: m ? (m[2] as string) : c.stem, runId: m?.[1] };
+    const named = runOfStem(c.stem);
+    const input = byStem.get(c.stem) ?? { scenario: named?.scenario ?? c.stem, runId: named?.runId };
     if (c.kind === 'summary') input.summaryPath = file;
     else input.seriesPath = file;
     byStem.set(c.stem, input);
@@ -56,7 +61,55 @@ export function groupInputs(files: readonly string[]): RunInput[] {
   return inputs;
 }
 
-/** Expands directories: the files of the newest run in them (or every report file when none is named by run id). */
+/** Run id and scenario of a file stem named by run (`<run-id>-<scenario>` or a handleSummary file). */
+function runOfStem(stem: string): { runId: string; scenario: string } | undefined {
+  const m = RUN_FILE.exec(stem);
+  if (m) return { runId: m[1] as string, scenario: m[2] as string };
+  const h = HANDLE_SUMMARY_FILE.exec(stem);
+  if (h) return { runId: `${h[2]}${h[3]}${h[4]}T${h[5]}${h[6]}${h[7]}Z`, scenario: h[1] as string };
+  return undefined;
+}
+
+/** Report files in `dir` that belong to a named run, with their run ids. */
+async function namedRunFiles(dir: string): Promise<{ path: string; runId: string }[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.flatMap((name) => {
+    const c = classify(name);
+    const runId = c ? runOfStem(c.stem)?.runId : undefined;
+    return runId ? [{ path: join(dir, name), runId }] : [];
+  });
+}
+
+/**
+ * Drops handleSummary files that are byte-for-byte copies of a `<run-id>-<scenario>.json`: during
+ * test:report the suite writes each scenario's summary to both (one JSON string, k6/lib/summary.ts),
+ * and the copies are that run, not newer runs of their own.
+ */
+async function withoutCopies(
+  files: { path: string; runId: string }[],
+): Promise<{ path: string; runId: string }[]> {
+  const isRunFile = (path: string) => RUN_FILE.test(basename(path));
+  const runSummaries = files.filter((f) => isRunFile(f.path) && SUMMARY_EXT.test(f.path));
+  if (runSummaries.length === 0) return files;
+  const contents = new Set(
+    await Promise.all(runSummaries.map((f) => readFile(f.path, 'utf8').catch(() => ''))),
+  );
+  const kept = await Promise.all(
+    files.map(async (f) =>
+      isRunFile(f.path) || !contents.has(await readFile(f.path, 'utf8').catch(() => '\u0000'))
+        ? f
+        : undefined,
+    ),
+  );
+  return kept.filter((f): f is { path: string; runId: string } => f !== undefined);
+}
+
+/**
+ * Expands directories to the files of their newest run: runs named by run id in the folder and in its
+ * `runs/` (where test:report and npm run lab keep them), and the suite's timestamped handleSummary
+ * files (one run each, as npm run test:ci leaves them). Only a folder with no named run at all gives
+ * every report file in it. So `results/` means the newest real run, never a mix of runs.
+ */
 export async function expandInputs(args: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const arg of args) {
@@ -66,32 +119,46 @@ export async function expandInputs(args: readonly string[]): Promise<string[]> {
       files.push(arg);
       continue;
     }
-    const names = (await readdir(arg)).filter((n) => classify(n));
-    const ids = [...new Set(names.map((n) => RUN_FILE.exec(n)?.[1]).filter((x): x is string => !!x))].sort();
-    const newest = ids.at(-1);
-    const chosen = newest ? names.filter((n) => n.startsWith(`${newest}-`)) : names;
+    const named = await withoutCopies([
+      ...(await namedRunFiles(arg)),
+      ...(await namedRunFiles(join(arg, 'runs'))),
+    ]);
+    const newest = named
+      .map((f) => f.runId)
+      .sort()
+      .at(-1);
+    const chosen = newest
+      ? named.filter((f) => f.runId === newest).map((f) => f.path)
+      : (await readdir(arg)).filter((n) => classify(n)).map((n) => join(arg, n));
     if (chosen.length === 0) throw new ReportInputError(`${arg}: no summary or NDJSON files in it`);
-    files.push(...chosen.sort().map((n) => join(arg, n)));
+    files.push(...chosen.sort());
   }
   return files;
 }
 
-/** The newest run in `runsDir` older than `runId` that has at least one summary, as report inputs. */
+/**
+ * The newest run in `runsDir` older than `runId` that has a summary (for one of `scenarios`, when given:
+ * a run of other scenarios has nothing to compare with), as report inputs. Copies of a run's summaries
+ * (the suite's timestamped files) are that run, not runs of their own.
+ */
 export async function findPreviousRun(
   runsDir: string,
   runId: string,
+  scenarios?: readonly string[],
 ): Promise<{ runId: string; inputs: RunInput[] } | undefined> {
-  const names = await readdir(runsDir).catch(() => [] as string[]);
+  const named = await withoutCopies(await namedRunFiles(runsDir));
+  const scenarioOf = (path: string) => {
+    const c = classify(basename(path));
+    return c ? runOfStem(c.stem)?.scenario : undefined;
+  };
   const withSummary = new Set(
-    names
-      .filter((n) => SUMMARY_EXT.test(n))
-      .map((n) => RUN_FILE.exec(n)?.[1])
-      .filter((id): id is string => id !== undefined && id < runId),
+    named
+      .filter((f) => SUMMARY_EXT.test(f.path) && f.runId < runId)
+      .filter((f) => !scenarios || scenarios.includes(scenarioOf(f.path) ?? ''))
+      .map((f) => f.runId),
   );
   const previous = [...withSummary].sort().at(-1);
   if (!previous) return undefined;
-  const inputs = groupInputs(
-    names.filter((n) => n.startsWith(`${previous}-`) && classify(n)).map((n) => join(runsDir, n)),
-  );
+  const inputs = groupInputs(named.filter((f) => f.runId === previous).map((f) => f.path));
   return { runId: previous, inputs };
 }

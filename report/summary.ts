@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SummaryData, SummaryGroup } from '@loadlab/k6-format/summary';
 import { ReportInputError } from './errors.js';
+import { fromSummaryExport, looksLikeSummaryExport } from './summary-export.js';
 
 export type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
 
@@ -19,11 +20,11 @@ export function parseSummary(text: string, source: string): SummaryData {
   }
   if (!isObject(raw) || !isObject(raw.metrics))
     throw new ReportInputError(`${source}: no "metrics" object; expected k6 handleSummary data`);
+  // k6's --summary-export file is the same run in k6's older shape: read it too.
+  if (looksLikeSummaryExport(raw)) return fromSummaryExport(raw, source);
   const first = Object.values(raw.metrics)[0];
   if (first !== undefined && (!isObject(first) || !('values' in first)))
-    throw new ReportInputError(
-      `${source}: metrics have no "values"; this looks like --summary-export output, pass the handleSummary data instead`,
-    );
+    throw new ReportInputError(`${source}: metrics have no "values"; expected k6 handleSummary data`);
   if (!isObject(raw.state) || typeof raw.state.testRunDurationMs !== 'number')
     throw new ReportInputError(`${source}: no state.testRunDurationMs; expected k6 handleSummary data`);
   const root = isObject(raw.root_group)

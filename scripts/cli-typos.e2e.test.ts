@@ -21,7 +21,7 @@ describe('command-line typos', () => {
     assert.equal(r.status, 2);
     assert.deepEqual(r.stderr.split('\n'), [
       "lab: Unknown option '--quik'",
-      'usage: npm run lab [-- --quick]',
+      'usage: npm run lab [-- --quick] [--show-secrets]',
     ]);
   });
 

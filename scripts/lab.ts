@@ -53,21 +53,26 @@ function stop(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-const USAGE = 'usage: npm run lab [-- --quick]';
+const USAGE = 'usage: npm run lab [-- --quick] [--show-secrets]';
 
 async function main(): Promise<number> {
   let quick: boolean;
+  let showSecrets: boolean;
   try {
-    // A typo such as --quik must not silently start the 4-minute run.
+    // A typo such as --quik must not silently start the 5-minute run.
     ({
-      values: { quick = false },
-    } = parseArgs({ args: process.argv.slice(2), options: { quick: { type: 'boolean' } } }));
+      values: { quick = false, 'show-secrets': showSecrets = false },
+    } = parseArgs({
+      args: process.argv.slice(2),
+      options: { quick: { type: 'boolean' }, 'show-secrets': { type: 'boolean' } },
+    }));
   } catch (e) {
     console.error(`lab: ${(e as Error).message}\n${USAGE}`);
     return 2;
   }
   const env = ensureEnvFile('.env', process.env);
-  for (const line of describeAdded(env)) console.log(`lab: ${line}`);
+  // Where the generated passwords are, not what they are: the console ends up in captured logs.
+  for (const line of describeAdded(env, showSecrets)) console.log(`lab: ${line}`);
   for (const line of describeKept(env)) console.warn(`lab: ${line}`);
   loadDotEnv();
 

@@ -1,10 +1,15 @@
 // `npm run report -- [--out DIR] [--title TEXT] [--no-compare] <files or dirs...>`: builds REPORT.md,
-// report/index.html and junit.xml from existing k6 handleSummary JSON and `--out json` NDJSON files,
-// whichever engine produced them (real k6 included).
+// report/index.html and junit.xml from existing k6 handleSummary JSON (or --summary-export) and
+// `--out json` NDJSON files, whichever engine produced them (real k6 included).
+// Exit codes follow the verdict, as k6's 99 does, so a CI gate can rely on them:
+//   0 the report says PASS; 1 it says FAIL (a scenario failed; the files are still written);
+//   2 no report: bad arguments, no such input, or not one input could be read.
+// A file that cannot be read is named on stderr and in the report, and the others are reported.
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeEngine } from '../report/engine.js';
 import { ReportInputError } from '../report/errors.js';
-import { generateReports } from '../report/generate.js';
+import { buildFullReport, writeReports } from '../report/generate.js';
 import { expandInputs, findPreviousRun, groupInputs } from '../report/runs.js';
 
 const USAGE =
@@ -43,23 +48,30 @@ async function main(argv: string[]): Promise<number> {
   const firstFile = files[0];
   const previous =
     !values['no-compare'] && newest && firstFile
-      ? await findPreviousRun(dirname(firstFile), runIds[0] as string)
+      ? await findPreviousRun(
+          dirname(firstFile),
+          runIds[0] as string,
+          inputs.map((i) => i.scenario),
+        )
       : undefined;
-  const { report, files: written } = await generateReports({
-    inputs,
-    outDir: values.out,
-    previous,
-    title: values.title,
-  });
+  const report = await buildFullReport({ inputs, previous, title: values.title });
+  for (const x of report.skipped ?? []) console.error(`report: skipped ${x.reason}`);
+  // Nothing readable: the last good report in --out stays as it is.
+  if (report.scenarios.length === 0) {
+    console.error('report: not one input could be read; no report written');
+    return 2;
+  }
+  const { files: written } = await writeReports(report, values.out);
   for (const s of report.scenarios)
     console.log(
-      `${s.passed ? 'PASS' : 'FAIL'}  ${s.scenario}${s.problems.length ? `: ${s.problems.join('; ')}` : ''}`,
+      `${s.passed ? 'PASS' : 'FAIL'}  ${s.scenario} [${describeEngine(s.engine)}]${s.problems.length ? `: ${s.problems.join('; ')}` : ''}`,
     );
-  if (previous) console.log(`compared with run ${previous.runId}`);
+  // Only when a scenario was compared: a previous run of other scenarios compares nothing.
+  if (report.scenarios.some((s) => s.comparison)) console.log(`compared with run ${previous?.runId}`);
   console.log(
     `report ${report.passed ? 'PASS' : 'FAIL'}: ${written.markdown}, ${written.html}, ${written.junit}`,
   );
-  return 0;
+  return report.passed ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(

@@ -2,7 +2,7 @@
 // for the real ones, which these machines do not have.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,15 +35,29 @@ describe('scripts/run-k6.sh', () => {
     const bin = fakeBin({ k6: FAKE_K6('v1.3.0') });
     const r = run([SCRIPT, '--vus', '2'], { LT_DASHBOARD: 'true' }, bin);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.err, /engine k6 \(k6 v1\.3\.0 on PATH\)/);
+    assert.match(r.err, /engine k6 \(k6 v1\.3\.0 on PATH\); version k6 v1\.3\.0$/m);
     assert.match(r.out, new RegExp(`k6-args: run ${SCRIPT} --vus 2`));
     assert.match(r.out, /dashboard=true export=results\/report\.html/);
+  });
+
+  it('runs the k6 LT_K6_BINARY names, not on PATH and under another name, with its version on the line', () => {
+    const bin = fakeBin({ 'k6-xk6': FAKE_K6('v1.3.0') });
+    const r = run([SCRIPT], { LT_ENGINE: 'k6', LT_K6_BINARY: join(bin, 'k6-xk6') });
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /^run-k6: engine k6 \(LT_ENGINE=k6\); version k6 v1\.3\.0$/m);
+    assert.match(r.out, new RegExp(`k6-args: run ${SCRIPT}`));
   });
 
   it('skips a k6 older than 1.0 and a container engine that does not answer', () => {
     const bin = fakeBin({ k6: FAKE_K6('v0.49.0'), docker: 'exit 1', node: 'echo "node-args: $*"' });
     const r = run([SCRIPT, '-i', '1'], {}, bin);
-    assert.match(r.err, /engine node \(no k6 on PATH and no usable container engine\)/);
+    // The version the report names the engine with (report/engine.ts reads this line from the log).
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    assert.match(
+      r.err,
+      /engine node \(no k6 on PATH and no usable container engine\); version loadlab (\S+)$/m,
+    );
+    assert.equal(/version loadlab (\S+)$/m.exec(r.err)?.[1], version);
     assert.match(r.out, new RegExp(`node-args: bin/loadlab.js run ${SCRIPT} -i 1`));
   });
 

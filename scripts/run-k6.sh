@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs one k6 script on the best engine here: a real k6 (>= 1.0) on PATH, else k6 in a running
 # container engine, else the project's Node runner. LT_ENGINE=k6|docker|node forces one.
+# LT_K6_BINARY names the k6 to run (default: `k6` from PATH), e.g. one built with xk6 extensions.
 # Usage: scripts/run-k6.sh <script.js|.ts> [k6 run flags...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,11 +46,20 @@ make_results_dirs
 needs_browser=false
 grep -q 'k6/browser' "$script" && needs_browser=true
 
+k6_bin=${LT_K6_BINARY:-k6}
 k6_usable() {
-  command -v k6 >/dev/null 2>&1 || return 1
+  command -v "$k6_bin" >/dev/null 2>&1 || return 1
   local major
-  major=$(k6 version 2>/dev/null | sed -n 's/^k6 v\([0-9][0-9]*\)\..*/\1/p' | head -n 1)
+  major=$("$k6_bin" version 2>/dev/null | sed -n 's/^k6 v\([0-9][0-9]*\)\..*/\1/p' | head -n 1)
   [[ -n $major && $major -ge 1 ]]
+}
+
+# The engine line ends with "; version <v>": the report reads it from the run's log and names the
+# engine on every report (the Node runner's numbers and k6's are not interchangeable).
+loadlab_version() {
+  local v
+  v=$(sed -n 's/^  "version": "\([^"]*\)",*$/\1/p' package.json | head -n 1)
+  echo "${v:-unknown}"
 }
 
 # Real k6's browser as the Node runner launches Chromium (runner/modules/browser/launch.ts): the
@@ -83,7 +93,7 @@ engine=${LT_ENGINE:-auto}
 reason="LT_ENGINE=$engine"
 if [[ $engine == auto ]]; then
   if k6_usable; then
-    engine=k6 reason="k6 $(k6 version | head -n 1 | cut -d' ' -f2) on PATH"
+    engine=k6 reason="k6 $("$k6_bin" version | head -n 1 | cut -d' ' -f2) on PATH"
   elif docker_usable && [[ $needs_browser == false ]]; then
     engine=docker reason="no k6 on PATH, container engine running"
   else
@@ -95,11 +105,15 @@ case $engine in
 k6)
   k6_usable || die "LT_ENGINE=k6 but no k6 >= 1.0 on PATH"
   [[ $needs_browser == false ]] || browser_env_for_k6
-  echo "run-k6: engine k6 ($reason)" >&2
-  exec k6 run "$script" "$@"
+  echo "run-k6: engine k6 ($reason); version k6 $("$k6_bin" version | head -n 1 | cut -d' ' -f2)" >&2
+  exec "$k6_bin" run "$script" "$@"
   ;;
 docker)
-  docker_usable || die "LT_ENGINE=docker but no container engine answers (docker info failed)"
+  if ! docker_usable; then
+    # Exit 3 for this cause in every command (stack/compose.sh, stack:doctor), 2 is bad usage.
+    echo "run-k6: LT_ENGINE=docker but no container engine answers ('docker info' failed); start Docker, or leave LT_ENGINE unset" >&2
+    exit 3
+  fi
   network=$(container_network) || exit 2
   load_versions .
   # Only when asked for (LT_ENGINE=docker): grafana/k6's -with-browser image carries Chromium and sets
@@ -124,13 +138,13 @@ docker)
     # The live dashboard listens on every interface in the container; publish it on the host.
     [[ ${K6_WEB_DASHBOARD:-} != true ]] || net_args+=(-p 5665:5665)
   fi
-  echo "run-k6: engine docker ($reason), $image; the container calls BASE_URL=$BASE_URL through $how" >&2
+  echo "run-k6: engine docker ($reason), $image; the container calls BASE_URL=$BASE_URL through $how; version $image" >&2
   # ${a[@]+"${a[@]}"}: bash 3.2 (macOS) with set -u calls an empty array unbound.
   exec docker run --rm -i "${net_args[@]}" -u "$(id -u):$(id -g)" -v "$PWD:/work" -w /work \
     ${env_args[@]+"${env_args[@]}"} "$image" run "$script" "$@"
   ;;
 node)
-  echo "run-k6: engine node ($reason)" >&2
+  echo "run-k6: engine node ($reason); version loadlab $(loadlab_version)" >&2
   exec node bin/loadlab.js run "$script" "$@"
   ;;
 *)

@@ -102,7 +102,7 @@ describe('stack:doctor', () => {
     }
   });
 
-  it('the command prints one line per problem and exits 1 when no engine answers', function () {
+  it('the command prints one line per problem and exits 3 when no engine answers (as compose.sh)', function () {
     this.timeout(30_000);
     const bin = mkdtempSync(join(tmpdir(), 'loadlab-doctor-bin-'));
     symlinkSync(new URL('../stack/fixtures/fake-docker.mjs', import.meta.url).pathname, join(bin, 'docker'));
@@ -117,7 +117,7 @@ describe('stack:doctor', () => {
           LOADLAB_STACK_GRAFANA_URL: 'http://127.0.0.1:9',
         },
       });
-      assert.equal(result.status, 1, result.stderr);
+      assert.equal(result.status, 3, result.stderr);
       assert.match(
         result.stderr.split('\n')[0]!,
         /^stack:doctor: no container engine answers .*; start Docker, or use npm run stack:native$/,

@@ -1,4 +1,5 @@
 // `npm run stack:doctor`: what the compose stack needs on this machine, one line per problem with its fix.
+// Exit: 0 nothing missing; 1 problems; 2 usage; 3 no container engine answers (as compose.sh).
 //   stack:doctor            every check (engine, compose, ports, .env secrets, secrets vs volumes, bundles)
 //   stack:doctor secrets    only whether the running InfluxDB and Grafana take the secrets in .env
 //                           (compose.sh runs this after grafana-up and before a stream)
@@ -24,14 +25,17 @@ function docker(args: string[]): { ok: boolean; out: string } {
   return { ok: result.status === 0, out: (result.stdout ?? '').trim() };
 }
 
+/**
+ * The exit code of every command that needs a container engine and finds none (stack/compose.sh,
+ * scripts/run-k6.sh with LT_ENGINE=docker, stack:doctor): the cause is the same, so is the code.
+ */
+export const NO_ENGINE_EXIT = 3;
+const NO_ENGINE = "no container engine answers ('docker info' failed)";
+const checkEngineProblem = (p: Problem) => p.problem === NO_ENGINE;
+
 export function checkEngine(): Problem[] {
   if (docker(['info']).ok) return [];
-  return [
-    {
-      problem: "no container engine answers ('docker info' failed)",
-      fix: 'start Docker, or use npm run stack:native',
-    },
-  ];
+  return [{ problem: NO_ENGINE, fix: 'start Docker, or use npm run stack:native' }];
 }
 
 export function checkCompose(version = docker(['compose', 'version', '--short'])): Problem[] {
@@ -193,6 +197,8 @@ async function main(): Promise<void> {
   }
   problems.push(...(await checkSecretsMatch(env)));
   for (const line of format(problems)) console.error(line);
+  // One exit code per cause, the same in every command (README): no engine is 3, as in compose.sh.
+  if (mode === 'all' && problems.some((p) => checkEngineProblem(p))) process.exit(NO_ENGINE_EXIT);
   if (problems.length > 0) process.exit(1);
   if (mode === 'all') console.log('stack:doctor: the stack has what it needs here');
 }

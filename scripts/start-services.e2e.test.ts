@@ -62,6 +62,10 @@ describe('start:services', function () {
       assert.equal(lines.filter((l) => l.includes(`127.0.0.1:${port}`)).length, 1, run.output());
     }
     assert.equal(lines.filter((l) => l.includes('all services ready')).length, 1, run.output());
+    // The ready line comes after every service's listening line (one stdout stream for all loggers).
+    const ready = lines.findIndex((l) => l.includes('all services ready'));
+    for (const port of Object.values(ports))
+      assert.ok(lines.findIndex((l) => l.includes(`127.0.0.1:${port}`)) < ready, run.output());
     assert.equal(code, 0);
   });
 

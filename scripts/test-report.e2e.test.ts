@@ -110,12 +110,17 @@ describe('test:report', function () {
       assert.deepEqual(c.args.slice(3), ['--vus', '2', '--duration', '5s']);
       assert.match(c.summary, /runs\/\d{8}T\d{6}Z-[a-z-]+\.json$/);
     }
-    assert.match(r.stdout, /\[1\/7\] smoke: started\n\[1\/7\] smoke: PASS/);
+    assert.match(
+      r.stdout,
+      /\[1\/7\] smoke: started\n\[1\/7\] smoke: PASS in \d+\.\ds on Node runner \(loadlab 0\.0\.0-test\)\n/,
+    );
+    assert.match(r.stdout, /^test:report: FAIL on Node runner \(loadlab 0\.0\.0-test\); /m);
     assert.match(r.stdout, /\[7\/7\] spike: FAIL \(thresholds crossed\)/);
     const md = await readFile(join(results, 'REPORT.md'), 'utf8');
     assert.match(md, /^# Load test report \(profile smoke\) — FAIL/);
     assert.match(md, /## spike — ❌ FAIL/);
-    assert.match(md, /## smoke — ✅ PASS/);
+    assert.match(md, /## smoke — ✅ PASS\n\nEngine: Node runner \(loadlab 0\.0\.0-test\)\./);
+    assert.match(md, /\| smoke \| ✅ PASS \| Node runner \(loadlab 0\.0\.0-test\) \|/);
     const html = await readFile(join(results, 'report', 'index.html'), 'utf8');
     assert.match(html, /<title>Load test report \(profile smoke\) — FAIL<\/title>/);
     assert.match(
@@ -151,7 +156,7 @@ describe('test:report', function () {
     const md = await readFile(join(results, 'REPORT.md'), 'utf8');
     assert.match(
       md,
-      /## login-flow — ❌ FAIL\n\n- no summary was written \(the run did not finish\)\n- engine exited with code 107/,
+      /## login-flow — ❌ FAIL\n\nEngine: Node runner \(loadlab 0\.0\.0-test\)\.\n\n- no summary was written \(the run did not finish\)\n- engine exited with code 107/,
     );
     assert.match(md, /### Compared with run \d{8}T\d{6}Z/);
   });

@@ -7,6 +7,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { describeEngine, readEngine } from '../report/engine.js';
 import { generateReports } from '../report/generate.js';
 import type { RunInput } from '../report/model.js';
 import { findPreviousRun, makeRunId } from '../report/runs.js';
@@ -152,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
   );
 
   const inputs: RunInput[] = [];
+  const engines = new Set<string>();
   for (const [i, s] of plan.entries()) {
     if (interrupted) break;
     const stem = join(runsDir, `${runId}-${s.name}`);
@@ -168,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
       BASE_URL: baseUrl,
     };
     const code = await runEngine(engine, args, env, `${stem}.log`, quick ? 120_000 : 600_000);
-    const input: RunInput = { scenario: s.name, runId, exitCode: code };
+    const input: RunInput = { scenario: s.name, runId, exitCode: code, logPath: `${stem}.log` };
     if (existsSync(`${stem}.json`)) input.summaryPath = `${stem}.json`;
     if (existsSync(`${stem}.ndjson`)) input.seriesPath = `${stem}.ndjson`;
     inputs.push(input);
@@ -181,10 +183,19 @@ async function main(argv: string[]): Promise<number> {
           : input.summaryPath
             ? ''
             : ' (no summary written)';
-    console.log(`${progress}: ${verdict}${why} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    // Which engine ran it, from run-k6.sh's line in the log: the runner's numbers are not k6's.
+    const ranOn = describeEngine(await readEngine({ logPath: `${stem}.log` }));
+    engines.add(ranOn);
+    console.log(
+      `${progress}: ${verdict}${why} in ${((Date.now() - started) / 1000).toFixed(1)}s on ${ranOn}`,
+    );
   }
 
-  const previous = await findPreviousRun(runsDir, runId);
+  const previous = await findPreviousRun(
+    runsDir,
+    runId,
+    inputs.map((i) => i.scenario),
+  );
   const { report, files } = await generateReports({
     inputs,
     outDir: resultsDir,
@@ -193,7 +204,7 @@ async function main(argv: string[]): Promise<number> {
     title: 'Load test report (profile smoke)',
   });
   console.log(
-    `test:report: ${report.passed ? 'PASS' : 'FAIL'}; ${files.markdown}, ${files.html}, ${files.junit}${previous ? ` (compared with ${previous.runId})` : ''}`,
+    `test:report: ${report.passed ? 'PASS' : 'FAIL'} on ${[...engines].join(', ') || 'no engine'}; ${files.markdown}, ${files.html}, ${files.junit}${previous ? ` (compared with ${previous.runId})` : ''}`,
   );
   return report.passed && !interrupted ? 0 : 1;
 }

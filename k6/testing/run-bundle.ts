@@ -1,7 +1,7 @@
 // Test support for end-to-end runs of suite bundles: a real sandbox on a free loopback port, and one
 // bundle run on the Node runner or on the reference k6, in a fresh folder that has results/, with the
 // summary-latest.json the run wrote.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SummaryData } from '@loadlab/k6-format/summary';
@@ -57,7 +57,10 @@ export async function runBundle(
     },
   });
   const file = join(cwd, 'results/summary-latest.json');
-  return existsSync(file) ? { ...result, summary: JSON.parse(readFileSync(file, 'utf8')) } : result;
+  const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SummaryData) : undefined;
+  // Tests write only into temporary folders they remove.
+  rmSync(cwd, { recursive: true, force: true });
+  return summary ? { ...result, summary } : result;
 }
 
 export type EngineKind = 'node' | 'k6';

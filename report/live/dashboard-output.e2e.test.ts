@@ -160,8 +160,11 @@ describe('live dashboard output', function () {
     const snapshots = await page.evaluate(() => window.__loadlab.snapshots);
     assert.ok(snapshots >= 2, `SSE snapshots arrived (${snapshots})`);
     const pixels = await chartPixels(page);
-    assert.equal(pixels.length, 3);
+    assert.equal(pixels.length, 4);
     for (const n of pixels) assert.ok(n > 100, `live chart painted (${n} pixels)`);
+    // The dashboard runs inside the Node runner, so it names that engine and its version.
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    assert.equal(await page.locator('p.engine').textContent(), `Engine: Node runner (loadlab ${version}).`);
     assert.equal(
       await page.locator('table.checks tbody tr').count(),
       new Set(samples.filter((s) => s.metric === 'checks').map((s) => `${s.tags.group} ${s.tags.check}`))
@@ -214,7 +217,7 @@ describe('live dashboard output', function () {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const errors = collectErrors(page);
     await page.goto(`${out.url}/ui/`);
-    await page.waitForFunction(() => window.__loadlab.charts.length === 3 && window.__loadlab.snapshots >= 1);
+    await page.waitForFunction(() => window.__loadlab.charts.length === 4 && window.__loadlab.snapshots >= 1);
 
     // A reader focuses a link, selects a heading and hovers the first chart.
     await page.locator('table.overview a').focus();
@@ -236,7 +239,7 @@ describe('live dashboard output', function () {
           ids: s.charts.map((c) => c.plot.__id),
           points: s.charts.map((c) => c.plot.data.map((d) => d.length)),
           meta: document.querySelector('p.meta')?.textContent,
-          requests: document.querySelector('table.overview tbody td:nth-child(4)')?.textContent,
+          requests: document.querySelector('table.overview tbody td:nth-child(5)')?.textContent,
           overviewKept: document.querySelector('table.overview')?.__kept === true,
           focused: document.activeElement?.textContent,
           selected: window.getSelection()?.toString(),
@@ -257,11 +260,11 @@ describe('live dashboard output', function () {
     // The same requests 5 s later: the series gains seconds, the totals double; the shape stays.
     out.addSamples(samplesFromNdjson(file, start + 5000));
     await page.waitForFunction(
-      (n) => document.querySelector('table.overview tbody td:nth-child(4)')?.textContent === String(n),
+      (n) => document.querySelector('table.overview tbody td:nth-child(5)')?.textContent === String(n),
       2 * requests,
     );
     const after = await read();
-    assert.deepEqual(after.ids, [1, 2, 3], 'the same uPlot instances');
+    assert.deepEqual(after.ids, [1, 2, 3, 4], 'the same uPlot instances');
     assert.equal(after.renders, 1, 'no full render');
     assert.ok(after.updates > before.updates, `updated in place (${before.updates} -> ${after.updates})`);
     for (const [i, lengths] of after.points.entries()) {
@@ -283,7 +286,10 @@ describe('live dashboard output', function () {
 
     await out.stop();
     await page.waitForFunction(() => document.getElementById('live-status')?.textContent === 'run finished');
-    assert.deepEqual(await page.evaluate(() => window.__loadlab.charts.map((c) => c.plot.__id)), [1, 2, 3]);
+    assert.deepEqual(
+      await page.evaluate(() => window.__loadlab.charts.map((c) => c.plot.__id)),
+      [1, 2, 3, 4],
+    );
     assert.equal(await page.evaluate(() => window.__loadlab.renders), 1);
     await page.close();
     assert.deepEqual(errors, []);
@@ -317,7 +323,7 @@ describe('live dashboard output', function () {
           updates: window.__loadlab.updates,
           ids: window.__loadlab.charts.map((c) => c.plot.__id ?? 0),
           sections: [...document.querySelectorAll('section.scenario h2')].map((h) => h.textContent),
-          requests: [...document.querySelectorAll('table.overview tbody td:nth-child(4)')].map(
+          requests: [...document.querySelectorAll('table.overview tbody td:nth-child(5)')].map(
             (td) => td.textContent,
           ),
         }));
@@ -331,7 +337,7 @@ describe('live dashboard output', function () {
       assert.deepEqual(await counts(), {
         renders: 1,
         updates: 1,
-        ids: [1, 2, 3],
+        ids: [1, 2, 3, 4],
         sections: ['sample PASS'],
         requests: ['111'],
       });
@@ -342,7 +348,7 @@ describe('live dashboard output', function () {
       assert.deepEqual(await counts(), {
         renders: 2,
         updates: 1,
-        ids: [0, 0, 0, 0, 0, 0],
+        ids: [0, 0, 0, 0, 0, 0, 0, 0],
         sections: ['sample PASS', 'second PASS'],
         requests: ['222', '5'],
       });
@@ -352,7 +358,7 @@ describe('live dashboard output', function () {
       server.push(live([withRequests(sample, 333), withRequests(sample, 6, 'second')]));
       await page.waitForFunction((n) => window.__loadlab.snapshots === n, ++sent);
       const again = await counts();
-      assert.deepEqual([again.renders, again.updates, again.ids], [2, 2, [1, 2, 3, 4, 5, 6]]);
+      assert.deepEqual([again.renders, again.updates, again.ids], [2, 2, [1, 2, 3, 4, 5, 6, 7, 8]]);
       assert.deepEqual(again.requests, ['333', '6']);
 
       // A new series on a chart (one more latency threshold line): full render.
@@ -365,10 +371,10 @@ describe('live dashboard output', function () {
       const limitedShown = await counts();
       assert.deepEqual(
         [limitedShown.renders, limitedShown.updates, limitedShown.ids],
-        [3, 2, [0, 0, 0, 0, 0, 0]],
+        [3, 2, [0, 0, 0, 0, 0, 0, 0, 0]],
       );
       assert.equal(
-        await page.evaluate(() => window.__loadlab.charts[1]?.plot.data.length),
+        await page.evaluate(() => window.__loadlab.charts[2]?.plot.data.length),
         5 + sample.latencyLimits.length,
         'latency chart: time, p50, p95, p99 and one line per threshold',
       );
@@ -380,7 +386,7 @@ describe('live dashboard output', function () {
       assert.deepEqual(await counts(), {
         renders: 4,
         updates: 2,
-        ids: [0, 0, 0, 0, 0, 0],
+        ids: [0, 0, 0, 0, 0, 0, 0, 0],
         sections: ['second PASS', 'sample PASS'],
         requests: ['8', '555'],
       });

@@ -10,6 +10,7 @@ import { goPathError } from '@loadlab/k6-format/go-path-error';
 import type { Sample, ThresholdStates } from '@loadlab/k6-format/samples';
 import type { OutputContext, ThresholdAwareOutput } from '@loadlab/runner';
 import { RunAggregator } from '../aggregate.js';
+import { thisNodeRunner } from '../engine.js';
 import { buildReport, scenarioFromParts, type Report } from '../model.js';
 import { openInBrowser } from '../open.js';
 import { renderHtml } from '../render/html.js';
@@ -73,12 +74,15 @@ export function createDashboardOutput(ctx: DashboardOptions): DashboardOutput {
   let timer: NodeJS.Timeout | undefined;
   let eventId = 0;
 
+  // The dashboard is an output of the Node runner: the engine is known.
+  const engine = thisNodeRunner();
   const model = (): Report => {
     const thresholds = defined.map((d) => {
       const ok = states[d.metric]?.[d.source]?.ok;
       return { metric: d.metric, source: d.source, ok: ok ?? true, pending: ok === undefined };
     });
-    return buildReport([scenarioFromParts({ scenario }, undefined, aggregator, { thresholds })], {
+    const live = { ...scenarioFromParts({ scenario }, undefined, aggregator, { thresholds }), engine };
+    return buildReport([live], {
       title: `Live: ${scenario}`,
     });
   };

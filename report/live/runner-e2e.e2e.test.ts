@@ -114,7 +114,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     await page.waitForFunction(() => window.__loadlab.snapshots >= 3, undefined, { timeout: 60_000 });
     // Once the charts are drawn, later snapshots of the run extend them in place: same uPlot instances,
     // more points, no full render.
-    await page.waitForFunction(() => window.__loadlab.charts.length === 3, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => window.__loadlab.charts.length === 4, undefined, { timeout: 60_000 });
     const drawn = await page.evaluate(() => {
       const s = window.__loadlab;
       s.charts.forEach((c, i) => (c.plot.__id = i + 1));
@@ -132,7 +132,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
       updates: window.__loadlab.updates,
       ids: window.__loadlab.charts.map((c) => c.plot.__id),
     }));
-    assert.deepEqual(extended.ids, [1, 2, 3], 'the same uPlot instances');
+    assert.deepEqual(extended.ids, [1, 2, 3, 4], 'the same uPlot instances');
     assert.equal(extended.renders, drawn.renders, 'no full render once the charts are drawn');
     assert.ok(extended.updates >= 2, `snapshots applied in place (${extended.updates})`);
     // The runner evaluates thresholds every 2 s and hands the verdicts to the dashboard: the smoke
@@ -148,7 +148,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
       { timeout: 60_000 },
     );
     const pixels = await chartPixels(page);
-    assert.equal(pixels.length, 3);
+    assert.equal(pixels.length, 4);
     for (const n of pixels) assert.ok(n > 100, `live chart painted (${n} pixels)`);
     await page.screenshot({ path: artifactPath('live-dashboard-run.png'), fullPage: true });
 
@@ -158,7 +158,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     await page.waitForFunction(() => document.getElementById('live-status')?.textContent === 'run finished');
     assert.deepEqual(
       await page.evaluate(() => [window.__loadlab.renders, window.__loadlab.charts.map((c) => c.plot.__id)]),
-      [drawn.renders, [1, 2, 3]],
+      [drawn.renders, [1, 2, 3, 4]],
       'the whole run after the first chart drawn: in place',
     );
     assert.deepEqual(errors, []);

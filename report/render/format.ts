@@ -35,11 +35,19 @@ export interface ObservedRow {
 }
 
 /**
+ * A threshold k6 evaluated on an empty metric: k6 passes it on zeros, the report says `no data`
+ * (a counter's or gauge's 0 is a real value, so those keep their verdict).
+ */
+export function noData(row: Pick<ObservedRow, 'samples' | 'type'>): boolean {
+  return row.samples === 0 && row.type !== 'counter' && row.type !== 'gauge';
+}
+
+/**
  * A threshold's observed value as a reader compares it with the expression: a rate metric as a
  * percentage with its counts (`0.42 % (3/712)`), an empty metric as `no samples` rather than k6's 0.
  */
 export function observed(row: ObservedRow): string {
-  if (row.samples === 0 && row.type !== 'counter' && row.type !== 'gauge') return 'no samples';
+  if (noData(row)) return 'no samples';
   if (row.observed === undefined) return 'n/a';
   if (row.unit === 'ms') return ms(row.observed);
   if (row.unit === 'B') return bytes(row.observed);

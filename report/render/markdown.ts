@@ -1,7 +1,8 @@
 // results/REPORT.md: the same tables as the HTML report, in GitHub-flavoured Markdown so it can be
 // pasted into a PR comment or $GITHUB_STEP_SUMMARY as is.
+import { describeEngine } from '../engine.js';
 import type { Report, ScenarioReport } from '../model.js';
-import { delta, duration, ms, num, observed, pct, value } from './format.js';
+import { delta, duration, ms, noData, num, observed, pct, value } from './format.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const verdict = (ok: boolean) => (ok ? '✅ PASS' : '❌ FAIL');
@@ -13,14 +14,21 @@ function table(head: string[], rows: string[][]): string {
 }
 
 function scenario(s: ScenarioReport): string {
-  const out: string[] = [`## ${s.scenario} — ${verdict(s.passed)}`, ''];
+  const out: string[] = [
+    `## ${s.scenario} — ${verdict(s.passed)}`,
+    '',
+    `Engine: ${describeEngine(s.engine)}.`,
+    '',
+  ];
   if (s.problems.length) out.push(...s.problems.map((p) => `- ${p}`), '');
+  const empty = s.thresholds.filter(noData).length;
+  if (empty) out.push(noDataNote(empty), '');
   out.push(
     '### Thresholds',
     '',
     table(
       ['metric', 'threshold', 'observed', 'result'],
-      s.thresholds.map((t) => [t.metric, t.source, observed(t), verdict(t.ok)]),
+      s.thresholds.map((t) => [t.metric, t.source, observed(t), noData(t) ? '⚪ no data' : verdict(t.ok)]),
     ),
   );
   out.push(
@@ -68,6 +76,7 @@ function scenario(s: ScenarioReport): string {
   const c = s.comparison;
   if (c) {
     out.push(`### Compared with run ${c.previousRunId}`, '');
+    if (c.engineWarning) out.push(`> ⚠️ ${c.engineWarning}.`, '');
     if (!c.enoughData) out.push('_Fewer than 30 requests on one side: deltas shown, nothing flagged._', '');
     const rows = c.metrics.map((r) => [
       r.label,
@@ -92,6 +101,25 @@ function scenario(s: ScenarioReport): string {
 
 const flag = (f: '' | 'worse' | 'better') => (f === 'worse' ? '⚠️ worse' : f === 'better' ? '⬆️ better' : '');
 
+const noDataNote = (n: number) =>
+  `_${n} threshold${n === 1 ? '' : 's'} had no samples: k6 passes ${n === 1 ? 'it' : 'them'} on an empty metric; shown as no data._`;
+
+function totalNoData(report: Report): string[] {
+  const n = report.scenarios.reduce((sum, s) => sum + s.thresholds.filter(noData).length, 0);
+  return n ? [noDataNote(n), ''] : [];
+}
+
+/** Inputs the report could not read: named, so a reader knows the report is not the whole run. */
+function skippedLines(report: Report): string[] {
+  if (!report.skipped?.length) return [];
+  return [
+    `**${report.skipped.length} input${report.skipped.length === 1 ? '' : 's'} skipped** (could not be read):`,
+    '',
+    ...report.skipped.map((x) => `- ${x.scenario}: ${x.reason}`),
+    '',
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
   const head = [
     `# ${report.title} — ${report.passed ? 'PASS' : 'FAIL'}`,
@@ -99,10 +127,11 @@ export function renderMarkdown(report: Report): string {
     `Generated ${report.generatedAt}${report.runId ? `, run ${report.runId}` : ''}.`,
     '',
     table(
-      ['scenario', 'result', 'duration', 'requests', 'req/s', 'error %', 'p95', 'checks'],
+      ['scenario', 'result', 'engine', 'duration', 'requests', 'req/s', 'error %', 'p95', 'checks'],
       report.scenarios.map((s) => [
         s.scenario,
         verdict(s.passed),
+        describeEngine(s.engine),
         duration(s.totals.durationMs),
         String(s.totals.requests),
         num(s.totals.rps),
@@ -111,6 +140,8 @@ export function renderMarkdown(report: Report): string {
         `${s.totals.checksPassed}/${s.totals.checksPassed + s.totals.checksFailed}`,
       ]),
     ),
+    ...totalNoData(report),
+    ...skippedLines(report),
   ];
   return [...head, ...report.scenarios.map(scenario)].join('\n');
 }

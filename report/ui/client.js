@@ -19,13 +19,40 @@
     return v.toFixed(2) + ' ms';
   }
   // Legend cells are empty (null) while the cursor is off the chart.
-  const legendMs = (u, v) => (v === null || v === undefined ? '--' : ms(v));
+  // Legend values: at the cursor, the value of that second; with no cursor (a static page, a printout)
+  // uPlot would show '--' everywhere, so the series' peak is shown instead.
+  const legendValue = (fmt) => (u, v, sidx, idx) => {
+    if (idx === null || idx === undefined) {
+      let max = null;
+      for (const x of u.data[sidx] || [])
+        if (x !== null && x !== undefined && (max === null || x > max)) max = x;
+      return max === null ? 'no data' : 'max ' + fmt(max);
+    }
+    return v === null || v === undefined ? '--' : fmt(v);
+  };
+  const legendMs = legendValue((v) => ms(v));
+  const legendCount = legendValue((v) => String(Math.round(v * 100) / 100));
   const pct = (v) => (isNum(v) ? (v * 100).toFixed(2) + ' %' : 'n/a');
   const num = (v, d) =>
     isNum(v) ? (Number.isInteger(v) ? String(v) : v.toFixed(d === undefined ? 2 : d)) : 'n/a';
   // Twin of observed() in report/render/format.ts: rates as percentages with counts, empty metrics said so.
+  // As report/render/format.ts noData(): k6 passes a threshold on an empty metric; the report says so.
+  function noData(t) {
+    return t.samples === 0 && t.type !== 'counter' && t.type !== 'gauge';
+  }
+
+  function noDataNote(n) {
+    return (
+      n +
+      (n === 1 ? ' threshold' : ' thresholds') +
+      ' had no samples: k6 passes ' +
+      (n === 1 ? 'it' : 'them') +
+      ' on an empty metric; shown as no data.'
+    );
+  }
+
   function observed(t) {
-    if (t.samples === 0 && t.type !== 'counter' && t.type !== 'gauge') return 'no samples';
+    if (noData(t)) return 'no samples';
     if (!isNum(t.observed)) return 'n/a';
     if (t.unit === 'ms') return ms(t.observed);
     if (t.unit === 'B') return num(t.observed, 0) + ' B';
@@ -121,12 +148,15 @@
     return Math.max(320, Math.min(1100, (container.clientWidth || 900) - 8));
   }
 
-  // The data of a scenario's charts, in the order drawCharts draws them: load, latency, errors.
+  // The data of a scenario's charts, in the order drawCharts draws them: VUs, req/s, latency, errors.
+  // VUs and req/s have charts of their own: on one plot with two scales they lay on top of each other
+  // whenever the two numbers were alike (a smoke run: 2 VUs, about 2 req/s).
   function chartData(s) {
     const series = s.series;
     const limits = s.latencyLimits || [];
     return [
-      [series.t, series.vus, series.rps],
+      [series.t, series.vus],
+      [series.t, series.rps],
       [series.t, series.p50, series.p95, series.p99].concat(limits.map((l) => series.t.map(() => l.value))),
       [series.t, series.errors],
     ];
@@ -147,7 +177,7 @@
       container.append(el('p', { class: 'empty' }, 'Chart library missing.'));
       return drawn;
     }
-    const [loadData, latencyData, errorData] = chartData(s);
+    const [vusData, rpsData, latencyData, errorData] = chartData(s);
     const width = chartWidth(container);
     const t0 = series.t[0];
     // Whole seconds only (the data has 1 s resolution); labels are elapsed time, the legend adds the clock.
@@ -175,7 +205,12 @@
     });
     const xSeries = {
       label: 'time',
-      value: (u, v) => (v === null || v === undefined ? '--' : elapsed(v - t0) + ' (' + clockUtc(v) + ')'),
+      value: (u, v, sidx, idx) =>
+        idx === null || idx === undefined
+          ? 'whole run, ' + elapsed((u.data[0][u.data[0].length - 1] || t0) - t0)
+          : v === null || v === undefined
+            ? '--'
+            : elapsed(v - t0) + ' (' + clockUtc(v) + ')',
     };
     container.append(
       el('p', { class: 'note chart-note' }, 'Run started ' + clockUtc(t0) + '; one point per second.'),
@@ -192,25 +227,34 @@
       state.charts.push(entry);
       drawn.push(entry);
     };
+    const countScale = (name) =>
+      Object.assign({}, xScale, { [name]: { range: (u, min, max) => [0, Math.max(1, max)] } });
     mk(
-      'VUs and requests per second',
+      'Virtual users',
       {
-        scales: Object.assign({}, xScale, {
-          vus: { range: (u, min, max) => [0, Math.max(1, max)] },
-          rps: { range: (u, min, max) => [0, Math.max(1, max)] },
-        }),
+        scales: countScale('y'),
+        series: [xSeries, { label: 'VUs', stroke: COLORS.vus, width: 2, spanGaps: true, value: legendCount }],
+        axes: [xAxis, left('VUs'), blankRight('y')],
+      },
+      vusData,
+    );
+    mk(
+      'Requests per second',
+      {
+        scales: countScale('y'),
         series: [
           xSeries,
-          { label: 'VUs', scale: 'vus', stroke: COLORS.vus, width: 2, spanGaps: true },
-          { label: 'req/s', scale: 'rps', stroke: COLORS.rps, width: 2, fill: 'rgba(31,119,180,0.08)' },
+          {
+            label: 'req/s',
+            stroke: COLORS.rps,
+            width: 2,
+            fill: 'rgba(31,119,180,0.08)',
+            value: legendCount,
+          },
         ],
-        axes: [
-          xAxis,
-          left('VUs', { scale: 'vus' }),
-          { scale: 'rps', side: 1, label: 'req/s', size: 64, labelSize: 24, grid: { show: false } },
-        ],
+        axes: [xAxis, left('req/s'), blankRight('y')],
       },
-      loadData,
+      rpsData,
     );
     const limits = s.latencyLimits || [];
     // Each threshold its own dash pattern, no point markers: they are limits, not measurements.
@@ -252,7 +296,13 @@
         scales: Object.assign({}, xScale, { y: { range: (u, min, max) => [0, Math.max(1, max)] } }),
         series: [
           xSeries,
-          { label: 'failed req/s', stroke: COLORS.err, width: 2, fill: 'rgba(214,39,40,0.12)' },
+          {
+            label: 'failed req/s',
+            stroke: COLORS.err,
+            width: 2,
+            fill: 'rgba(214,39,40,0.12)',
+            value: legendCount,
+          },
         ],
         axes: [xAxis, left('failed req/s'), blankRight('y')],
       },
@@ -290,18 +340,27 @@
     return out.filter((v) => v >= min * 0.999 && v <= max * 1.001);
   }
 
+  // Which engine ran the scenario (the report names it: the Node runner's numbers are not k6's).
+  function engineLabel(s) {
+    return s.engine && s.engine.label ? s.engine.label : 'not recorded';
+  }
+
   // ---- sections ----
   function thresholdsTable(s) {
     return table(
       'thresholds',
       ['metric', 'threshold', 'observed', 'result'],
       s.thresholds.map((t) => ({
-        cls: t.pending ? 'pending' : t.ok ? 'ok' : 'bad',
+        cls: t.pending ? 'pending' : noData(t) ? 'nodata' : t.ok ? 'ok' : 'bad',
         cells: [
           t.metric,
           t.source,
           observed(t),
-          t.pending ? el('span', { class: 'badge pending' }, 'PENDING') : badge(t.ok),
+          t.pending
+            ? el('span', { class: 'badge pending' }, 'PENDING')
+            : noData(t)
+              ? el('span', { class: 'badge nodata' }, 'NO DATA')
+              : badge(t.ok),
         ],
       })),
       2,
@@ -313,6 +372,7 @@
     for (const e of c.endpoints) for (const r of e.rows) rows.push({ label: e.name + ' ' + r.label, r });
     return [
       el('h3', {}, 'Compared with run ' + c.previousRunId),
+      c.engineWarning ? el('p', { class: 'note warn' }, c.engineWarning + '.') : null,
       c.enoughData
         ? null
         : el('p', { class: 'note' }, 'Fewer than 30 requests on one side: deltas shown, nothing flagged.'),
@@ -340,6 +400,13 @@
       { class: 'scenario', id: 'scenario-' + index, 'data-scenario': s.scenario },
       [
         el('h2', {}, [s.scenario + ' ', badge(s.passed)]),
+        // One node whatever it holds: live snapshots patch children by position.
+        el('div', { class: 'notes' }, [
+          el('p', { class: 'note engine' }, 'Engine: ' + engineLabel(s) + '.'),
+          s.thresholds.some(noData)
+            ? el('p', { class: 'note nodata' }, noDataNote(s.thresholds.filter(noData).length))
+            : null,
+        ]),
         s.problems.length
           ? el(
               'ul',
@@ -420,7 +487,7 @@
     ]);
     const overview = table(
       'overview',
-      ['scenario', 'result', 'duration', 'requests', 'req/s', 'error %', 'p95', 'checks'],
+      ['scenario', 'result', 'engine', 'duration', 'requests', 'req/s', 'error %', 'p95', 'checks'],
       report.scenarios.map((s, i) => {
         const t = s.totals;
         return {
@@ -428,6 +495,7 @@
           cells: [
             el('a', { href: '#scenario-' + i }, s.scenario),
             badge(s.passed),
+            engineLabel(s),
             duration(t.durationMs),
             t.requests,
             num(t.rps),
@@ -437,10 +505,29 @@
           ],
         };
       }),
-      2,
+      3, // scenario, result and engine are words
     );
+    const skipped =
+      report.skipped && report.skipped.length
+        ? el('div', { class: 'skipped' }, [
+            el('p', { class: 'note warn' }, report.skipped.length + ' input(s) skipped (could not be read):'),
+            el(
+              'ul',
+              { class: 'problems' },
+              report.skipped.map((x) => el('li', {}, x.scenario + ': ' + x.reason)),
+            ),
+          ])
+        : null;
     const sections = report.scenarios.map((s, i) => scenarioSection(s, i));
-    return { nodes: [header, overview].concat(sections.map((x) => x.section)), sections };
+    const empty = report.scenarios.reduce((n, s) => n + s.thresholds.filter(noData).length, 0);
+    // Always one notes node, empty or not: live snapshots patch the page's children by position, and a
+    // note that came and went would shift every section after it.
+    const notes = el('div', { class: 'notes report-notes' }, [
+      empty ? el('p', { class: 'note nodata' }, noDataNote(empty)) : null,
+      skipped,
+    ]);
+    const top = [header, overview, notes];
+    return { nodes: top.concat(sections.map((x) => x.section)), sections };
   }
 
   // What a live snapshot must share with the page shown to be applied in place: the same scenarios in the

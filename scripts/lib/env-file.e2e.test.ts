@@ -25,16 +25,27 @@ describe('ensure-env', () => {
     assert.notEqual(other.added.find((a) => a.name === 'DEMO_PASSWORD')?.value, parsed.DEMO_PASSWORD);
   });
 
-  it('shows the generated passwords once, and no token or secret key', () => {
+  it('says where the generated passwords are, not what they are, unless asked; never a token or key', () => {
     const path = fresh();
     const result = ensureEnvFile(path, {}, noVolumes);
     const lines = describeAdded(result);
     const parsed = parseEnv(readFileSync(path, 'utf8'));
     assert.match(lines[0] ?? '', /^added DEMO_EMAIL, DEMO_PASSWORD, .* \(git-ignored, mode 600\)$/);
-    assert.ok(
-      lines.some((l) => l.startsWith(`generated DEMO_PASSWORD=${parsed.DEMO_PASSWORD}  (shown once`)),
+    assert.equal(
+      lines[1],
+      `the passwords to log in with (DEMO_PASSWORD, ADMIN_PASSWORD, GRAFANA_ADMIN_PASSWORD) are in ${path}; grep DEMO_PASSWORD ${path} shows one (--show-secrets prints them here)`,
     );
-    assert.ok(!lines.some((l) => l.includes(parsed.SANDBOX_TOKEN_SECRET ?? '?')), 'token key never printed');
+    assert.equal(lines.length, 2);
+    const secrets = Object.entries(parsed).filter(([k]) => /PASSWORD|SECRET|TOKEN/.test(k));
+    assert.ok(secrets.length >= 6);
+    for (const [name, value] of secrets)
+      assert.ok(!lines.join('\n').includes(value ?? '?'), `${name} printed`);
+    const revealed = describeAdded(result, true);
+    assert.ok(revealed.includes(`generated DEMO_PASSWORD=${parsed.DEMO_PASSWORD}  (it stays in ${path})`));
+    assert.ok(
+      !revealed.some((l) => l.includes(parsed.SANDBOX_TOKEN_SECRET ?? '?')),
+      'token key never printed',
+    );
     assert.deepEqual(describeAdded(ensureEnvFile(path, {}, noVolumes)), [], 'nothing to say the second time');
   });
 

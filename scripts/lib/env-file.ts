@@ -110,14 +110,24 @@ export function ensureEnvFile(
   return { path, added, kept };
 }
 
-/** What to tell the user about the variables just added: names, and the passwords people type (once). */
-export function describeAdded(result: EnsureResult): string[] {
+/**
+ * What to tell the user about the variables just added: names, and where the passwords people type
+ * are. Their values only when asked (`reveal`, --show-secrets): a console ends up in captured logs.
+ */
+export function describeAdded(result: EnsureResult, reveal = false): string[] {
   if (result.added.length === 0) return [];
+  const typed = result.added.filter((a) => a.show);
+  const where = typed.length
+    ? reveal
+      ? typed.map((a) => `generated ${a.name}=${a.value}  (it stays in ${result.path})`)
+      : [
+          `the passwords to log in with (${typed.map((a) => a.name).join(', ')}) are in ${result.path}; ` +
+            `grep ${typed[0]?.name} ${result.path} shows one (--show-secrets prints them here)`,
+        ]
+    : [];
   return [
     `added ${result.added.map((a) => a.name).join(', ')} to ${result.path} (git-ignored, mode 600)`,
-    ...result.added
-      .filter((a) => a.show)
-      .map((a) => `generated ${a.name}=${a.value}  (shown once; it stays in ${result.path})`),
+    ...where,
   ];
 }
 
@@ -132,7 +142,9 @@ export function describeKept(result: EnsureResult): string[] {
 
 /** What `npm run env:init` does. */
 export function ensureEnvCommand(): void {
-  const path = process.argv[2] ?? '.env';
+  const args = process.argv.slice(2);
+  const reveal = args.includes('--show-secrets');
+  const path = args.find((a) => a !== '--show-secrets') ?? '.env';
   const result = ensureEnvFile(path, process.env);
   for (const line of describeKept(result)) console.error(`env: ${line}`);
   if (result.kept.length > 0) process.exitCode = 2;
@@ -140,5 +152,5 @@ export function ensureEnvCommand(): void {
     console.log(`env: ${path} and the environment already hold every credential the lab needs`);
     return;
   }
-  for (const line of describeAdded(result)) console.log(`env: ${line}`);
+  for (const line of describeAdded(result, reveal)) console.log(`env: ${line}`);
 }

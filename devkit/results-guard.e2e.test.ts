@@ -1,0 +1,43 @@
+// The root hook plugin as `npm test` would load it, in a child mocha: a test that writes into the
+// guarded folder fails the run and is named; one that only reads it passes.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function mochaWithGuard(fixture: string, guarded: string) {
+  const r = spawnSync(
+    process.execPath,
+    [
+      'node_modules/mocha/bin/mocha.js',
+      '--require',
+      'devkit/results-guard.mocha.ts',
+      `devkit/fixtures/results-guard/${fixture}.fixture.ts`,
+    ],
+    { encoding: 'utf8', env: { ...process.env, LT_RESULTS_GUARD_DIR: guarded }, timeout: 60_000 },
+  );
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+describe('devkit/results-guard.mocha.ts (root hook plugin)', function () {
+  this.timeout(90_000);
+  let guarded = '';
+  beforeEach(() => {
+    guarded = mkdtempSync(join(tmpdir(), 'loadlab-guarded-'));
+  });
+  afterEach(() => rmSync(guarded, { recursive: true, force: true }));
+
+  it('fails the run and names the file when a test writes into the folder', () => {
+    const r = mochaWithGuard('writes', guarded);
+    assert.notEqual(r.code, 0, r.out);
+    assert.match(r.out, /"after all" hook/);
+    assert.match(r.out, /the tests changed .* \(1 entry\)/);
+    assert.match(r.out, /added summary-smoke-load-x\.json/);
+  });
+
+  it('passes when the tests only read it', () => {
+    const r = mochaWithGuard('clean', guarded);
+    assert.equal(r.code, 0, r.out);
+  });
+});
