@@ -1,4 +1,4 @@
-// Number formatting shared by the Markdown and JUnit renderers (the HTML client has its own twin in ui/client.js).
+// Number formatting shared by the Markdown, JUnit and HTML renderers (ui/client.js is bundled with it).
 
 export function ms(v: number | undefined | null): string {
   if (v === undefined || v === null || !Number.isFinite(v)) return 'n/a';
@@ -85,4 +85,9 @@ export function value(kind: 'latency' | 'rate' | 'throughput', v: number | undef
       : v === undefined
         ? 'n/a'
         : `${v.toFixed(2)}/s`;
+}
+
+/** Why some thresholds show "no data": k6 passes a threshold on an empty metric, the report says so. */
+export function noDataNote(n: number): string {
+  return `${n} threshold${n === 1 ? '' : 's'} had no samples: k6 passes ${n === 1 ? 'it' : 'them'} on an empty metric; shown as no data.`;
 }

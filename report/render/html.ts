@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../model.js';
+import { clientScript } from '../ui/client-bundle.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let assets: { uplotJs: string; uplotCss: string; css: string; client: string } | undefined;
@@ -17,7 +18,7 @@ function loadAssets(): NonNullable<typeof assets> {
       uplotJs: readFileSync(join(uplotDir, 'uPlot.iife.min.js'), 'utf8'),
       uplotCss: readFileSync(join(uplotDir, 'uPlot.min.css'), 'utf8'),
       css: readFileSync(join(here, '..', 'ui', 'style.css'), 'utf8'),
-      client: readFileSync(join(here, '..', 'ui', 'client.js'), 'utf8'),
+      client: clientScript(),
     };
   }
   return assets;

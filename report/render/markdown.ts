@@ -2,7 +2,7 @@
 // pasted into a PR comment or $GITHUB_STEP_SUMMARY as is.
 import { describeEngine } from '../engine.js';
 import type { Report, ScenarioReport } from '../model.js';
-import { delta, duration, ms, noData, num, observed, pct, value } from './format.js';
+import { delta, duration, ms, noData, num, observed, pct, value, noDataNote } from './format.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const verdict = (ok: boolean) => (ok ? '✅ PASS' : '❌ FAIL');
@@ -22,7 +22,7 @@ function scenario(s: ScenarioReport): string {
   ];
   if (s.problems.length) out.push(...s.problems.map((p) => `- ${p}`), '');
   const empty = s.thresholds.filter(noData).length;
-  if (empty) out.push(noDataNote(empty), '');
+  if (empty) out.push(noDataLine(empty), '');
   out.push(
     '### Thresholds',
     '',
@@ -101,12 +101,11 @@ function scenario(s: ScenarioReport): string {
 
 const flag = (f: '' | 'worse' | 'better') => (f === 'worse' ? '⚠️ worse' : f === 'better' ? '⬆️ better' : '');
 
-const noDataNote = (n: number) =>
-  `_${n} threshold${n === 1 ? '' : 's'} had no samples: k6 passes ${n === 1 ? 'it' : 'them'} on an empty metric; shown as no data._`;
+const noDataLine = (n: number) => `_${noDataNote(n)}_`;
 
 function totalNoData(report: Report): string[] {
   const n = report.scenarios.reduce((sum, s) => sum + s.thresholds.filter(noData).length, 0);
-  return n ? [noDataNote(n), ''] : [];
+  return n ? [noDataLine(n), ''] : [];
 }
 
 /** Inputs the report could not read: named, so a reader knows the report is not the whole run. */

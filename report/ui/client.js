@@ -1,7 +1,20 @@
 /* global document, window, EventSource, uPlot */
 // Browser side of the HTML report and the live dashboard: builds the tables and the uPlot charts from
 // the report model (report/model.ts) embedded in the page or pushed over server-sent events.
-// Plain JavaScript on purpose: it is inlined into a self-contained page as is, with no build step.
+// Bundled by esbuild (ui/client-bundle.ts) into one script inlined in the self-contained page, with the
+// number formatting of render/format.ts, so the HTML and the Markdown report write numbers alike.
+import {
+  delta as kindDelta,
+  duration,
+  ms,
+  noData,
+  noDataNote,
+  num,
+  observed,
+  pct,
+  value as kindValue,
+} from '../render/format.ts';
+
 (function () {
   'use strict';
 
@@ -9,15 +22,7 @@
   const state = { charts: [], renders: 0, updates: 0, snapshots: 0, finished: false };
   window.__loadlab = state;
 
-  // ---- formatting (twin of report/render/format.ts) ----
-  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
-  function ms(v) {
-    if (!isNum(v)) return 'n/a';
-    if (v >= 1000) return (v / 1000).toFixed(2) + ' s';
-    if (v >= 100) return v.toFixed(0) + ' ms';
-    if (v >= 1) return v.toFixed(1) + ' ms';
-    return v.toFixed(2) + ' ms';
-  }
+  // ---- formatting: report/render/format.ts, the same functions the Markdown report uses ----
   // Legend cells are empty (null) while the cursor is off the chart.
   // Legend values: at the cursor, the value of that second; with no cursor (a static page, a printout)
   // uPlot would show '--' everywhere, so the series' peak is shown instead.
@@ -32,51 +37,7 @@
   };
   const legendMs = legendValue((v) => ms(v));
   const legendCount = legendValue((v) => String(Math.round(v * 100) / 100));
-  const pct = (v) => (isNum(v) ? (v * 100).toFixed(2) + ' %' : 'n/a');
-  const num = (v, d) =>
-    isNum(v) ? (Number.isInteger(v) ? String(v) : v.toFixed(d === undefined ? 2 : d)) : 'n/a';
-  // Twin of observed() in report/render/format.ts: rates as percentages with counts, empty metrics said so.
-  // As report/render/format.ts noData(): k6 passes a threshold on an empty metric; the report says so.
-  function noData(t) {
-    return t.samples === 0 && t.type !== 'counter' && t.type !== 'gauge';
-  }
 
-  function noDataNote(n) {
-    return (
-      n +
-      (n === 1 ? ' threshold' : ' thresholds') +
-      ' had no samples: k6 passes ' +
-      (n === 1 ? 'it' : 'them') +
-      ' on an empty metric; shown as no data.'
-    );
-  }
-
-  function observed(t) {
-    if (noData(t)) return 'no samples';
-    if (!isNum(t.observed)) return 'n/a';
-    if (t.unit === 'ms') return ms(t.observed);
-    if (t.unit === 'B') return num(t.observed, 0) + ' B';
-    if (t.type === 'rate' && t.stat === 'rate')
-      return (
-        pct(t.observed) + (isNum(t.samples) && isNum(t.hits) ? ' (' + t.hits + '/' + t.samples + ')' : '')
-      );
-    return num(t.observed, t.stat === 'rate' ? 4 : 2);
-  }
-  const kindValue = (kind, v) =>
-    kind === 'latency' ? ms(v) : kind === 'rate' ? pct(v) : isNum(v) ? v.toFixed(2) + '/s' : 'n/a';
-  function kindDelta(kind, d) {
-    if (!isNum(d)) return 'n/a';
-    const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
-    const a = Math.abs(d);
-    if (kind === 'latency') return sign + ms(a);
-    if (kind === 'rate') return sign + (a * 100).toFixed(2) + ' pp';
-    return sign + a.toFixed(2) + '/s';
-  }
-  function duration(v) {
-    if (v < 59950) return (v / 1000).toFixed(1) + 's';
-    const total = Math.round(v / 1000);
-    return Math.floor(total / 60) + 'm' + (total % 60) + 's';
-  }
   // Chart time axis: seconds since the first second of the run, as a load tester reads a test timeline.
   function elapsed(sec) {
     const s = Math.round(sec);
