@@ -1,5 +1,5 @@
 // Test support: runs a block of tests once per store, on the in-memory store and on PostgreSQL.
-// PostgreSQL is one throw-away cluster per mocha run (pg-server.ts), started by the first block
+// PostgreSQL is one throw-away cluster per mocha run (devkit/postgres.ts), started by the first block
 // that needs it and stopped after all tests; each store it gives is a new schema with upstream's
 // data. Where the binaries are missing, the PostgreSQL blocks skip, saying so in one line.
 import { createMemoryStore } from './memory.js';
