@@ -61,6 +61,14 @@ module.exports = {
       to: { path: '^runner/', pathNot: '^runner/index\\.ts$' },
     },
     {
+      name: 'the-lab-uses-the-services-api',
+      severity: 'error',
+      comment:
+        'Shipped lab code reaches the services through @loadlab/services (services/index.ts, services/plumbing.ts).',
+      from: { path: '^(k6|report|stack|dashboards|scripts|bin)/', pathNot: TEST },
+      to: { path: '^services/', pathNot: '^services/(index|plumbing)\\.ts$' },
+    },
+    {
       name: 'entry-points-are-not-libraries',
       severity: 'error',
       comment: 'A script behind an npm command runs; its reusable part lives in a module others import.',

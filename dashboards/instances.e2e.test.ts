@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../services/sandbox/main.js';
+import { startSandbox } from '@loadlab/services';
 import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
 import { freePort, type Daemon } from '../devkit/processes.js';
 import { realK6 } from '../devkit/real-k6.js';

@@ -2,9 +2,7 @@
 // in-process on random loopback ports, plus a bounded load to give their metrics something to count.
 // Given a database URL, both clinic instances keep their state in PostgreSQL (each in its schema), as
 // the compose stack runs them, so the pool's gauges are scraped too.
-import { startClinic } from '../services/clinic/main.js';
-import { startSandbox } from '../services/sandbox/main.js';
-import type { StartedServer } from '../services/shared/server.js';
+import { startClinic, type StartedServer, startSandbox } from '@loadlab/services';
 
 export interface Target {
   /** The compose `service:port` this server stands for in stack/prometheus.yml. */

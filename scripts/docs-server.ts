@@ -12,7 +12,7 @@ import {
   BROWSER_DEFAULT_ARGS as DEFAULT_ARGS,
   BROWSER_DEFAULT_EXECUTABLE as DEFAULT_EXECUTABLE,
 } from '@loadlab/runner';
-import { isEntryPoint } from '../services/shared/entry.js';
+import { isEntryPoint } from '@loadlab/services/plumbing';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SLIDES = join(ROOT, 'docs/slides.md');

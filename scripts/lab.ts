@@ -3,7 +3,7 @@
 // so a crossed threshold makes the whole command fail, as a CI gate should.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { loadDotEnv } from '../services/shared/dotenv.js';
+import { loadDotEnv } from '@loadlab/services/plumbing';
 import { describeAdded, describeKept, ensureEnvFile } from './lib/env-file.js';
 import { waitForHealthy } from '../devkit/wait-healthy.js';
 

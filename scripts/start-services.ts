@@ -1,12 +1,18 @@
 // Starts the sandbox (5050) and both clinic instances (9966 open, 9967 secured) in one process,
 // the way `npm run lab` and the native stack need them, and drains all of them on Ctrl-C.
-import { planClinic, startClinic, type StartHooks } from '../services/clinic/main.js';
-import { planSandbox, startSandbox } from '../services/sandbox/main.js';
-import { ConfigError } from '../services/shared/config-error.js';
-import { loadDotEnv } from '../services/shared/dotenv.js';
-import { createLogger } from '../services/shared/logger.js';
-import { drainOnSignals, type StartedServer } from '../services/shared/server.js';
-import { isEntryPoint } from '../services/shared/entry.js';
+import {
+  ConfigError,
+  createLogger,
+  drainOnSignals,
+  isEntryPoint,
+  loadDotEnv,
+  planClinic,
+  planSandbox,
+  startClinic,
+  type StartedServer,
+  type StartHooks,
+  startSandbox,
+} from '@loadlab/services';
 
 export async function startServices(
   env: NodeJS.ProcessEnv,

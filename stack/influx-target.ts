@@ -6,8 +6,7 @@
 //        (INFLUXDB_ORG, INFLUXDB_BUCKET, INFLUXDB_ADMIN_TOKEN from .env); plain k6 has no v2 output.
 // One line on stderr says which. Exit 3 when nothing answers, 2 when a 2.x has no token to use.
 //   node --import tsx stack/influx-target.ts <url, e.g. http://127.0.0.1:8086/k6>
-import { loadDotEnv } from '../services/shared/dotenv.js';
-import { isEntryPoint } from '../services/shared/entry.js';
+import { isEntryPoint, loadDotEnv } from '@loadlab/services/plumbing';
 
 export interface InfluxTarget {
   /** The -o argument for k6 / the Node runner. */

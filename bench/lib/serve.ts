@@ -4,11 +4,7 @@
 import express from 'express';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClinicApp } from '../../services/clinic/app.js';
-import { createSandboxApp } from '../../services/sandbox/app.js';
-import { isEntryPoint } from '../../services/shared/entry.js';
-import { createLogger } from '../../services/shared/logger.js';
-import { listen } from '../../services/shared/server.js';
+import { createClinicApp, createLogger, createSandboxApp, isEntryPoint, listen } from '@loadlab/services';
 import { benchStore, storeExpress } from './store-express.js';
 
 export const SANDBOX_BENCH_CREDENTIALS = { email: 'bench@loadlab.local', password: 'bench-secret' };

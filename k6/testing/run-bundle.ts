@@ -6,9 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { SummaryData } from '@loadlab/k6-format/summary';
 import { runLoadlab, type RunResult } from '../../devkit/loadlab-run.js';
-import { createSandboxApp } from '../../services/sandbox/app.js';
-import type { SandboxConfig } from '../../services/sandbox/config.js';
-import { listen, type StartedServer } from '../../services/shared/server.js';
+import { createSandboxApp, listen, type SandboxConfig, type StartedServer } from '@loadlab/services';
 import { realK6 } from '../../devkit/real-k6.js';
 
 export const TEST_CREDENTIALS = { DEMO_EMAIL: 'suite-e2e@loadlab.local', DEMO_PASSWORD: 'suite-e2e-secret' };

@@ -1,9 +1,12 @@
 // The project's own services on free loopback ports, as the suite's end-to-end tests load them:
 // the sandbox (and, on request, one with fault injection on), the open and the secured clinic.
-import { createClinicApp } from '../../services/clinic/app.js';
-import { createSandboxApp } from '../../services/sandbox/app.js';
-import type { SandboxConfig } from '../../services/sandbox/config.js';
-import { listen, type StartedServer } from '../../services/shared/server.js';
+import {
+  createClinicApp,
+  createSandboxApp,
+  listen,
+  type SandboxConfig,
+  type StartedServer,
+} from '@loadlab/services';
 
 const CREDENTIALS = { demoEmail: 'e2e@loadlab.local', demoPassword: 'e2e-secret' };
 const ADMIN = { user: 'e2e-admin', password: 'e2e-admin-secret' };

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { suiteEntryPoints } from '../../k6/build.js';
 import { missingVariables } from '../../scripts/lib/require-env.js';
-import { loadDotEnv } from '../../services/shared/dotenv.js';
-import { isEntryPoint } from '../../services/shared/entry.js';
+import { isEntryPoint, loadDotEnv } from '@loadlab/services/plumbing';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { parseManifestArgs, UsageError, type ManifestArgs } from './manifest-args.js';
 import {
