@@ -1,30 +1,14 @@
 // `npm run start:services` as a real process on loopback ports: one "listening" line per service,
 // one line and the services' exit codes when it cannot start.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../devkit/processes.js';
-
-const SCRIPT = fileURLToPath(new URL('./start-services.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+import { startScript, untilOutput } from '../devkit/script-process.js';
 
 /** Runs start-services.ts in an empty folder, so a developer's .env is not read. */
 function start(env: Record<string, string>) {
-  const cwd = mkdtempSync(join(tmpdir(), 'start-services-'));
-  const child = spawn(process.execPath, ['--import', TSX, SCRIPT], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
-  });
-  child.once('exit', () => rmSync(cwd, { recursive: true, force: true }));
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  return { child, output: () => out };
+  const proc = startScript('scripts/start-services.ts', { env: { LOG_LEVEL: 'info', ...env } });
+  return { ...proc, output: () => proc.out() + proc.err() };
 }
 
 describe('start:services', function () {
@@ -47,16 +31,8 @@ describe('start:services', function () {
       ...demo,
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     });
-    const exited = once(run.child, 'exit');
-    let gone = false;
-    void exited.then(() => (gone = true));
-    const deadline = Date.now() + 20_000;
-    while (!run.output().includes('all services ready') && !gone && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(!gone, `start:services ended before it was ready:\n${run.output()}`);
-    run.child.kill('SIGTERM');
-    const [code] = await exited;
+    await untilOutput(run, /all services ready/);
+    const code = await run.stop('SIGTERM');
     const lines = run.output().split('\n');
     for (const port of Object.values(ports)) {
       assert.equal(lines.filter((l) => l.includes(`127.0.0.1:${port}`)).length, 1, run.output());
@@ -75,7 +51,7 @@ describe('start:services', function () {
     const port = (taken.address() as { port: number }).port;
     try {
       const run = start({ ...demo, PORT: String(port), CLINIC_PORT: '0', CLINIC_SECURE_PORT: '0' });
-      const [code] = await once(run.child, 'exit');
+      const code = await run.exit;
       assert.equal(code, 1, run.output());
       assert.equal(run.output().trim().split('\n').length, 1, run.output());
       assert.match(
@@ -89,14 +65,14 @@ describe('start:services', function () {
 
   it('exits 2 on a configuration error (no demo password), as start:sandbox does', async () => {
     const run = start({ DEMO_EMAIL: 'demo@loadlab.local', DEMO_PASSWORD: '', PORT: '0' });
-    const [code] = await once(run.child, 'exit');
+    const code = await run.exit;
     assert.equal(code, 2, run.output());
     assert.match(run.output(), /^start:services: DEMO_EMAIL and DEMO_PASSWORD must be set/);
   });
 
   it('exits 2 on a port that is not a port, as on any other configuration error', async () => {
     const run = start({ ...demo, PORT: '0', CLINIC_PORT: 'http' });
-    const [code] = await once(run.child, 'exit');
+    const code = await run.exit;
     assert.equal(code, 2, run.output());
     assert.match(
       run.output(),

@@ -3,10 +3,8 @@
 import assert from 'node:assert/strict';
 import { createClinicApp } from './app.js';
 import { loadContract } from './contract.js';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../../devkit/processes.js';
+import { startScript, untilHealthy, type ScriptProcess } from '../../devkit/script-process.js';
 import { authenticate, createPasswordChecker, hashPassword } from './security.js';
 import { createMemoryStore } from './store/memory.js';
 import express from 'express';
@@ -14,35 +12,18 @@ import request from 'supertest';
 import { API, checkedClient } from './test-client.js';
 
 const contract = loadContract();
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
-/** Both instances in one process (main.ts), on free ports, once the open one answers. */
+/** Both instances in one process (main.ts), on free ports, in an empty folder, once the open one answers. */
 async function startClinicProcess(
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; openUrl: string; secureUrl: string }> {
+): Promise<{ proc: ScriptProcess; openUrl: string; secureUrl: string }> {
   const [open, secure] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      CLINIC_PORT: String(open),
-      CLINIC_SECURE_PORT: String(secure),
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const proc = startScript('services/clinic/main.ts', {
+    env: { CLINIC_PORT: String(open), CLINIC_SECURE_PORT: String(secure), ...env },
   });
   const openUrl = `http://127.0.0.1:${open}`;
-  for (const deadline = Date.now() + 20_000; ;) {
-    if (child.exitCode !== null) throw new Error(`clinic exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('clinic not listening after 20 s');
-    const up = await fetch(`${openUrl}/petclinic/actuator/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, openUrl, secureUrl: `http://127.0.0.1:${secure}` };
+  await untilHealthy(proc, `${openUrl}/petclinic/actuator/health`);
+  return { proc, openUrl, secureUrl: `http://127.0.0.1:${secure}` };
 }
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -151,8 +132,7 @@ describe('clinic authentication (issue 21)', function () {
         assert.equal(res.status, 200);
       }
     } finally {
-      clinic.child.kill('SIGTERM');
-      await once(clinic.child, 'exit');
+      await clinic.proc.stop('SIGTERM');
     }
   });
 });
