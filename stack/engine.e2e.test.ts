@@ -239,7 +239,11 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     const { args, stderr } = run(LINUX, { BASE_URL: 'http://127.0.0.1:5050' });
     assert.deepEqual(args.slice(0, 5), ['run', '--rm', '-i', '--network', 'host']);
     assert.ok(!args.includes('--add-host=host.docker.internal:host-gateway'));
-    assert.match(stderr, /the container calls BASE_URL=http:\/\/127\.0\.0\.1:5050 through the host network$/);
+    // The engine line ends with the image's version, which the report reads (issue 31).
+    assert.match(
+      stderr,
+      /the container calls BASE_URL=http:\/\/127\.0\.0\.1:5050 through the host network; version grafana\/k6:1\.3\.0$/,
+    );
     assert.ok(args.includes('grafana/k6:1.3.0'), args.join(' '));
   });
 
@@ -249,7 +253,7 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     assert.ok(!args.includes('--network'));
     assert.match(
       stderr,
-      /BASE_URL=http:\/\/host\.docker\.internal:5050 through Docker Desktop's host gateway$/,
+      /BASE_URL=http:\/\/host\.docker\.internal:5050 through Docker Desktop's host gateway; version grafana\/k6:1\.3\.0$/,
     );
   });
 

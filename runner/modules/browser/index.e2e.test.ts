@@ -210,7 +210,7 @@ describe('k6/browser module (playwright-core + Chromium)', function () {
         (err as AbortSignal).logged,
         "error building browser on IterStart: finding browser executable: k6 couldn't detect google chrome or a chromium-supported browser on the given path: /nonexistent/chromium",
       );
-      assert.match(err.stack ?? '', /index\.test\.ts/, 'located at the call that needed the browser');
+      assert.match(err.stack ?? '', /index\.e2e\.test\.ts/, 'located at the call that needed the browser');
       return true;
     });
   });
