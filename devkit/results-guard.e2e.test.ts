@@ -28,10 +28,10 @@ describe('devkit/results-guard.mocha.ts (root hook plugin)', function () {
   });
   afterEach(() => rmSync(guarded, { recursive: true, force: true }));
 
-  it('fails the run and names the file when a test writes into the folder', () => {
+  it('fails the test that writes into the folder, naming it and the file', () => {
     const r = mochaWithGuard('writes', guarded);
     assert.notEqual(r.code, 0, r.out);
-    assert.match(r.out, /"after all" hook/);
+    assert.match(r.out, /"after each" hook: afterEach for "writes a summary into the guarded folder"/);
     assert.match(r.out, /the tests changed .* \(1 entry\)/);
     assert.match(r.out, /added summary-smoke-load-x\.json/);
   });
