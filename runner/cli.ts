@@ -1,7 +1,7 @@
 // `loadlab run <script> [flags]`: the k6-compatible Node runner's command line.
-import { parseRunArgs, UsageError } from './core/args.js';
-import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './core/help.js';
-import { RunController, runTest, EXIT } from './core/run.js';
+import { parseRunArgs, UsageError } from './cli/args.js';
+import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './cli/help.js';
+import { RunController, runTest, EXIT } from './run/run.js';
 
 async function main(argv: string[]): Promise<number> {
   // k6's persistent flags may come before the command: `loadlab -q run script.js`.

@@ -4,9 +4,9 @@
 // same index always to the same segment: a scenario of V VUs reaches the V segments that own indices
 // 0..V-1, so the runners with any VU at all are as many as the largest scenario has VUs (at most N).
 import { resolve } from 'node:path';
-import { parseRunArgs } from '../../runner/core/args.js';
-import { consolidate, scenarioMaxVus } from '../../runner/core/options.js';
-import { createVu, loadScript } from '../../runner/vu/index.js';
+import { parseRunArgs } from '../../runner/cli/args.js';
+import { consolidate, scenarioMaxVus } from '../../runner/options/options.js';
+import { createVu, loadScript } from '../../runner/host/vu.js';
 
 export interface ScenarioVus {
   name: string;

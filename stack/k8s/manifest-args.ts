@@ -1,6 +1,6 @@
 // `npm run k8s:manifests -- <scenario> --parallelism N --profile P [...]`: the command line, parsed and
 // checked. Every refusal is a UsageError whose message is the one line the command prints.
-import { splitInlineValue } from '../../runner/core/args.js';
+import { splitInlineValue } from '../../runner/cli/args.js';
 import { PROFILE_NAMES, type ProfileName } from '../../k6/lib/profiles.js';
 
 export class UsageError extends Error {}

@@ -2,8 +2,8 @@
 // main thread, host.ts), runs the callback, fires `open`, then runs the socket's own event loop in
 // this thread, blocked on the host's events and the socket's timers, and returns the handshake's
 // Response once the socket is closed. Samples, tags and errors follow k6 v1.3's ws.go.
-import { goError } from '../go-error.js';
-import { nowMs, type VuRuntime } from '../runtime.js';
+import { goError } from '../api/go-error.js';
+import { nowMs, type VuRuntime } from '../api/runtime.js';
 import {
   isInterrupted,
   openChannel,
@@ -13,7 +13,7 @@ import {
   WsSamples,
   type HostChannel,
 } from './channel.js';
-import type { HostEvent } from './wire.js';
+import type { HostEvent } from '../../bridge/websocket-wire.js';
 
 type Handler = (...args: unknown[]) => unknown;
 
