@@ -1,5 +1,6 @@
 // A small per-VU cookie jar (k6 keeps one per VU and resets it each iteration): domain + path
 // matching and expiry, enough for session cookies of the apps under test.
+import { parseSetCookie } from '../bridge/go-http.js';
 interface StoredCookie {
   name: string;
   value: string;
@@ -9,47 +10,6 @@ interface StoredCookie {
   expires: number; // ms epoch, Infinity for session cookies
   secure: boolean;
   httpOnly: boolean;
-}
-
-export interface ParsedCookie {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  http_only: boolean;
-  secure: boolean;
-  max_age: number;
-  expires: number;
-}
-
-/** Parses one Set-Cookie header value into k6's Response.cookies entry shape. */
-export function parseSetCookie(header: string): ParsedCookie | undefined {
-  const parts = header.split(';');
-  const first = parts.shift() ?? '';
-  const eq = first.indexOf('=');
-  if (eq <= 0) return undefined;
-  const c: ParsedCookie = {
-    name: first.slice(0, eq).trim(),
-    value: first.slice(eq + 1).trim(),
-    domain: '',
-    path: '',
-    http_only: false,
-    secure: false,
-    max_age: 0,
-    expires: 0,
-  };
-  for (const part of parts) {
-    const [rawKey = '', ...rest] = part.split('=');
-    const key = rawKey.trim().toLowerCase();
-    const val = rest.join('=').trim();
-    if (key === 'domain') c.domain = val.replace(/^\./, '');
-    else if (key === 'path') c.path = val;
-    else if (key === 'httponly') c.http_only = true;
-    else if (key === 'secure') c.secure = true;
-    else if (key === 'max-age') c.max_age = Number(val) || 0;
-    else if (key === 'expires') c.expires = Date.parse(val) || 0;
-  }
-  return c;
 }
 
 export class CookieJar {

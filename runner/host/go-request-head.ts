@@ -5,7 +5,7 @@
 // on its way to the socket, so servers see k6's header set and order (keep-alive is HTTP/1.1's
 // default, so dropping the header keeps the connection reused).
 import type { Socket } from 'node:net';
-import { canonicalHeaderKey } from '../modules/http/http-response.js';
+import { canonicalHeaderKey } from '../bridge/go-http.js';
 
 const FIRST = ['Host', 'User-Agent', 'Content-Length', 'Transfer-Encoding'];
 

@@ -3,13 +3,13 @@
 // error code: a URL Go cannot parse is "invalid URL" (1020, no request made), one with another
 // scheme than http(s) fails in the client as "unsupported protocol scheme" (1000).
 
+import { INVALID_URL_CODE } from '../bridge/go-http.js';
+
 export interface UrlRefusal {
   error: string;
   code: number;
 }
 
-/** k6's error code for a URL that cannot be parsed (lib/netext/httpext/error_codes.go). */
-export const INVALID_URL_CODE = 1020;
 const DEFAULT_ERROR_CODE = 1000;
 
 /** Go's url.Parse scheme rule (getScheme): a letter, then letters, digits, + - . up to ':'. */

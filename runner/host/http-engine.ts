@@ -14,9 +14,10 @@ import {
   type WireRequest,
   type WireResponse,
 } from '../bridge/protocol.js';
-import { nowMs } from '../modules/api/runtime.js';
+import { nowMs } from '../bridge/clock.js';
 import { CookieJar } from './cookie-jar.js';
-import { hasControlChar, INVALID_URL_CODE, refuseUrl, resolveLocation } from './go-url.js';
+import { INVALID_URL_CODE } from '../bridge/go-http.js';
+import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 

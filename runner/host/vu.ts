@@ -3,7 +3,7 @@
 // MessagePort + SharedArrayBuffer bridge. See README.md.
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import type { IterationView } from '../modules/api/runtime.js';
+import type { IterationView } from '../bridge/iteration-view.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
 import { hostSocket } from './websocket-engine.js';

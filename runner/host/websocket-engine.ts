@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { canonicalHeaderKey } from '../modules/http/http-response.js';
+import { canonicalHeaderKey } from '../bridge/go-http.js';
 import type { HostEvent, WorkerCall, WsOpenCall } from '../bridge/websocket-wire.js';
 
 /** k6's (gorilla's) handshake timeout. */

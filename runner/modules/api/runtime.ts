@@ -4,22 +4,11 @@ import type { Sample } from '../../types.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../../bridge/grpc-protocol.js';
 import type { PendingWork } from '../../event-loop/pending-work.js';
+import type { IterationView } from '../../bridge/iteration-view.js';
 
-export interface IterationView {
-  scenario: {
-    name: string;
-    executor: string;
-    startTime: number;
-    iterationInTest: number;
-    progress: number;
-    env: Record<string, string>;
-    tags: Record<string, string>;
-    exec: string;
-  };
-  iterationInScenario: number;
-  iterationInInstance: number;
-  testOptions: Record<string, unknown>;
-}
+// The clock and the iteration view are the bridge's (the main thread uses them too); modules reach them here.
+export { epochMs, nowMs } from '../../bridge/clock.js';
+export type { IterationView } from '../../bridge/iteration-view.js';
 
 export type Phase = 'init' | 'setup' | 'iteration' | 'teardown' | 'summary';
 
@@ -133,17 +122,4 @@ export const ITERATION_END = Symbol.for('loadlab.iterationEnd');
 
 export function isAbortSignal(err: unknown): err is AbortSignal {
   return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[ABORT_MARK] === true;
-}
-
-/** Read once: the timeOrigin getter is slow enough to show in profiles (every sample takes a time). */
-const TIME_ORIGIN = performance.timeOrigin;
-
-/** Wall-clock ms with sub-ms precision, for sample times. */
-export function nowMs(): number {
-  return TIME_ORIGIN + performance.now();
-}
-
-/** The wall-clock ms of a performance.now() reading already taken (one clock call fewer). */
-export function epochMs(perfNow: number): number {
-  return TIME_ORIGIN + perfNow;
 }

@@ -1,28 +1,8 @@
 // k6's Response object (js/modules/k6/http/response.go): same keys, canonical header names,
 // json(selector) with gjson-style paths.
 import { Hop, type HopTimings, type HopTuple } from '../../bridge/protocol.js';
-import { parseSetCookie, type ParsedCookie } from '../../host/cookie-jar.js';
+import { canonicalHeaderKey, parseSetCookie, type ParsedCookie } from '../../bridge/go-http.js';
 import { parseHTML, type Selection } from '../html/html.js';
-
-/** Header names repeat on every response: remembering them keeps this off the per-request cost. */
-const canonicalCache = new Map<string, string>();
-const CANONICAL_CACHE_MAX = 1000;
-
-/** Go's textproto.CanonicalMIMEHeaderKey: "content-type" -> "Content-Type". */
-export function canonicalHeaderKey(key: string): string {
-  const known = canonicalCache.get(key);
-  if (known !== undefined) return known;
-  const canonical = !/^[A-Za-z0-9-]+$/.test(key)
-    ? key
-    : key
-        .toLowerCase()
-        .split('-')
-        .map((p) => (p ? p[0]!.toUpperCase() + p.slice(1) : p))
-        .join('-');
-  if (canonicalCache.size >= CANONICAL_CACHE_MAX) canonicalCache.clear();
-  canonicalCache.set(key, canonical);
-  return canonical;
-}
 
 /** A subset of gjson paths: `a.b.0.c`, `items.#` (length), `a\.b` for a literal dot. */
 export function gjsonGet(value: unknown, selector: string): unknown {

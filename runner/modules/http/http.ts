@@ -7,7 +7,7 @@ import {
   type RequestTuple,
   type ResponseTuple,
 } from '../../bridge/protocol.js';
-import { INVALID_URL_CODE } from '../../host/go-url.js';
+import { INVALID_URL_CODE } from '../../bridge/go-http.js';
 import { parseDuration } from '@loadlab/k6-format/duration';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from '../api/runtime.js';
