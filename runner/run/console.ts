@@ -1,7 +1,7 @@
 // What the runner prints: k6's banner, logfmt log lines on stderr, and a progress display
 // (redrawn on a TTY, a plain block every second otherwise, as k6 on stdout).
 import { formatDuration } from '../metrics/index.js';
-import type { ScenarioRun } from './executors.js';
+import type { ScenarioRun } from './scenario-run.js';
 import { goQuote } from '@loadlab/k6-format/go-quote';
 import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from '../options/options.js';

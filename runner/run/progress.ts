@@ -3,7 +3,7 @@
 // its status mark, a percentage (or a drawn bar on a terminal) and the executor's own columns.
 import { formatDuration } from '../metrics/index.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from '../options/options.js';
-import { rampingTickerRate } from './schedule.js';
+import { rampingTickerRate } from '../executors/schedule.js';
 
 /** k6's bar statuses: running, waiting for startTime, graceful stop, interrupted, done. */
 export type BarStatus = ' ' | '•' | '↓' | '✗' | '✓';

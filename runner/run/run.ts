@@ -34,7 +34,7 @@ import {
   type SecretSources,
 } from '../options/secret-sources.js';
 import { banner, logLine, maxDurationMs, progressText, startProgress, type ConsoleIO } from './console.js';
-import { ScenarioRun, type PooledVu } from './executors.js';
+import { ScenarioRun, type PooledVu } from './scenario-run.js';
 import { consolidate, OptionsError, scenarioMaxVus, type TestConfig } from '../options/options.js';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
 import { moduleProblem } from '../modules/api/names.js';

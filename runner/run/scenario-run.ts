@@ -18,7 +18,7 @@ import {
 } from '../host/vu.js';
 import type { ScenarioConfig } from '../options/options.js';
 import { fixedDuration, scenarioProgress, type Bar, type ScenarioSnapshot } from './progress.js';
-import { arrivalsBy, rampingVuChanges } from './schedule.js';
+import { arrivalsBy, rampingVuChanges } from '../executors/schedule.js';
 import { scenarioDurationMs } from '../options/options.js';
 
 export interface PooledVu {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { IterationResult } from '../host/vu.js';
 import { makeVu, settle, type Harness } from '../vu/test-support.js';
-import { ScenarioRun, type PooledVu } from './executors.js';
+import { ScenarioRun, type PooledVu } from './scenario-run.js';
 import type { ScenarioConfig } from '../options/options.js';
 
 function scenario(over: Partial<ScenarioConfig>): ScenarioConfig {
@@ -32,7 +32,7 @@ function scenario(over: Partial<ScenarioConfig>): ScenarioConfig {
   };
 }
 
-describe('runner/run/executors with real VUs', function () {
+describe('runner/run/scenario-run with real VUs', function () {
   this.timeout(30_000);
   const open: Harness[] = [];
   afterEach(async () => {
