@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { arrivalsBy, rampingVuChanges } from './schedule.js';
+import { arrivalsBy } from './index.js';
+import { rampingVuChanges } from './schedule.js';
 
 describe('runner executor schedules', () => {
   it('starts ramping VUs when k6 does (golden: 0->4 over 2s from startVUs 1 at 0, 667, 1334, 2001 ms)', () => {

@@ -1,5 +1,5 @@
 // Pure timing math of the executors, separate from timers so it is unit-tested exactly.
-import type { ScenarioConfig } from '../options/options.js';
+import type { ArrivalsConfig, ScenarioConfig } from './executor.js';
 
 export interface VuCountChange {
   atMs: number;
@@ -42,15 +42,14 @@ export function rampingVuChanges(
   return changes;
 }
 
-/** Iterations an arrival-rate scenario should have started by `elapsedMs` (first one at 0 when the rate is > 0). */
-export function arrivalsBy(
-  s: Pick<ScenarioConfig, 'executor' | 'rate' | 'startRate' | 'timeUnitMs' | 'stages' | 'durationMs'>,
-  elapsedMs: number,
-): number {
-  if (s.executor === 'constant-arrival-rate') {
-    if (elapsedMs >= s.durationMs) elapsedMs = s.durationMs - 1e-9;
-    return Math.floor((elapsedMs * s.rate) / s.timeUnitMs) + 1;
-  }
+/** constant-arrival-rate: iterations started by `elapsedMs` (the first at 0, none at the end). */
+export function constantArrivalsBy(s: ArrivalsConfig, elapsedMs: number): number {
+  if (elapsedMs >= s.durationMs) elapsedMs = s.durationMs - 1e-9;
+  return Math.floor((elapsedMs * s.rate) / s.timeUnitMs) + 1;
+}
+
+/** ramping-arrival-rate: iterations started by `elapsedMs` (the first at 0 when startRate is > 0). */
+export function rampingArrivalsBy(s: ArrivalsConfig, elapsedMs: number): number {
   const started = rampingArrivals(s, elapsedMs);
   return Math.floor(started + 1e-9) + (s.startRate > 0 ? 1 : 0);
 }

@@ -3,57 +3,17 @@
 // the run stops with exit code 104 and k6's message.
 import { DurationError, parseDuration } from '../metrics/index.js';
 import { SUMMARY_MODES, type RunFlags } from '../cli/args.js';
+import {
+  executorOf,
+  findExecutor,
+  type ExecutorName,
+  type ScenarioConfig,
+  type StageMs,
+} from '../executors/index.js';
+
+export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
 export class OptionsError extends Error {}
-
-export type ExecutorName =
-  | 'shared-iterations'
-  | 'per-vu-iterations'
-  | 'constant-vus'
-  | 'ramping-vus'
-  | 'constant-arrival-rate'
-  | 'ramping-arrival-rate';
-
-const EXECUTORS: ExecutorName[] = [
-  'shared-iterations',
-  'per-vu-iterations',
-  'constant-vus',
-  'ramping-vus',
-  'constant-arrival-rate',
-  'ramping-arrival-rate',
-];
-
-export interface StageMs {
-  durationMs: number;
-  target: number;
-}
-
-export interface ScenarioConfig {
-  name: string;
-  executor: ExecutorName;
-  exec: string;
-  startTimeMs: number;
-  gracefulStopMs: number;
-  env: Record<string, string>;
-  tags: Record<string, string>;
-  /** shared/per-vu iterations and constant-vus */
-  vus: number;
-  iterations: number;
-  maxDurationMs: number;
-  durationMs: number;
-  /** ramping-vus */
-  startVUs: number;
-  stages: StageMs[];
-  gracefulRampDownMs: number;
-  /** arrival-rate */
-  rate: number;
-  startRate: number;
-  timeUnitMs: number;
-  preAllocatedVUs: number;
-  maxVUs: number;
-  /** For the banner: was `exec` set explicitly. */
-  execExplicit: boolean;
-}
 
 export interface TestConfig {
   /** What the script sees as exec.test.options and outputs get: k6-shaped, after overrides. */
@@ -106,9 +66,9 @@ function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfi
   const where = `scenario ${name} has configuration errors`;
   if (!/^[0-9a-zA-Z_-]+$/.test(name))
     throw new OptionsError(`invalid scenario name "${name}": only letters, digits, _ and - are allowed`);
-  const executor = raw.executor as ExecutorName;
-  if (!EXECUTORS.includes(executor))
-    throw new OptionsError(`${where}: unknown executor "${String(raw.executor)}"`);
+  const found = findExecutor(raw.executor);
+  if (!found) throw new OptionsError(`${where}: unknown executor "${String(raw.executor)}"`);
+  const executor: ExecutorName = found.name;
   if (raw.exec === '') throw new OptionsError(`${where}: exec must not be empty`);
   const s: ScenarioConfig = {
     name,
@@ -136,36 +96,8 @@ function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfi
     preAllocatedVUs: num(raw.preAllocatedVUs, -1),
     maxVUs: num(raw.maxVUs, -1),
   };
-  switch (executor) {
-    case 'constant-vus':
-      if (!(s.durationMs > 0)) throw new OptionsError(`${where}: the duration should be more than 0`);
-      break;
-    case 'ramping-vus':
-      if (s.stages.length === 0) throw new OptionsError(`${where}: at least one stage has to be specified`);
-      break;
-    case 'constant-arrival-rate':
-    case 'ramping-arrival-rate':
-      if (raw.preAllocatedVUs === undefined)
-        throw new OptionsError(`${where}: the number of preAllocatedVUs isn't specified`);
-      if (executor === 'constant-arrival-rate' && !(s.rate > 0))
-        throw new OptionsError(`${where}: the rate should be more than 0`);
-      if (executor === 'constant-arrival-rate' && !(s.durationMs > 0))
-        throw new OptionsError(`${where}: the duration should be more than 0`);
-      if (executor === 'ramping-arrival-rate' && s.stages.length === 0)
-        throw new OptionsError(`${where}: at least one stage has to be specified`);
-      if (s.maxVUs < 0) s.maxVUs = s.preAllocatedVUs;
-      if (s.maxVUs < s.preAllocatedVUs)
-        throw new OptionsError(`${where}: maxVUs shouldn't be less than preAllocatedVUs`);
-      break;
-    default:
-      if (!(s.vus > 0)) throw new OptionsError(`${where}: the number of VUs must be more than 0`);
-      if (!(s.iterations > 0))
-        throw new OptionsError(`${where}: the number of iterations must be more than 0`);
-      if (executor === 'shared-iterations' && s.iterations < s.vus)
-        throw new OptionsError(
-          `${where}: the number of iterations (${s.iterations}) can't be less than the number of VUs (${s.vus})`,
-        );
-  }
+  const error = found.validate(s, raw);
+  if (error) throw new OptionsError(`${where}: ${error}`);
   return s;
 }
 
@@ -367,30 +299,10 @@ export function consolidate(
 
 /** Regular run time of a scenario (without gracefulStop), from its start. */
 export function scenarioDurationMs(s: ScenarioConfig): number {
-  switch (s.executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations':
-      return s.maxDurationMs;
-    case 'constant-vus':
-    case 'constant-arrival-rate':
-      return s.durationMs;
-    case 'ramping-vus':
-    case 'ramping-arrival-rate':
-      return s.stages.reduce((sum, st) => sum + st.durationMs, 0);
-  }
+  return executorOf(s).durationMs(s);
 }
 
 /** How many VUs a scenario may need at once. */
 export function scenarioMaxVus(s: ScenarioConfig): number {
-  switch (s.executor) {
-    case 'shared-iterations':
-    case 'per-vu-iterations':
-    case 'constant-vus':
-      return s.vus;
-    case 'ramping-vus':
-      return Math.max(s.startVUs, ...s.stages.map((st) => st.target));
-    case 'constant-arrival-rate':
-    case 'ramping-arrival-rate':
-      return s.maxVUs;
-  }
+  return executorOf(s).maxVus(s);
 }

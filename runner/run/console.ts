@@ -4,6 +4,7 @@ import { formatDuration } from '../metrics/index.js';
 import type { ScenarioRun } from './scenario-run.js';
 import { goQuote } from '@loadlab/k6-format/go-quote';
 import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
+import { executorOf } from '../executors/index.js';
 import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from '../options/options.js';
 
 export interface ConsoleIO {
@@ -40,34 +41,7 @@ const LOGO = [
 ];
 
 function describeScenario(s: ScenarioConfig): string {
-  const extras: string[] = [];
-  const rate = (r: number) => `${((r * 1000) / s.timeUnitMs).toFixed(2)} iterations/s`;
-  let head: string;
-  switch (s.executor) {
-    case 'per-vu-iterations':
-      head = `${s.iterations} iterations for each of ${s.vus} VUs`;
-      extras.push(`maxDuration: ${formatDuration(s.maxDurationMs)}`);
-      break;
-    case 'shared-iterations':
-      head = `${s.iterations} iterations shared among ${s.vus} VUs`;
-      extras.push(`maxDuration: ${formatDuration(s.maxDurationMs)}`);
-      break;
-    case 'constant-vus':
-      head = `${s.vus} looping VUs for ${formatDuration(s.durationMs)}`;
-      break;
-    case 'ramping-vus':
-      head = `Up to ${scenarioMaxVus(s)} looping VUs for ${formatDuration(scenarioDurationMs(s))} over ${s.stages.length} stages`;
-      extras.push(`gracefulRampDown: ${formatDuration(s.gracefulRampDownMs)}`);
-      break;
-    case 'constant-arrival-rate':
-      head = `${rate(s.rate)} for ${formatDuration(s.durationMs)}`;
-      extras.push(`maxVUs: ${s.maxVUs}`);
-      break;
-    case 'ramping-arrival-rate':
-      head = `Up to ${rate(Math.max(s.startRate, ...s.stages.map((x) => x.target)))} for ${formatDuration(scenarioDurationMs(s))} over ${s.stages.length} stages`;
-      extras.push(`maxVUs: ${s.preAllocatedVUs}-${s.maxVUs}`);
-      break;
-  }
+  const { head, extras } = executorOf(s).describe(s);
   if (s.execExplicit) extras.push(`exec: ${s.exec}`);
   if (s.startTimeMs > 0) extras.push(`startTime: ${formatDuration(s.startTimeMs)}`);
   extras.push(`gracefulStop: ${formatDuration(s.gracefulStopMs)}`);

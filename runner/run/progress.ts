@@ -1,9 +1,11 @@
 // k6's progress display, line for line (k6 v1.3 internal/ui/pb, internal/cmd/ui.go, each executor's
 // progress function in lib/executor): the run line, then one bar per scenario in k6's order, with
 // its status mark, a percentage (or a drawn bar on a terminal) and the executor's own columns.
-import { formatDuration } from '../metrics/index.js';
-import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from '../options/options.js';
-import { rampingTickerRate } from '../executors/schedule.js';
+import { executorOf, type ScenarioConfig, type ScenarioSnapshot } from '../executors/index.js';
+import { fixedDuration, fixedInt } from '../executors/fixed-width.js';
+
+export type { ScenarioSnapshot } from '../executors/index.js';
+export { fixedDuration, fixedInt, fixedRate } from '../executors/fixed-width.js';
 
 /** k6's bar statuses: running, waiting for startTime, graceful stop, interrupted, done. */
 export type BarStatus = ' ' | '•' | '↓' | '✗' | '✓';
@@ -14,63 +16,6 @@ export interface Bar {
   /** 0..1 */
   progress: number;
   right: string[];
-}
-
-/** What a scenario's bar is drawn from at one moment. */
-export interface ScenarioSnapshot {
-  config: ScenarioConfig;
-  /** Epoch ms, 0 before the executor starts. */
-  startedAt: number;
-  /** VUs running an iteration now (arrival-rate) or in their loop (looping executors). */
-  runningVus: number;
-  /** VUs the scenario holds (arrival-rate executors add VUs up to maxVUs). */
-  allocatedVus: number;
-  /** Iterations ended, complete or interrupted. */
-  iterationsDone: number;
-}
-
-/** `%0Nd` with N the digits of `max` (pb.GetFixedLengthIntFormat). */
-export function fixedInt(value: number, max: number): string {
-  const width = String(Math.abs(Math.trunc(max))).length + (max < 0 ? 1 : 0);
-  const digits = String(Math.abs(Math.trunc(value))).padStart(value < 0 ? width - 1 : width, '0');
-  return value < 0 ? `-${digits}` : digits;
-}
-
-/** `%0N.2f` with N wide enough for `max` (pb.GetFixedLengthFloatFormat with precision 2). */
-export function fixedRate(value: number, max: number): string {
-  let width = 1 + (max < 0 ? 1 : 0);
-  if (Math.abs(max) >= 10) width += Math.floor(Math.log10(Math.abs(max)));
-  width += 3;
-  return value.toFixed(2).padStart(width, '0');
-}
-
-/**
- * A duration as wide as `maxMs` needs (pb.GetFixedLengthDuration): both rounded to tenths, then
- * "1.0s" under 10 s, "01.0s" under a minute, "0m01.0s" under 10 min, "00m01.0s" under an hour,
- * "0h00m01.0s" under 10 h, "00h00m01.0s" under a day, then days in front.
- */
-export function fixedDuration(ms: number, maxMs: number): string {
-  const tenths = Math.round(Math.abs(ms) / 100);
-  const max = Math.max(Math.round(Math.abs(maxMs) / 100), tenths) * 100;
-  const two = (n: number) => String(n).padStart(2, '0');
-  const fraction = tenths % 10;
-  const seconds = Math.floor(tenths / 10) % 60;
-  const minutes = Math.floor(tenths / 600) % 60;
-  const hours = Math.floor(tenths / 36_000) % 24;
-  const days = Math.floor(tenths / 864_000);
-  if (max < 10_000) return `${seconds % 10}.${fraction}s`;
-  const secs = `${two(seconds)}.${fraction}s`;
-  if (max < 60_000) return secs;
-  if (max < 600_000) return `${minutes % 10}m${secs}`;
-  const mins = `${two(minutes)}m${secs}`;
-  if (max < 3_600_000) return mins;
-  if (max < 36_000_000) return `${hours % 10}h${mins}`;
-  const hrs = `${two(hours)}h${mins}`;
-  if (max < 86_400_000) return hrs;
-  // One digit for the days, and one more for each power of ten in the maximum's tens of days.
-  const tensOfDays = Math.floor(max / 864_000_000);
-  const dayDigits = 1 + (tensOfDays > 0 ? String(tensOfDays).length : 0);
-  return `${String(days).padStart(dayDigits, '0')}d${hrs}`;
 }
 
 /** The scheduler's line: `running (clock), active/initialised VUs, n complete and m interrupted iterations`. */
@@ -89,57 +34,7 @@ export function runLine(
 
 /** One executor's progress and right-hand columns, as its k6 progress function computes them. */
 export function scenarioProgress(s: ScenarioSnapshot, now: number): { progress: number; right: string[] } {
-  const c = s.config;
-  const spent = now - s.startedAt;
-  const duration = scenarioDurationMs(c);
-  const timeColumn = (d: number) =>
-    spent > d ? formatDuration(d) : `${fixedDuration(spent, d)}/${formatDuration(d)}`;
-  const timeShare = Math.min(1, spent / duration);
-  switch (c.executor) {
-    case 'constant-vus':
-      return { progress: timeShare, right: [`${c.vus} VUs`, timeColumn(c.durationMs)] };
-    case 'ramping-vus': {
-      const max = scenarioMaxVus(c);
-      const vus = `${fixedInt(s.runningVus, max)}/${fixedInt(max, max)} VUs`;
-      const time =
-        spent > duration
-          ? formatDuration(duration)
-          : `${fixedDuration(spent, duration)}/${fixedDuration(duration, duration)}`;
-      return { progress: timeShare, right: [vus, time] };
-    }
-    case 'shared-iterations': {
-      const iters = `${fixedInt(s.iterationsDone, c.iterations)}/${c.iterations} shared iters`;
-      return {
-        progress: Math.min(1, s.iterationsDone / c.iterations),
-        right: [
-          `${c.vus} VUs`,
-          `${fixedDuration(spent, c.maxDurationMs)}/${formatDuration(c.maxDurationMs)}`,
-          iters,
-        ],
-      };
-    }
-    case 'per-vu-iterations': {
-      const total = c.vus * c.iterations;
-      const iters = `${fixedInt(s.iterationsDone, total)}/${total} iters, ${c.iterations} per VU`;
-      return {
-        progress: Math.min(1, s.iterationsDone / total),
-        right: [`${c.vus} VUs`, timeColumn(c.maxDurationMs), iters],
-      };
-    }
-    case 'constant-arrival-rate':
-    case 'ramping-arrival-rate': {
-      const vus = `${fixedInt(s.runningVus, c.maxVUs)}/${fixedInt(s.allocatedVus, c.maxVUs)} VUs`;
-      const perSec = (r: number) => (r * 1000) / c.timeUnitMs;
-      const rate =
-        c.executor === 'constant-arrival-rate'
-          ? fixedRate(perSec(c.rate), perSec(c.rate))
-          : fixedRate(
-              rampingTickerRate(c, Math.min(spent, duration)),
-              perSec(Math.max(c.startRate, ...c.stages.map((x) => x.target))),
-            );
-      return { progress: timeShare, right: [vus, timeColumn(duration), `${rate} iters/s`] };
-    }
-  }
+  return executorOf(s.config).progress(s, now);
 }
 
 /** k6's order of executors: by startTime, then by name. */

@@ -16,9 +16,9 @@ import {
   type LoopSpec,
   type Vu,
 } from '../host/vu.js';
-import type { ScenarioConfig } from '../options/options.js';
+import { arrivalsBy, executorOf, type ScenarioConfig, type ScenarioDriver } from '../executors/index.js';
 import { fixedDuration, scenarioProgress, type Bar, type ScenarioSnapshot } from './progress.js';
-import { arrivalsBy, rampingVuChanges } from '../executors/schedule.js';
+import { rampingVuChanges } from '../executors/schedule.js';
 import { scenarioDurationMs } from '../options/options.js';
 
 export interface PooledVu {
@@ -44,9 +44,15 @@ export interface ScenarioDeps {
   error(message: string): void;
 }
 
+/** What the worker's loop reports as exec.scenario.progress: its share of iterations, or of time. */
+function loopProgress(c: ScenarioConfig): LoopSpec['progress'] {
+  const total = executorOf(c).totalIterations(c);
+  return total !== undefined ? { totalIterations: total } : { durationMs: scenarioDurationMs(c) };
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
-export class ScenarioRun {
+export class ScenarioRun implements ScenarioDriver {
   /** When the test started waiting for this scenario's startTime (0 until then). */
   scheduledAt = 0;
   startedAt = 0;
@@ -92,8 +98,8 @@ export class ScenarioRun {
     if (this.finished) return 1;
     if (!this.startedAt) return 0;
     const c = this.config;
-    if (c.executor === 'shared-iterations') return Math.min(1, this.completed / c.iterations);
-    if (c.executor === 'per-vu-iterations') return Math.min(1, this.completed / (c.iterations * c.vus));
+    const total = executorOf(c).totalIterations(c);
+    if (total !== undefined) return Math.min(1, this.completed / total);
     return Math.min(1, (now - this.startedAt) / scenarioDurationMs(c));
   }
 
@@ -246,12 +252,7 @@ export class ScenarioRun {
       endAt,
       maxIterations: budget.maxIterations ?? Infinity,
       sharedBudget: budget.shared ?? false,
-      progress:
-        c.executor === 'shared-iterations'
-          ? { totalIterations: c.iterations }
-          : c.executor === 'per-vu-iterations'
-            ? { totalIterations: c.iterations * c.vus }
-            : { durationMs: scenarioDurationMs(c) },
+      progress: loopProgress(c),
       scenarioCounters: this.counters.buffer as SharedArrayBuffer,
       instanceCounter: this.deps.instanceCounter.buffer as SharedArrayBuffer,
     };
@@ -283,50 +284,30 @@ export class ScenarioRun {
     await Promise.all([...this.running]);
   }
 
+  loopEvery(end: number, budget?: { maxIterations?: number; shared?: boolean }): Promise<unknown> {
+    return Promise.all(this.deps.vus.map((p) => this.loop(p, end, budget)));
+  }
+
+  shareIterations(count: number): void {
+    Atomics.store(this.counters, SC_LEFT, count);
+  }
+
+  async regularThenGraceful(loops: Promise<unknown>, end: number): Promise<void> {
+    await Promise.race([loops, this.untilEndOrStop(end)]);
+    await this.gracefulEnd(loops);
+  }
+
   async run(): Promise<void> {
     this.startedAt = Date.now();
     const c = this.config;
     const end = this.startedAt + scenarioDurationMs(c);
-    const regular = (loops: Promise<unknown>) => Promise.race([loops, this.untilEndOrStop(end)]);
-    switch (c.executor) {
-      case 'constant-vus': {
-        this.target = c.vus;
-        const loops = Promise.all(this.deps.vus.map((p) => this.loop(p, end)));
-        await regular(loops);
-        await this.gracefulEnd(loops);
-        break;
-      }
-      case 'shared-iterations': {
-        Atomics.store(this.counters, SC_LEFT, c.iterations);
-        this.target = c.vus;
-        const loops = Promise.all(this.deps.vus.map((p) => this.loop(p, end, { shared: true })));
-        await regular(loops);
-        await this.gracefulEnd(loops);
-        break;
-      }
-      case 'per-vu-iterations': {
-        this.target = c.vus;
-        const loops = Promise.all(
-          this.deps.vus.map((p) => this.loop(p, end, { maxIterations: c.iterations })),
-        );
-        await regular(loops);
-        await this.gracefulEnd(loops);
-        break;
-      }
-      case 'ramping-vus':
-        await this.runRampingVus(end);
-        break;
-      case 'constant-arrival-rate':
-      case 'ramping-arrival-rate':
-        await this.runArrivalRate(end);
-        break;
-    }
+    await executorOf(c).run(this, end);
     this.finished = true;
     const last = scenarioProgress(this.snapshot(), this.clockPastEnd());
     this.frozen = { status: !this.stoppedByTest && last.progress >= 1 ? '✓' : '✗', ...last };
   }
 
-  private async runRampingVus(end: number): Promise<void> {
+  async rampVus(end: number): Promise<void> {
     const c = this.config;
     const changes = rampingVuChanges(c.startVUs, c.stages);
     const timers = changes.map((change) =>
@@ -351,7 +332,7 @@ export class ScenarioRun {
   }
 
   /** Ramping down: VUs above the target finish their iteration within gracefulRampDown, else interrupted. */
-  private setTarget(count: number): void {
+  setTarget(count: number): void {
     const previous = this.target;
     this.target = count;
     if (count < previous) {
@@ -375,7 +356,7 @@ export class ScenarioRun {
    * free pool when ready. Initialising VUs one at a time keeps worker start-ups from starving the
    * VUs that are running iterations.
    */
-  private async runArrivalRate(end: number): Promise<void> {
+  async arrivalRate(end: number): Promise<void> {
     const c = this.config;
     let started = 0;
     let unplanned = Math.max(0, c.maxVUs - this.deps.vus.length);
