@@ -20,3 +20,10 @@ export function vuColumn(snap: ScenarioSnapshot): string {
   const c = snap.config;
   return `${fixedInt(snap.runningVus, c.maxVUs)}/${fixedInt(snap.allocatedVus, c.maxVUs)} VUs`;
 }
+
+/** The banner's pool: "maxVUs: 2-3", or one number when maxVUs is preAllocatedVUs (k6's GetDescription). */
+export function maxVusFact(s: ScenarioConfig): string {
+  return s.maxVUs > s.preAllocatedVUs
+    ? `maxVUs: ${s.preAllocatedVUs}-${s.maxVUs}`
+    : `maxVUs: ${s.preAllocatedVUs}`;
+}

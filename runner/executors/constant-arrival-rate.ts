@@ -1,5 +1,5 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, vuColumn, vuPoolError } from './arrival-rate.js';
+import { maxVusError, maxVusFact, vuColumn, vuPoolError } from './arrival-rate.js';
 import { describeRate, perSecond, timeColumn, type Executor } from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { constantArrivalsBy } from './schedule.js';
@@ -19,7 +19,7 @@ export const constantArrivalRate: Executor = {
   maxVus: (s) => s.maxVUs,
   describe: (s) => ({
     head: `${describeRate(s, s.rate)} for ${formatDuration(s.durationMs)}`,
-    extras: [`maxVUs: ${s.maxVUs}`],
+    extras: [maxVusFact(s)],
   }),
   totalIterations: () => undefined,
   progress(snap, now) {

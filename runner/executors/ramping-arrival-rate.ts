@@ -1,5 +1,5 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, vuColumn, vuPoolError } from './arrival-rate.js';
+import { maxVusError, maxVusFact, vuColumn, vuPoolError } from './arrival-rate.js';
 import { describeRate, perSecond, stagesDurationMs, timeColumn, type Executor } from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { rampingArrivalsBy, rampingTickerRate } from './schedule.js';
@@ -21,7 +21,7 @@ export const rampingArrivalRate: Executor = {
   maxVus: (s) => s.maxVUs,
   describe: (s) => ({
     head: `Up to ${describeRate(s, topRate(s))} for ${formatDuration(stagesDurationMs(s))} over ${s.stages.length} stages`,
-    extras: [`maxVUs: ${s.preAllocatedVUs}-${s.maxVUs}`],
+    extras: [maxVusFact(s)],
   }),
   totalIterations: () => undefined,
   progress(snap, now) {

@@ -44,8 +44,9 @@ function describeScenario(s: ScenarioConfig): string {
   const { head, extras } = executorOf(s).describe(s);
   if (s.execExplicit) extras.push(`exec: ${s.exec}`);
   if (s.startTimeMs > 0) extras.push(`startTime: ${formatDuration(s.startTimeMs)}`);
-  extras.push(`gracefulStop: ${formatDuration(s.gracefulStopMs)}`);
-  return `${s.name}: ${head} (${extras.join(', ')})`;
+  // k6 names a gracefulStop only when there is one, and drops the parentheses when nothing is in them.
+  if (s.gracefulStopMs > 0) extras.push(`gracefulStop: ${formatDuration(s.gracefulStopMs)}`);
+  return extras.length ? `${s.name}: ${head} (${extras.join(', ')})` : `${s.name}: ${head}`;
 }
 
 export function banner(
@@ -64,7 +65,10 @@ export function banner(
     `        output: ${outputs.length ? outputs.join(', ') : '-'}`,
     '',
     `     scenarios: (100.00%) ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, ${maxVus} max VUs, ${formatDuration(maxMs)} max duration (incl. graceful stop):`,
-    ...scenarios.map((s) => `              * ${describeScenario(s)}`),
+    // In k6's order (by startTime, then name), as k6 lists its executors.
+    ...k6Order(scenarios.map((config) => ({ config }))).map(
+      ({ config }) => `              * ${describeScenario(config)}`,
+    ),
     '',
   ];
   return lines.join('\n') + '\n';
