@@ -8,7 +8,7 @@ import {
   ThresholdSyntaxError,
   toSummaryExport,
 } from './index.js';
-import { humanizeBytes, humanizeDuration } from './humanize.js';
+import { humanizeBytes, humanizeDuration } from '../summary/humanize.js';
 import { TrendSink } from './sinks.js';
 import { K6_REFERENCE } from '../../devkit/k6-reference.js';
 

@@ -2,7 +2,7 @@
 // and metrics grouped by category, and in `full` mode one section per group and per scenario;
 // `legacy` is v0.x's layout (text-summary-legacy.ts).
 import { humanizeValue } from './humanize.js';
-import type { CheckCount, SummarySections } from './sections.js';
+import type { CheckCount, SummarySections } from '../metrics/sections.js';
 import type { SummaryData, SummaryMetric } from '@loadlab/k6-format/summary';
 import { renderLegacySummary } from './text-summary-legacy.js';
 import {

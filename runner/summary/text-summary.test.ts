@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Sample } from '../types.js';
 import { K6_GOLDEN } from '../../devkit/k6-reference.js';
-import { MetricsEngine, parseThresholds, renderTextSummary, type SummaryData } from './index.js';
-import { SectionAggregator } from './sections.js';
-import { decodeCatV, firstDifference, layoutOf, summaryPart } from './test-support.js';
+import { MetricsEngine, parseThresholds, renderTextSummary, type SummaryData } from '../metrics/index.js';
+import { SectionAggregator } from '../metrics/sections.js';
+import { decodeCatV, firstDifference, layoutOf, summaryPart } from '../metrics/test-support.js';
 
 const sample = (
   metric: string,

@@ -1,7 +1,7 @@
 // k6's `legacy` end-of-test text (v0.x's layout, `--summary-mode=legacy` in v1; summary-legacy.js):
 // the check tree first, then every metric of the handleSummary data, sorted, one aligned block, with
 // a threshold mark in front of the metrics that have thresholds.
-import type { GroupNode } from './group-tree.js';
+import type { GroupNode } from '../metrics/group-tree.js';
 import { humanizeValue } from './humanize.js';
 import type { SummaryData, SummaryMetric } from '@loadlab/k6-format/summary';
 import { sortKeys, width } from './text-summary-format.js';

@@ -1,7 +1,7 @@
 // The GROUP and SCENARIO sections of k6 v1's `full` text summary (summary.js addGroups,
 // addScenarios, _renderGroupContent): each section's checks and metrics, then its nested groups as
 // `↳ GROUP: name` one context level deeper.
-import type { SummarySection, SummarySections } from './sections.js';
+import type { SummarySection, SummarySections } from '../metrics/sections.js';
 import {
   checkPieces,
   indentAt,

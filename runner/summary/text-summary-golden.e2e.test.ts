@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadlab } from '../../devkit/loadlab-run.js';
 import { K6_GOLDEN } from '../../devkit/k6-reference.js';
-import { firstDifference, layoutOf, summaryPart } from './test-support.js';
+import { firstDifference, layoutOf, summaryPart } from '../metrics/test-support.js';
 
 /** The routes of k6-golden/server.js that s1.js and s2.js call. */
 function goldenTarget(): Server {
