@@ -76,6 +76,14 @@ module.exports = {
       to: { path: '^runner/(vu|run|cli|options|outputs|script)/' },
     },
     {
+      name: 'runner-metrics-engine-knows-no-summary-text',
+      severity: 'error',
+      comment:
+        'runner/metrics/ counts and judges samples; the end-of-test text (runner/summary/) reads its data, never the other way.',
+      from: { path: '^runner/metrics/', pathNot: TEST },
+      to: { path: '^runner/summary/' },
+    },
+    {
       name: 'services-import-no-engine-or-lab',
       severity: 'error',
       comment: 'The services image carries only the services: no runner, no lab code.',

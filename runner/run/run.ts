@@ -7,11 +7,11 @@ import { pathToFileURL } from 'node:url';
 import {
   MetricsEngine,
   parseThresholds,
-  renderTextSummary,
   summaryExportText,
   ThresholdSyntaxError,
   type SummaryData,
 } from '../metrics/index.js';
+import { renderTextSummary } from '../summary/text-summary.js';
 import { createOutputs, dashboardOutput } from '../outputs/index.js';
 import type { Output, Sample, ThresholdAwareOutput } from '../types.js';
 import {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Sample } from '../types.js';
 import { K6_GOLDEN } from '../../devkit/k6-reference.js';
-import { MetricsEngine, parseThresholds, renderTextSummary, type SummaryData } from '../metrics/index.js';
+import { MetricsEngine, parseThresholds, type SummaryData } from '../metrics/index.js';
+import { renderTextSummary } from './text-summary.js';
 import { SectionAggregator } from '../metrics/sections.js';
 import { decodeCatV, firstDifference, layoutOf, summaryPart } from '../metrics/test-support.js';
 
