@@ -1,5 +1,5 @@
 // k6/experimental/websockets: the WHATWG-style WebSocket of k6 v1.3 (websockets.go). The socket
-// lives on the main thread (host.ts); its events reach this worker's event loop as port messages,
+// lives on the main thread (host/websocket-engine.ts); its events reach this worker's event loop as port messages,
 // so handlers run when the script's JavaScript is idle, as on k6's event loop. Each socket holds
 // the iteration open (rt.pending.hold) until it is closed: k6 ends an iteration only then.
 import { goError } from '../api/go-error.js';
