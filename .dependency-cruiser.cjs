@@ -32,6 +32,58 @@ module.exports = {
       to: { path: `^(services/)|${LAB}` },
     },
     {
+      name: 'runner-bridge-is-shared-ground',
+      severity: 'error',
+      comment:
+        'runner/bridge/ holds what both threads share (messages, samples, the clock, Go HTTP words): it depends on no thread.',
+      from: { path: '^runner/bridge/' },
+      to: { path: '^runner/', pathNot: '^runner/(bridge/|types\\.ts$)' },
+    },
+    {
+      name: 'runner-host-runs-no-worker-code',
+      severity: 'error',
+      comment:
+        'The main thread (runner/host/) meets the worker only through the bridge: it loads no k6 module, event loop or worker code, only the worker bundle it starts (vu/worker-code.ts) and the types of its start message.',
+      from: { path: '^runner/host/', pathNot: TEST },
+      to: {
+        path: '^runner/(modules|event-loop|vu)/',
+        pathNot: '^runner/vu/worker-code\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'runner-host-knows-the-worker-by-type-only',
+      severity: 'error',
+      comment:
+        'Types of the worker (its start message) are all the host may name of runner/vu/ besides the bundle.',
+      from: { path: '^runner/host/', pathNot: TEST },
+      to: { path: '^runner/(modules|event-loop)/' },
+    },
+    {
+      name: 'runner-worker-side-never-imports-host',
+      severity: 'error',
+      comment:
+        'What runs in a VU worker (vu/, modules/, event-loop/, script/) reaches the main thread only through the bridge.',
+      from: { path: '^runner/(vu|modules|event-loop|script)/', pathNot: TEST },
+      to: { path: '^runner/host/' },
+    },
+    {
+      name: 'runner-modules-know-no-run',
+      severity: 'error',
+      comment:
+        'k6 modules run inside a VU: they know the module API, the bridge and the event loop, not the run, its options or CLI.',
+      from: { path: '^runner/(modules|event-loop)/', pathNot: TEST },
+      to: { path: '^runner/(vu|run|cli|options|outputs|script)/' },
+    },
+    {
+      name: 'runner-metrics-engine-knows-no-summary-text',
+      severity: 'error',
+      comment:
+        'runner/metrics/ counts and judges samples; the end-of-test text (runner/summary/) reads its data, never the other way.',
+      from: { path: '^runner/metrics/', pathNot: TEST },
+      to: { path: '^runner/summary/' },
+    },
+    {
       name: 'services-import-no-engine-or-lab',
       severity: 'error',
       comment: 'The services image carries only the services: no runner, no lab code.',

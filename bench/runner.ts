@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createVu, loadScript, type Vu } from '../runner/vu/index.js';
+import { createVu, loadScript, type Vu } from '../runner/host/vu.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
 import { realK6 } from '../devkit/loadlab-run.js';
 import { runBareBridge } from './lib/bare-bridge.js';

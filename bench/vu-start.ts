@@ -6,11 +6,12 @@
 // then BENCH_ITERATIONS iterations (default 2000) of a JavaScript-only default function on one of
 // them. BENCH_ROUNDS (default 3) rounds; the medians and their ratios to the plain script print.
 // BENCH_BASELINE=<dir> adds the plain script on another checkout's runner (e.g. the commit before).
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type * as VuApi from '../runner/vu/index.js';
+import type * as VuApi from '../runner/host/vu.js';
 import { ctx } from '../runner/vu/test-support.js';
 
 const VUS = Number(process.env.BENCH_VUS ?? 20);
@@ -75,14 +76,17 @@ function median(xs: number[]): number {
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-vu-start-'));
 try {
   const apis: [string, typeof VuApi, string][] = [];
-  const current = (await import('../runner/vu/index.js')) as typeof VuApi;
+  const current = (await import('../runner/host/vu.js')) as typeof VuApi;
   for (const [name, code] of Object.entries(VARIANTS)) {
     const script = join(dir, `${name.replace(/\W+/g, '-')}.js`);
     await writeFile(script, code);
     apis.push([name, current, script]);
   }
   if (process.env.BENCH_BASELINE) {
-    const url = pathToFileURL(resolve(process.env.BENCH_BASELINE, 'runner/vu/index.ts')).href;
+    // A baseline from before the runner's by-thread layout keeps the VU handle at runner/vu/index.ts.
+    const moved = resolve(process.env.BENCH_BASELINE, 'runner/host/vu.ts');
+    const entry = existsSync(moved) ? moved : resolve(process.env.BENCH_BASELINE, 'runner/vu/index.ts');
+    const url = pathToFileURL(entry).href;
     apis.push(['plain, BENCH_BASELINE runner', (await import(url)) as typeof VuApi, apis[0]![2]]);
   }
   const results = new Map<string, Figures[]>();

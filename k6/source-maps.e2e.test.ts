@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { logLines, realK6OrSkip, RUNNER } from '../runner/e2e/log-lines.js';
+import { logLines, realK6OrSkip, RUNNER } from '../runner/testing/log-lines.js';
 import { bundleSuite } from './build.js';
 
 describe('build:k6 bundles and their source maps', () => {

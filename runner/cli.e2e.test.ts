@@ -2,7 +2,7 @@
 // sections in k6's order, k6's flag names and types), held against the real k6 when there is one.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { parseRunArgs } from './core/args.js';
+import { parseRunArgs } from './cli/args.js';
 import { NO_REAL_K6, REPO, realK6 } from '../devkit/loadlab-run.js';
 
 function loadlab(...args: string[]) {

@@ -1,7 +1,7 @@
 // `loadlab run <script> [flags]`: the k6-compatible Node runner's command line (bin/loadlab.js runs it).
-import { parseRunArgs, UsageError } from './core/args.js';
-import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './core/help.js';
-import { RunController, runTest, EXIT } from './core/run.js';
+import { parseRunArgs, UsageError } from './cli/args.js';
+import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './cli/help.js';
+import { RunController, runTest, EXIT } from './run/run.js';
 
 /** The whole `loadlab` command line: `argv` without node and the script; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {

@@ -6,8 +6,8 @@
 export { main } from './cli.js';
 export { inspect, type Inspection, type ScenarioRequirements } from './inspect.js';
 export { registerDashboard, type DashboardFactory } from './outputs/index.js';
-export { parseRunArgs, splitInlineValue, UsageError, type RunFlags } from './core/args.js';
-export { EXIT } from './core/run.js';
+export { parseRunArgs, splitInlineValue, UsageError, type RunFlags } from './cli/args.js';
+export { EXIT } from './run/run.js';
 export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './types.js';
 export { runCommandLine } from './bin/run-command-line.js';
 // How k6/browser launches Chromium (K6_BROWSER_* variables, the lab's default flags), for the lab's own pages.

@@ -1,9 +1,9 @@
 // `k6 inspect --execution-requirements` for the runner's API: run a script's init once (on VU 0) with
 // the given environment and flags, and report its consolidated options and what each scenario needs.
 import { resolve } from 'node:path';
-import { parseRunArgs } from './core/args.js';
-import { consolidate, scenarioMaxVus } from './core/options.js';
-import { createVu, loadScript } from './vu/index.js';
+import { parseRunArgs } from './cli/args.js';
+import { consolidate, scenarioMaxVus } from './options/options.js';
+import { createVu, loadScript } from './host/vu.js';
 
 export interface ScenarioRequirements {
   name: string;

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleSuite, suiteEntryPoints } from '../build.js';
 import { NO_REAL_K6, realK6Available } from '../../devkit/loadlab-run.js';
-import { startInfluxCapture, type InfluxCapture } from '../../runner/e2e/influx-capture.js';
-import { crossedTimeThresholds, failedOnTimingOnly, loadDecided } from '../../runner/e2e/load-decided.js';
-import { explain, sideBySide, type EngineRun } from '../../runner/e2e/side-by-side.js';
+import { startInfluxCapture, type InfluxCapture } from '../../runner/testing/influx-capture.js';
+import { explain, sideBySide, type EngineRun } from '../../runner/testing/side-by-side.js';
+import { crossedTimeThresholds, failedOnTimingOnly, loadDecided } from '../../runner/testing/load-decided.js';
 import { startSuiteServices, type SuiteServices } from './suite-services.js';
 
 /**

@@ -1,11 +1,9 @@
-// The runner's metrics: sinks, thresholds, the engine, summaries. See README.md.
+// The runner's metrics: sinks, thresholds, the engine, summary data. The end-of-test text is runner/summary/. See README.md.
 export { BUILTIN_METRICS } from './builtin.js';
 export { parseDuration, formatDuration, DurationError } from '@loadlab/k6-format/duration';
 export { MetricsEngine, DEFAULT_TREND_STATS, type Evaluation } from './engine.js';
 export { summaryExportText, toSummaryExport } from './export.js';
-export { humanizeValue, humanizeDuration, humanizeBytes } from './humanize.js';
 export type { SummaryData, SummaryMetric } from '@loadlab/k6-format/summary';
-export { renderTextSummary, type TextSummaryOptions } from './text-summary.js';
 export type { SummarySection, SummarySections, CheckCount } from './sections.js';
 export {
   parseThresholds,

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Sample } from '../types.js';
-import {
-  MetricsEngine,
-  parseThresholds,
-  renderTextSummary,
-  ThresholdSyntaxError,
-  toSummaryExport,
-} from './index.js';
-import { humanizeBytes, humanizeDuration } from './humanize.js';
+import { MetricsEngine, parseThresholds, ThresholdSyntaxError, toSummaryExport } from './index.js';
+import { humanizeBytes, humanizeDuration } from '../summary/humanize.js';
+import { renderTextSummary } from '../summary/text-summary.js';
 import { TrendSink } from './sinks.js';
 import { K6_REFERENCE } from '../../devkit/k6-reference.js';
 

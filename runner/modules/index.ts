@@ -3,22 +3,22 @@
 // (playwright-core is heavy) and only when the script imports it.
 import { BROWSER_METRICS } from '../metrics/builtin.js';
 import type { VuModuleEnv } from '../types.js';
-import { createCryptoModule } from './crypto.js';
-import { createCsvModule } from './csv.js';
-import { createDataModule } from './data.js';
-import { createEncodingModule } from './encoding.js';
-import { createFsModule } from './fs.js';
-import { createSecretsModule } from './secrets.js';
-import { createStreamsModule } from './streams.js';
-import { createExecutionModule, type InstanceCounters } from './execution.js';
-import { createHtmlModule } from './html.js';
-import { createGrpcModule } from './grpc.js';
-import { createHttpModule } from './http.js';
-import { createK6Module } from './k6.js';
-import { createMetricsModule } from './metrics.js';
-import { isImplementedModule, type ImplementedModule } from './names.js';
-import { ITERATION_END, type VuRuntime } from './runtime.js';
-import type { VuTimers } from './timers.js';
+import { createCryptoModule } from './crypto/crypto.js';
+import { createCsvModule } from './csv/csv.js';
+import { createDataModule } from './data/data.js';
+import { createEncodingModule } from './encoding/encoding.js';
+import { createFsModule } from './fs/fs.js';
+import { createSecretsModule } from './secrets/secrets.js';
+import { createStreamsModule } from './streams/streams.js';
+import { createExecutionModule, type InstanceCounters } from './execution/execution.js';
+import { createHtmlModule } from './html/html.js';
+import { createGrpcModule } from './grpc/grpc.js';
+import { createHttpModule } from './http/http.js';
+import { createK6Module } from './k6/k6.js';
+import { createMetricsModule } from './metrics/metrics.js';
+import { isImplementedModule, type ImplementedModule } from './api/names.js';
+import { ITERATION_END, type VuRuntime } from './api/runtime.js';
+import type { VuTimers } from './timers/timers.js';
 import { createWsModule } from './websocket/k6-ws.js';
 import { createWebSocketsModule } from './websocket/websockets.js';
 

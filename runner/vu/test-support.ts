@@ -13,7 +13,7 @@ import {
   type IterationContext,
   type LoopSpec,
   type Vu,
-} from './index.js';
+} from '../host/vu.js';
 
 export interface Target {
   base: string;

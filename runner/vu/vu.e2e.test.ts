@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ScriptError, ScriptLoadError, loadScript } from './index.js';
+import { ScriptError, ScriptLoadError, loadScript } from '../host/vu.js';
 import { ctx, makeVu, writeScript, type Harness, vuSuite } from './test-support.js';
 import { K6_SAMPLES } from '../../devkit/k6-reference.js';
 

@@ -2,7 +2,7 @@
 // its iterations back to back and asks the main thread for nothing but HTTP. The executor steers it
 // through shared memory (GO flag, scenario counters) instead of one command and one reply per
 // iteration, which halves the thread hand-offs of a `http.get` iteration (see README.md).
-import type { IterationView } from '../modules/runtime.js';
+import type { IterationView } from '../bridge/iteration-view.js';
 import {
   GO,
   INTERRUPT,
@@ -14,7 +14,7 @@ import {
   STARTED,
   type IterationCounts,
   type LoopSpec,
-} from './protocol.js';
+} from '../bridge/protocol.js';
 
 export interface LoopIterationResult {
   completed: boolean;

@@ -11,14 +11,14 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import type { MetricType, ValueType } from '../types.js';
 import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
-import type { InstanceCounters } from '../modules/execution.js';
-import { TimerQueue } from '../modules/timers.js';
-import { installWebCryptoCompat } from '../modules/webcrypto.js';
-import { PendingWork } from '../modules/pending-work.js';
-import { sharedTexts, textsOf } from '../modules/shared-texts.js';
-import { allOf } from '../modules/settle.js';
-import { useProtoLoaderAt } from '../modules/grpc-descriptors.js';
-import type { GrpcAnswer, GrpcEvent } from './grpc-protocol.js';
+import type { InstanceCounters } from '../modules/execution/execution.js';
+import { TimerQueue } from '../modules/timers/timers.js';
+import { installWebCryptoCompat } from '../modules/webcrypto/webcrypto.js';
+import { PendingWork } from '../event-loop/pending-work.js';
+import { allOf } from '../event-loop/settle.js';
+import { useProtoLoaderAt } from '../modules/grpc/grpc-descriptors.js';
+import type { GrpcAnswer, GrpcEvent } from '../bridge/grpc-protocol.js';
+import { sharedTexts, textsOf } from '../modules/data/shared-texts.js';
 import {
   AbortSignal,
   InterruptSignal,
@@ -28,8 +28,8 @@ import {
   type IterationView,
   type Phase,
   type VuRuntime,
-} from '../modules/runtime.js';
-import { callingFile, formatScriptException, type ScriptSource } from './errors.js';
+} from '../modules/api/runtime.js';
+import { callingFile, formatScriptException, type ScriptSource } from '../script/errors.js';
 import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import {
   INSTANCE_STATS,
@@ -45,12 +45,12 @@ import {
   type ResponseTuple,
   type WorkerCommand,
   type WorkerEvent,
-} from './protocol.js';
+} from '../bridge/protocol.js';
 import { iterationView, runLoop, type LoopIterationResult } from './worker-loop.js';
-import { SampleBatcher } from './sample-batch.js';
-import { filterSystemTags } from './system-tags.js';
-import { REMOTE_NAMESPACE } from './remote-modules.js';
-import type { ScriptBundle } from './load-script.js';
+import { SampleBatcher } from '../bridge/sample-batch.js';
+import { filterSystemTags } from '../bridge/system-tags.js';
+import { REMOTE_NAMESPACE } from '../script/remote-modules.js';
+import type { ScriptBundle } from '../script/load-script.js';
 
 export interface WorkerInit {
   scriptPath: string;

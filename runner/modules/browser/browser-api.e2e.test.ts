@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
+import { realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
 import { DEFAULT_EXECUTABLE } from './launch.js';
 

@@ -12,7 +12,7 @@ import {
   type Page,
 } from 'playwright-core';
 import type { VuModuleEnv } from '../../types.js';
-import { AbortSignal, isAbortSignal, ITERATION_END } from '../runtime.js';
+import { AbortSignal, isAbortSignal, ITERATION_END } from '../api/runtime.js';
 import { k6Cookies, k6Headers } from './go-conversions.js';
 import { cdpSession, k6View } from './k6-api.js';
 import { launchFailure, launchOptions } from './launch.js';

@@ -1,6 +1,6 @@
 // The Blob k6/experimental/websockets exports (a binary message arrives as one when binaryType is
 // "blob", and send() takes one): its bytes, `size`, `type`, and promise-returning readers, as k6's.
-import { goError } from '../go-error.js';
+import { goError } from '../api/go-error.js';
 
 const BLOBS = new WeakMap<object, Uint8Array>();
 /**

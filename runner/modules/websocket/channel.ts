@@ -1,8 +1,8 @@
-// The VU worker's end of a socket hosted on the main thread (host.ts, wire.ts), and the ws_* samples
+// The VU worker's end of a socket hosted on the main thread (host/websocket-engine.ts, bridge/websocket-wire.ts), and the ws_* samples
 // both WebSocket modules emit, with the tags k6 gives them.
 import { MessageChannel, parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { InterruptSignal, nowMs, type VuRuntime } from '../runtime.js';
-import type { HostEvent, WorkerCall, WsOpenCall } from './wire.js';
+import { InterruptSignal, nowMs, type VuRuntime } from '../api/runtime.js';
+import type { HostEvent, WorkerCall, WsOpenCall } from '../../bridge/websocket-wire.js';
 
 export type OpenRequest = Omit<WsOpenCall, 't' | 'port' | 'wake'>;
 

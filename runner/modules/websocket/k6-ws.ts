@@ -1,10 +1,10 @@
 // k6/ws: `ws.connect(url, params, callback)` is synchronous, as in k6. It opens the socket (on the
-// main thread, host.ts), runs the callback, fires `open`, then runs the socket's own event loop in
+// main thread, host/websocket-engine.ts), runs the callback, fires `open`, then runs the socket's own event loop in
 // this thread, blocked on the host's events and the socket's timers, and returns the handshake's
 // Response once the socket is closed. Samples, tags and errors follow k6 v1.3's ws.go.
-import { goError } from '../go-error.js';
-import { jarIdOf } from '../http.js';
-import { nowMs, type VuRuntime } from '../runtime.js';
+import { goError } from '../api/go-error.js';
+import { nowMs, type VuRuntime } from '../api/runtime.js';
+import { jarIdOf } from '../http/http.js';
 import {
   isInterrupted,
   openChannel,
@@ -15,7 +15,7 @@ import {
   WsSamples,
   type HostChannel,
 } from './channel.js';
-import type { HostEvent } from './wire.js';
+import type { HostEvent } from '../../bridge/websocket-wire.js';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -43,7 +43,7 @@ const CLOSED_WAIT_MS = 2000;
 /**
  * k6 closes its end right after writing the close frame: the host drops a connection whose peer
  * has not answered by then. On an interrupt the VU has 250 ms before its worker is terminated
- * (vu/index.ts), so it waits for the counts only briefly.
+ * (host/vu.ts), so it waits for the counts only briefly.
  */
 const CLOSE_DROP_MS = 1000;
 const INTERRUPTED_WAIT_MS = 100;

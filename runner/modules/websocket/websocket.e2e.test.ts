@@ -7,11 +7,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { logLines, realK6OrSkip, RUNNER } from '../../e2e/log-lines.js';
+import { logLines, realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
 import { REPO, runLoadlab } from '../../../devkit/loadlab-run.js';
-import { startInfluxCapture, type InfluxCapture } from '../../e2e/influx-capture.js';
-import { explain, sideBySide } from '../../e2e/side-by-side.js';
-import { goDialError } from './host.js';
+import { startInfluxCapture, type InfluxCapture } from '../../testing/influx-capture.js';
+import { explain, sideBySide } from '../../testing/side-by-side.js';
+import { goDialError } from '../../host/websocket-engine.js';
 import { unexpectedCloseError } from './channel.js';
 
 const FIXTURES = resolve(REPO, 'runner/modules/websocket/fixtures');

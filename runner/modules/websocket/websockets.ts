@@ -1,10 +1,10 @@
 // k6/experimental/websockets: the WHATWG-style WebSocket of k6 v1.3 (websockets.go). The socket
-// lives on the main thread (host.ts); its events reach this worker's event loop as port messages,
+// lives on the main thread (host/websocket-engine.ts); its events reach this worker's event loop as port messages,
 // so handlers run when the script's JavaScript is idle, as on k6's event loop. Each socket holds
 // the iteration open (rt.pending.hold) until it is closed: k6 ends an iteration only then.
-import { jarIdOf } from '../http.js';
-import { goError } from '../go-error.js';
-import { nowMs, type VuRuntime } from '../runtime.js';
+import { goError } from '../api/go-error.js';
+import { nowMs, type VuRuntime } from '../api/runtime.js';
+import { jarIdOf } from '../http/http.js';
 import { Blob, receivedBlob, sendableBlobBytes } from './blob.js';
 import {
   openChannel,
@@ -15,7 +15,7 @@ import {
   WsSamples,
   type HostChannel,
 } from './channel.js';
-import type { HostEvent } from './wire.js';
+import type { HostEvent } from '../../bridge/websocket-wire.js';
 
 const CONNECTING = 0;
 const OPEN = 1;

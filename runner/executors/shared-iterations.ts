@@ -1,0 +1,38 @@
+import { formatDuration } from '@loadlab/k6-format/duration';
+import { timeColumnFixed } from './columns.js';
+import type { Executor } from './executor.js';
+import { fixedInt } from './fixed-width.js';
+import { iterationsError } from './iterations.js';
+
+/** shared-iterations (k6 lib/executor/shared_iterations.go): `iterations` in total, taken by `vus` VUs as they free up. */
+export const sharedIterations: Executor = {
+  name: 'shared-iterations',
+  validate(s) {
+    const error = iterationsError(s);
+    if (error) return error;
+    if (s.iterations < s.vus)
+      return `the number of iterations (${s.iterations}) can't be less than the number of VUs (${s.vus})`;
+    return undefined;
+  },
+  durationMs: (s) => s.maxDurationMs,
+  maxVus: (s) => s.vus,
+  describe: (s) => ({
+    head: `${s.iterations} iterations shared among ${s.vus} VUs`,
+    extras: [`maxDuration: ${formatDuration(s.maxDurationMs)}`],
+  }),
+  totalIterations: (s) => s.iterations,
+  progress(snap, now) {
+    const c = snap.config;
+    const spent = now - snap.startedAt;
+    const iters = `${fixedInt(snap.iterationsDone, c.iterations)}/${c.iterations} shared iters`;
+    return {
+      progress: Math.min(1, snap.iterationsDone / c.iterations),
+      right: [`${c.vus} VUs`, timeColumnFixed(spent, c.maxDurationMs), iters],
+    };
+  },
+  async run(driver, end) {
+    driver.shareIterations(driver.config.iterations);
+    driver.setTarget(driver.config.vus);
+    await driver.regularThenGraceful(driver.loopEvery(end, { shared: true }), end);
+  },
+};

@@ -1,0 +1,549 @@
+// The main-thread side of a VU's HTTP: one undici Agent per VU (k6 gives every VU its own transport,
+// so keep-alive connections are never shared between VUs), k6's timing breakdown measured from
+// undici's handler callbacks and diagnostics channels, redirects followed hop by hop (each hop is
+// its own http_reqs sample in k6), a per-VU cookie jar, and bytes counted on the sockets.
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { performance } from 'node:perf_hooks';
+import net, { type Socket } from 'node:net';
+import tls, { type TLSSocket } from 'node:tls';
+import { Agent, type buildConnector, type Dispatcher } from 'undici';
+import {
+  ZERO_TIMINGS,
+  type HopTimings,
+  type WireHop,
+  type WireRequest,
+  type WireResponse,
+} from '../bridge/protocol.js';
+import { nowMs } from '../bridge/clock.js';
+import { CookieJar } from './cookie-jar.js';
+import { INVALID_URL_CODE } from '../bridge/go-http.js';
+import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
+import { writeGoHeads } from './go-request-head.js';
+import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
+
+interface SocketInfo {
+  connectMs: number;
+  tlsMs: number;
+  used: boolean;
+  lastWritten: number;
+  lastRead: number;
+  /** The TCP socket under a TLS one: k6 counts bytes on the wire, encrypted. */
+  raw: Socket;
+}
+
+/** undici's default connect timeout. */
+const CONNECT_TIMEOUT_MS = 10_000;
+const socketInfo = new WeakMap<Socket, SocketInfo>();
+
+/** undici calls handler.onConnect and then publishes sendHeaders synchronously: this links them. */
+let connectingHandler: HopHandler | undefined;
+diagnosticsChannel.subscribe('undici:client:sendHeaders', (msg) => {
+  const { socket } = msg as { socket: Socket };
+  const h = connectingHandler;
+  connectingHandler = undefined;
+  if (h) h.attachSocket(socket);
+});
+
+const STATUS_TEXT_FALLBACK = 'Unknown';
+
+/**
+ * VUs request the same few URLs over and over: each is parsed once (the URL objects are only read,
+ * by undici's origin/path and the cookie jar). null marks a URL that is invalid or not http(s).
+ */
+const parsedUrls = new Map<string, URL | null>();
+const PARSED_URLS_MAX = 1000;
+
+function parseHttpUrl(url: string): URL | undefined {
+  let parsed = parsedUrls.get(url);
+  if (parsed === undefined) {
+    try {
+      parsed = new URL(url);
+      // Node drops tabs and newlines from a URL where Go refuses control characters.
+      if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || hasControlChar(url)) parsed = null;
+    } catch {
+      parsed = null;
+    }
+    if (parsedUrls.size >= PARSED_URLS_MAX) parsedUrls.clear();
+    parsedUrls.set(url, parsed);
+  }
+  return parsed ?? undefined;
+}
+
+class HopHandler implements Dispatcher.DispatchHandler {
+  t0 = performance.now();
+  tConn = 0;
+  tSent = 0;
+  tFirstByte = 0;
+  tDone = 0;
+  status = 0;
+  statusText = '';
+  /** Raw header names and values, alternating (one flat array clones cheaper than pairs). */
+  headers: string[] = [];
+  chunks: Buffer[] = [];
+  socket: Socket | undefined;
+  connectMs = 0;
+  tlsMs = 0;
+  abort: ((err?: Error) => void) | undefined;
+  constructor(
+    private readonly discard: boolean,
+    private readonly done: (err: Error | null) => void,
+  ) {}
+  onConnect(abort: (err?: Error) => void): void {
+    this.abort = abort;
+    this.tConn = performance.now();
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- handed to the sendHeaders subscriber
+    connectingHandler = this;
+  }
+  attachSocket(socket: Socket): void {
+    this.socket = socket;
+    const info = socketInfo.get(socket);
+    if (info && !info.used) {
+      // The connection was dialed for this request: its dial time is this request's connecting time.
+      info.used = true;
+      this.connectMs = info.connectMs;
+      this.tlsMs = info.tlsMs;
+    }
+  }
+  onRequestSent(): void {
+    this.tSent = performance.now();
+  }
+  onHeaders(status: number, rawHeaders: Buffer[], _resume: () => void, statusText: string): boolean {
+    this.tFirstByte = performance.now();
+    if (!this.tSent) this.tSent = this.tFirstByte;
+    this.status = status;
+    this.statusText = statusText;
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      this.headers.push(String(rawHeaders[i]), String(rawHeaders[i + 1]));
+    }
+    return true;
+  }
+  onData(chunk: Buffer): boolean {
+    if (!this.discard) this.chunks.push(chunk);
+    return true;
+  }
+  onComplete(): void {
+    this.tDone = performance.now();
+    this.done(null);
+  }
+  onError(err: Error): void {
+    this.tDone = performance.now();
+    this.done(err);
+  }
+  timings(): HopTimings {
+    if (!this.tFirstByte) return ZERO_TIMINGS;
+    // k6: blocked = waiting for a connection (incl. dialing), sending = headers+body written,
+    // waiting = time to first byte, receiving = the rest of the body.
+    const gotConn = this.tConn;
+    const blocked = Math.max(0, gotConn - this.t0);
+    const sending = Math.max(0, this.tSent - gotConn);
+    const waiting = Math.max(0, this.tFirstByte - this.tSent);
+    const receiving = Math.max(0, this.tDone - this.tFirstByte);
+    // In HOP_TIMING_KEYS order.
+    return [
+      sending + waiting + receiving,
+      blocked,
+      0,
+      this.connectMs,
+      this.tlsMs,
+      sending,
+      waiting,
+      receiving,
+    ];
+  }
+}
+
+export interface HttpEngineOptions {
+  insecureSkipTLSVerify?: boolean;
+  userAgent?: string;
+}
+
+/** Maps a Node/undici network error onto k6's error string and code (lib/netext/httpext/error_codes.go). */
+export function classifyError(err: Error & { code?: string }): { error: string; code: number } {
+  const code = err.code ?? (err.cause as { code?: string } | undefined)?.code ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { error: 'dial: connection refused', code: 1212 };
+    case 'ECONNRESET':
+      return { error: 'read: connection reset by peer', code: 1220 };
+    case 'ENOTFOUND':
+      return { error: 'lookup: no such host', code: 1101 };
+    case 'EAI_AGAIN':
+      return { error: 'lookup: temporary failure', code: 1100 };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { error: 'dial: i/o timeout', code: 1211 };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'LOADLAB_TIMEOUT':
+      return { error: 'request timeout', code: 1050 };
+    case 'ERR_INVALID_URL':
+    case 'LOADLAB_BAD_URL':
+      return { error: err.message, code: 1020 };
+    default:
+      if (/certificate|tls|ssl/i.test(err.message)) return { error: `tls: ${err.message}`, code: 1300 };
+      if (code.startsWith('E')) return { error: `dial: ${err.message}`, code: 1200 };
+      return { error: err.message, code: 1000 };
+  }
+}
+
+export class HttpEngine {
+  private readonly agent: Agent;
+  /** The VU's jar (http.cookieJar(), emptied every iteration). */
+  readonly jar = new CookieJar();
+  /** Jars the script made (`new http.CookieJar()`), by the id the VU gave each; created on first use. */
+  private readonly scriptJars = new Map<number, CookieJar>();
+  private sent = 0;
+  private received = 0;
+  private readonly inflight = new Set<HopHandler>();
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly opts: HttpEngineOptions = {}) {
+    this.agent = new Agent({
+      keepAliveTimeout: 60_000,
+      connect: (connectOpts, cb) => this.dial(connectOpts, cb),
+    });
+  }
+
+  /**
+   * Our own connector (instead of undici's) so TCP connect and TLS handshake are timed apart, as k6's
+   * http_req_connecting and http_req_tls_handshaking are, and bytes are counted on the raw TCP socket.
+   */
+  private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
+    const t0 = performance.now();
+    const isTls = o.protocol === 'https:';
+    const port = Number(o.port) || (isTls ? 443 : 80);
+    const tcp = net.connect({ host: o.hostname, port, noDelay: true, keepAlive: true });
+    let done = false;
+    const fail = (err: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      tcp.destroy();
+      cb(err, null);
+    };
+    const timer = setTimeout(
+      () => fail(Object.assign(new Error('dial: i/o timeout'), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+      CONNECT_TIMEOUT_MS,
+    );
+    const finish = (socket: Socket, connectMs: number, tlsMs: number) => {
+      done = true;
+      clearTimeout(timer);
+      tcp.removeListener('error', fail);
+      socketInfo.set(socket, { connectMs, tlsMs, used: false, lastWritten: 0, lastRead: 0, raw: tcp });
+      this.sockets.add(socket);
+      writeGoHeads(socket);
+      socket.once('close', () => {
+        this.account(socket);
+        this.sockets.delete(socket);
+      });
+      cb(null, socket);
+    };
+    tcp.once('error', fail);
+    tcp.once('connect', () => {
+      const connected = performance.now();
+      if (!isTls) {
+        finish(tcp, connected - t0, 0);
+        return;
+      }
+      const secure = tls.connect({
+        socket: tcp,
+        servername: o.servername ?? (net.isIP(o.hostname) ? undefined : o.hostname),
+        rejectUnauthorized: !this.opts.insecureSkipTLSVerify,
+        ALPNProtocols: ['http/1.1'],
+      });
+      secure.once('error', fail);
+      secure.once('secureConnect', () => {
+        secure.removeListener('error', fail);
+        finish(secure, connected - t0, performance.now() - connected);
+      });
+    });
+  }
+
+  /** Adds the socket's new bytes since the last look to this VU's totals. */
+  private account(socket: Socket): void {
+    const info = socketInfo.get(socket);
+    if (!info) return;
+    const w = info.raw.bytesWritten;
+    const r = info.raw.bytesRead;
+    this.sent += w - info.lastWritten;
+    this.received += r - info.lastRead;
+    info.lastWritten = w;
+    info.lastRead = r;
+  }
+
+  /** The jar with this id (WireRequest.jar). */
+  jarFor(id: number): CookieJar {
+    if (id === 0) return this.jar;
+    let jar = this.scriptJars.get(id);
+    if (!jar) this.scriptJars.set(id, (jar = new CookieJar()));
+    return jar;
+  }
+
+  async request(req: WireRequest): Promise<WireResponse> {
+    const hops: WireHop[] = [];
+    let method = req.method;
+    let url = req.url;
+    let body = req.body;
+    const digest = req.digest ? digestCredentials(url) : undefined;
+    if (digest) url = digest.url;
+    for (let redirects = 0; ; redirects++) {
+      let hop = await this.roundTrip(method, url, req, body, redirects === 0, digest?.basic);
+      if (digest && redirects === 0) {
+        hop.expected = hop.status === 401;
+        const challenge =
+          hop.status === 401
+            ? parseDigestChallenge(headerValue(hop.headers, 'www-authenticate') ?? '')
+            : undefined;
+        if (challenge) {
+          hop.body = null;
+          hops.push(hop);
+          const parsed = new URL(url);
+          const authorization = digestAuthorization({
+            method,
+            uri: parsed.pathname + parsed.search,
+            username: digest.username,
+            password: digest.password,
+            challenge,
+          });
+          hop = await this.roundTrip(method, url, req, body, true, authorization);
+        }
+      }
+      hops.push(hop);
+      const location = headerValue(hop.headers, 'location');
+      const isRedirect = [301, 302, 303, 307, 308].includes(hop.status) && location !== undefined;
+      if (!isRedirect || redirects >= req.maxRedirects) break;
+      hop.body = null;
+      const next = resolveLocation(location, url);
+      if ('code' in next) {
+        // Go's client gives up with an error and no response: k6 answers status 0 with it, and
+        // the 3xx hop, which did go over the network, keeps its samples.
+        hops.push(failedHop(method, url, hop.requestHeaders, next, false));
+        break;
+      }
+      url = next.url;
+      if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && method === 'POST')) {
+        method = method === 'HEAD' ? 'HEAD' : 'GET';
+        body = null;
+      }
+    }
+    for (const s of this.sockets) this.account(s);
+    const out: WireResponse = { hops, sent: this.sent, received: this.received };
+    this.sent = 0;
+    this.received = 0;
+    return out;
+  }
+
+  private roundTrip(
+    method: string,
+    url: string,
+    req: WireRequest,
+    body: string | Uint8Array | null,
+    first: boolean,
+    authorization?: string,
+  ): Promise<WireHop> {
+    const parsed = parseHttpUrl(url);
+    if (parsed === undefined) {
+      const refusal = refuseUrl(url);
+      // k6 parses the URL before its client sees it: a URL it cannot parse is no request at all.
+      const sampled = refusal.code !== INVALID_URL_CODE;
+      return Promise.resolve(failedHop(method, url, [], refusal, sampled));
+    }
+    // Names and values alternating: what undici takes, and what Response.request shows.
+    const headers: string[] = [];
+    const names = new Set<string>();
+    for (let i = 0; i < req.headers.length; i += 2) {
+      const name = req.headers[i]!;
+      if (!first && name.toLowerCase() === 'authorization') continue;
+      headers.push(name, req.headers[i + 1]!);
+      names.add(name.toLowerCase());
+    }
+    if (!names.has('user-agent')) headers.push('User-Agent', this.opts.userAgent ?? 'Grafana k6/1.3.0');
+    const jar = this.jarFor(req.jar);
+    const cookie = cookieHeader(req.cookies, jar.cookieHeader(parsed));
+    if (cookie && !names.has('cookie')) headers.push('Cookie', cookie);
+    // Response.request shows the headers before Go's client adds credentials (k6's own request).
+    const shownHeaders = headers.slice();
+    if (authorization !== undefined && !names.has('authorization'))
+      headers.push('Authorization', authorization);
+    if (parsed.username) {
+      const cred = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+      if (!names.has('authorization'))
+        headers.push('Authorization', `Basic ${Buffer.from(cred).toString('base64')}`);
+    }
+    return new Promise<WireHop>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
+      const handler: HopHandler = new HopHandler(req.responseType === 'none', (err) => {
+        if (timer) clearTimeout(timer);
+        this.inflight.delete(handler);
+        if (handler.socket) this.account(handler.socket);
+        if (err) {
+          const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
+          resolve(failedHop(method, url, shownHeaders, classifyError(e)));
+          return;
+        }
+        const got = handler.headers;
+        for (let i = 0; i < got.length; i += 2) {
+          if (got[i]!.toLowerCase() === 'set-cookie') jar.setFromHeader(got[i + 1]!, parsed);
+        }
+        const remote = handler.socket;
+        const status = handler.status;
+        resolve({
+          method,
+          url,
+          status,
+          statusText: handler.statusText || STATUS_TEXT_FALLBACK,
+          proto: 'HTTP/1.1',
+          headers: handler.headers,
+          body:
+            req.responseType === 'none'
+              ? null
+              : req.responseType === 'text'
+                ? textOf(handler.chunks)
+                : ownBytes(handler.chunks),
+          timings: handler.timings(),
+          error: '',
+          errorCode: status >= 400 ? 1000 + status : 0,
+          remoteIp: remote?.remoteAddress ?? '',
+          remotePort: remote?.remotePort ?? 0,
+          tlsVersion: tlsVersionOf(remote),
+          requestHeaders: shownHeaders,
+          time: nowMs(),
+          sampled: true,
+        });
+      });
+      this.inflight.add(handler);
+      if (req.timeoutMs > 0) {
+        timer = setTimeout(() => {
+          timedOut = true;
+          handler.abort?.(new Error('request timeout'));
+        }, req.timeoutMs);
+      }
+      try {
+        this.agent.dispatch(
+          {
+            origin: parsed.origin,
+            path: parsed.pathname + parsed.search,
+            method,
+            headers,
+            body: body === null ? null : typeof body === 'string' ? body : Buffer.from(body),
+            headersTimeout: 0,
+            bodyTimeout: 0,
+            // undici closes a connection after every HEAD (against servers that answer one with a
+            // body); Go's client keeps it, so k6's next request reuses it.
+            ...(method === 'HEAD' ? { reset: false } : {}),
+          },
+          handler,
+        );
+      } catch (err) {
+        handler.onError(err as Error);
+      }
+    });
+  }
+
+  /** Aborts what is in flight (interrupt): the answers come back as errors at once. */
+  abortAll(): void {
+    for (const h of this.inflight) h.abort?.(new Error('request interrupted'));
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy();
+  }
+}
+
+function tlsVersionOf(socket: Socket | undefined): string {
+  const tls = socket as TLSSocket | undefined;
+  if (!tls || typeof tls.getProtocol !== 'function') return '';
+  const p = tls.getProtocol();
+  return p ? p.replace('TLSv', 'tls') : '';
+}
+
+/**
+ * k6's Cookie header: the request's own cookies first (params.cookies, in order), then the jar's,
+ * except those a params cookie with `replace: true` stands for (k6's SetRequestCookies).
+ */
+function cookieHeader(own: string[], jar: Map<string, string>): string {
+  const parts: string[] = [];
+  const replaced = new Set<string>();
+  for (let i = 0; i < own.length; i += 3) {
+    parts.push(`${own[i]!}=${own[i + 1]!}`);
+    if (own[i + 2]) replaced.add(own[i]!);
+  }
+  for (const [k, v] of jar) if (!replaced.has(k)) parts.push(`${k}=${v}`);
+  return parts.join('; ');
+}
+
+/**
+ * A digest request's URL without its credentials (k6 takes them out of the URL it requests and
+ * reports), the credentials, and the Basic header Go's client adds from them on the first try.
+ */
+function digestCredentials(url: string): { url: string; username: string; password: string; basic?: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { url, username: '', password: '' };
+  }
+  const username = decodeURIComponent(u.username);
+  const password = decodeURIComponent(u.password);
+  if (!u.username && !u.password) return { url, username, password };
+  u.username = '';
+  u.password = '';
+  const basic = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  return { url: u.toString(), username, password, basic };
+}
+
+/** The first value of a header (name in lower case) in a flat name/value list. */
+function headerValue(headers: string[], name: string): string | undefined {
+  for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === name) return headers[i + 1];
+  return undefined;
+}
+
+/** A text body, decoded as k6 does (UTF-8); one chunk (the usual small body) needs no concat. */
+function textOf(chunks: Buffer[]): string {
+  if (chunks.length === 0) return '';
+  return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+}
+
+/**
+ * The body in a buffer of its own size. Node's small Buffers are views into a shared 8 KB pool, and
+ * posting a view copies its whole ArrayBuffer: a 2-byte body used to cost an 8 KB copy and allocation.
+ */
+function ownBytes(chunks: Buffer[]): Uint8Array {
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** A hop that got no answer (refused, reset, timed out, a bug): status 0 with k6's error and code. */
+export function failedHop(
+  method: string,
+  url: string,
+  headers: string[],
+  e: { error: string; code: number },
+  sampled = true,
+): WireHop {
+  return {
+    method,
+    url,
+    status: 0,
+    statusText: '',
+    proto: '',
+    headers: [],
+    body: null,
+    timings: ZERO_TIMINGS,
+    error: e.error,
+    errorCode: e.code,
+    remoteIp: '',
+    remotePort: 0,
+    tlsVersion: '',
+    requestHeaders: headers,
+    time: nowMs(),
+    sampled,
+  };
+}

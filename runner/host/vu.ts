@@ -1,0 +1,523 @@
+// A k6 VU for the Node runner: one worker thread per VU runs the bundled script with k6's
+// synchronous API; this side owns the VU's HTTP transport and answers the worker over a
+// MessagePort + SharedArrayBuffer bridge. See README.md.
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { IterationView } from '../bridge/iteration-view.js';
+import type { MetricType, Sample, ValueType } from '../types.js';
+import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
+import { hostSocket } from './websocket-engine.js';
+import { failedHop, HttpEngine } from './http-engine.js';
+import { warmHttpPath } from './http-warmup.js';
+import type { GrpcEngine } from './grpc-engine.js';
+import { loadScript, type ScriptBundle } from '../script/load-script.js';
+import {
+  GO,
+  INTERRUPT,
+  LOOP_RAN,
+  SC_INTERRUPTED,
+  SIGNAL,
+  STARTED,
+  VU_SLOTS,
+  type BridgeCall,
+  type IterationCounts,
+  type JarAnswer,
+  type JarOp,
+  type LoopSpec,
+  requestFromTuple,
+  responseTuple,
+  type RequestTuple,
+  type WireRequest,
+  type WireResponse,
+  type WorkerCommand,
+  type WorkerEvent,
+} from '../bridge/protocol.js';
+import type { WorkerInit } from '../vu/worker.js';
+import { decodeSamples } from '../bridge/sample-batch.js';
+import { HttpSampleBook } from './http-samples.js';
+import { workerCode } from '../vu/worker-code.js';
+
+export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
+export {
+  INSTANCE_STATS,
+  INSTANCE_STATS_SLOTS,
+  SC_COMPLETED,
+  SC_INTERRUPTED,
+  SC_LEFT,
+  SC_STARTED,
+  SCENARIO_SLOTS,
+} from '../bridge/protocol.js';
+export type { ScriptBundle, LoopSpec };
+
+export interface VuConfig {
+  scriptPath: string;
+  bundle: ScriptBundle;
+  vuId: number;
+  env: Record<string, string>;
+  runTags: Record<string, string>;
+  systemTags?: string[];
+  insecureSkipTLSVerify?: boolean;
+  userAgent?: string;
+  /** The run's shared exec.instance numbers (INSTANCE_STATS); a VU made alone counts only itself. */
+  instanceStats?: SharedArrayBuffer;
+  /** --secret-source secrets by source name (k6/secrets). */
+  secretSources?: Record<string, Record<string, string>>;
+  /** The run's SharedArrays by name (k6/data), one map for every VU of a run: made once, read by all. */
+  sharedArrays?: Map<string, SharedArrayBuffer>;
+}
+
+export interface VuHooks {
+  onSamples(samples: Sample[]): void;
+  onLog(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Record<string, string>): void;
+  /** A secret the script read (k6/secrets): the run's logger redacts it from then on. */
+  onSecret?(value: string): void;
+}
+
+/** What an iteration sees of its scenario and test (k6/execution): the worker's IterationView. */
+export type IterationContext = IterationView;
+
+export interface IterationResult {
+  completed: boolean;
+  error?: string;
+  /** The error is an async default function's rejection: k6 logs it as an uncaught promise, with no `source`. */
+  inPromise?: true;
+  abort?: { reason: string };
+  markFailed?: string;
+}
+
+export interface Vu {
+  readonly id: number;
+  /** Also the custom metrics the init context declared (name and type), for threshold validation. */
+  init(): Promise<{
+    options: Record<string, unknown>;
+    exports: string[];
+    metrics?: { name: string; type: MetricType; contains: ValueType }[];
+  }>;
+  runSetup(testOptions: Record<string, unknown>): Promise<unknown>;
+  iterate(fnName: string, data: unknown, ctx: IterationContext): Promise<IterationResult>;
+  /**
+   * Runs iterations back to back in the worker until the spec's end, budget or stopLoop() (extension
+   * of the contract, for the looping executors). onResult gets each iteration that failed, aborted or
+   * called test.fail, before the promise resolves with the number of iterations started.
+   */
+  loop(spec: LoopSpec, onResult: (result: IterationResult) => void): Promise<{ ran: number }>;
+  /** No further loop iteration starts (the running one goes on unless interrupted). */
+  stopLoop(): void;
+  /** Loop iterations started so far (also bumped by a loop that then stops); see worker-loop.ts. */
+  loopSerial(): number;
+  runTeardown(data: unknown, testOptions: Record<string, unknown>): Promise<void>;
+  handleSummary(data: unknown): Promise<Record<string, string | ArrayBuffer> | undefined>;
+  interrupt(): void;
+  close(): Promise<void>;
+}
+
+/** Where the worker imports k6/browser from (absolute, since the worker runs from an eval'd bundle). */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
+const BROWSER_MODULE_URL = new URL(
+  FROM_SOURCES ? '../modules/browser/index.ts' : '../modules/browser/index.js',
+  import.meta.url,
+).href;
+/** From sources the browser module is TypeScript: the worker registers tsx (resolved here) before importing it. */
+const TSX_API_URL = FROM_SOURCES ? import.meta.resolve('tsx/esm/api') : undefined;
+
+/** k6/net/grpc's protobuf library, by absolute path for the eval'd worker (see grpc-descriptors.ts). */
+const PROTO_LOADER_PATH = fileURLToPath(import.meta.resolve('@grpc/proto-loader'));
+
+type Command = WorkerCommand extends infer C ? (C extends { seq: number } ? Omit<C, 'seq'> : never) : never;
+
+interface Pending {
+  seq: number;
+  cmd: Command['cmd'];
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * How long an interrupted iteration has to stop by itself (its next sleep, request or check of the
+ * flag) before its worker is terminated. JavaScript that never calls k6 (`while (true) {}`) never
+ * looks, and k6 stops such a VU all the same (goja's Interrupt): so must the runner.
+ */
+const FORCED_INTERRUPT_MS = 250;
+
+/**
+ * Blocked VUs whose answer is posted, woken together once this event-loop turn has handled all its
+ * ready I/O. An immediate Atomics.notify per answer held the main thread ~70 µs of wall time each
+ * (timed around the call; likely the woken worker taking the core), so responses that were ready
+ * waited behind it. bench:runner, A/B: main-thread CPU per request 89-128 -> 70-79 µs.
+ */
+const wakeQueue: Int32Array[] = [];
+function wakeLater(signals: Int32Array): void {
+  wakeQueue.push(signals);
+  if (wakeQueue.length === 1) setImmediate(wakeAll);
+}
+function wakeAll(): void {
+  for (const signals of wakeQueue.splice(0)) {
+    Atomics.store(signals, SIGNAL, 1);
+    Atomics.notify(signals, SIGNAL);
+  }
+}
+
+/** Same scenario run, by value for its scalars and by identity for its env and tags objects. */
+function sameScenario(a: IterationContext['scenario'], b: IterationContext['scenario']): boolean {
+  return (
+    a.name === b.name &&
+    a.executor === b.executor &&
+    a.startTime === b.startTime &&
+    a.exec === b.exec &&
+    a.env === b.env &&
+    a.tags === b.tags
+  );
+}
+
+class WorkerVu implements Vu {
+  readonly id: number;
+  /** Replaced when an iteration has to be killed (see killBusyIteration). */
+  private worker!: Worker;
+  private httpPort!: MessagePort;
+  private readonly workerInit: Omit<WorkerInit, 'httpPort' | 'eventPort' | 'sharedArrays'>;
+  /** A replacement worker's init, which every command waits for. */
+  private ready: Promise<void> | undefined;
+  /** The scenario counters of the loop command in flight. */
+  private loopCounters: Int32Array | undefined;
+  private readonly engine: HttpEngine;
+  /** k6/net/grpc connections, made on first use; its events go to the worker's event port. */
+  private grpc: GrpcEngine | undefined;
+  private grpcLoading: Promise<GrpcEngine> | undefined;
+  private eventPort!: MessagePort;
+  /** Answers kept until the worker's sample rows for them arrive. */
+  private readonly httpSamples: HttpSampleBook;
+  private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
+  /** The run's SharedArrays (a VU made alone has its own map). */
+  private readonly sharedArrays: Map<string, SharedArrayBuffer>;
+  private onLoopResult: ((result: IterationResult) => void) | undefined;
+  /** What the last 'iterate' command sent in full (see iterate()). */
+  private lastIterate: { fnName: string; data: unknown; ctx: IterationContext } | undefined;
+  private seq = 0;
+  private pending: Pending | undefined;
+  private exited: Error | undefined;
+  private closed = false;
+
+  constructor(
+    config: VuConfig,
+    private readonly hooks: VuHooks,
+  ) {
+    this.id = config.vuId;
+    this.sharedArrays = config.sharedArrays ?? new Map();
+    this.httpSamples = new HttpSampleBook(config.systemTags ? new Set(config.systemTags) : undefined);
+    // The process's first HTTP exchange compiles undici's parser and code: done now, while the
+    // worker starts, instead of inside the script's first request (http-warmup.ts).
+    void warmHttpPath();
+    this.engine = new HttpEngine({
+      insecureSkipTLSVerify: config.insecureSkipTLSVerify,
+      userAgent: config.userAgent,
+    });
+    this.workerInit = {
+      scriptPath: config.scriptPath,
+      bundle: config.bundle,
+      vuId: config.vuId,
+      env: config.env,
+      runTags: config.runTags,
+      systemTags: config.systemTags,
+      signals: this.signals.buffer as SharedArrayBuffer,
+      browserModuleUrl: BROWSER_MODULE_URL,
+      tsxApiUrl: TSX_API_URL,
+      protoLoaderPath: PROTO_LOADER_PATH,
+      instanceStats: config.instanceStats,
+      secretSources: config.secretSources,
+    };
+    this.startWorker();
+  }
+
+  /** A worker for the script, with its HTTP port; events of a worker that was replaced are ignored. */
+  private startWorker(): void {
+    const { port1, port2 } = new MessageChannel();
+    const events = new MessageChannel();
+    const workerData: WorkerInit = {
+      ...this.workerInit,
+      httpPort: port2,
+      eventPort: events.port2,
+      sharedArrays: Object.fromEntries(this.sharedArrays),
+    };
+    const worker = new Worker(workerCode(), {
+      eval: true,
+      workerData,
+      transferList: [port2, events.port2],
+    });
+    port1.on('message', (msg: BridgeCall) => {
+      // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
+      if (Array.isArray(msg)) {
+        if (msg[0]) this.engine.jar.clear();
+        const reqs: WireRequest[] = [];
+        for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
+        void this.serveHttp(port1, reqs);
+      } else if ('grpcAsync' in msg) {
+        const op = msg.grpcAsync;
+        void this.grpcEngine().then((engine) => engine.post(op));
+      } else {
+        if (msg.resetJar) this.engine.jar.clear();
+        if ('grpc' in msg) {
+          const op = msg.grpc;
+          void this.grpcEngine()
+            .then((engine) => engine.serve(op))
+            .then((a) => this.answer(port1, a));
+        } else this.answer(port1, this.serveJar(msg.jar));
+      }
+    });
+    port1.unref();
+    events.port1.unref();
+    worker.on('message', (ev: WorkerEvent) => {
+      if (worker === this.worker) this.onEvent(ev);
+    });
+    worker.on('error', (err) => {
+      if (worker === this.worker) this.fail(err);
+    });
+    worker.on('exit', (code) => {
+      if (worker === this.worker && !this.closed) {
+        this.fail(new Error(`VU ${this.id} worker exited unexpectedly (code ${code})`));
+      }
+    });
+    this.worker = worker;
+    this.httpPort = port1;
+    this.eventPort = events.port1;
+  }
+
+  /** Loaded on a script's first gRPC call: runs without gRPC do not pay for @grpc/grpc-js. */
+  private grpcEngine(): Promise<GrpcEngine> {
+    this.grpcLoading ??= import('./grpc-engine.js').then(
+      ({ GrpcEngine }) => (this.grpc = new GrpcEngine((event) => this.eventPort.postMessage(event))),
+    );
+    return this.grpcLoading;
+  }
+
+  /**
+   * The interrupted iteration kept running JavaScript: its worker is terminated, the iteration ends
+   * as interrupted (counted as k6 counts it), and a fresh worker runs the init code again for
+   * whatever this VU does next (teardown, handleSummary, a later scenario).
+   */
+  private killBusyIteration(p: Pending): void {
+    this.pending = undefined;
+    const old = this.worker;
+    const oldPort = this.httpPort;
+    const oldEvents = this.eventPort;
+    this.grpc?.closeAll();
+    this.startWorker();
+    void old.terminate();
+    oldPort.close();
+    oldEvents.close();
+    this.lastIterate = undefined;
+    if (p.cmd === 'loop') {
+      if (this.loopCounters) Atomics.add(this.loopCounters, SC_INTERRUPTED, 1);
+      p.resolve({ ran: Atomics.load(this.signals, LOOP_RAN) });
+    } else {
+      p.resolve({ completed: false } satisfies IterationResult);
+    }
+    this.ready = this.sendNow<unknown>({ cmd: 'init' }).then(
+      () => {
+        this.ready = undefined;
+      },
+      (err: Error) => {
+        this.ready = undefined;
+        this.fail(err);
+      },
+    );
+  }
+
+  private async serveHttp(port: MessageChannel['port1'], reqs: WireRequest[]): Promise<void> {
+    let answers: WireResponse[];
+    try {
+      // One request (all but http.batch) skips Promise.all and its array of promises.
+      answers =
+        reqs.length === 1
+          ? [await this.engine.request(reqs[0]!)]
+          : await Promise.all(reqs.map((r) => this.engine.request(r)));
+    } catch (err) {
+      // The engine turns network failures into hops; reaching here is a bug, answer rather than hang the VU.
+      const e = err as Error;
+      answers = reqs.map((r) => ({
+        hops: [failedHop(r.method, r.url, [], { error: e.message, code: 1000 })],
+        sent: 0,
+        received: 0,
+      }));
+    }
+    // Kept before the answer leaves: the worker's sample row for a request follows its answer.
+    for (let i = 0; i < reqs.length; i++) this.httpSamples.answered(reqs[i]!, answers[i]!);
+    this.answer(port, answers.map(responseTuple));
+  }
+
+  private serveJar(op: JarOp): JarAnswer {
+    let url: URL;
+    try {
+      url = new URL(op.url);
+    } catch {
+      return { ok: false, error: `invalid URL: "${op.url}"` };
+    }
+    const jar = this.engine.jarFor(op.id);
+    if (op.op === 'set') jar.set(url, op.name, op.value, op.opts);
+    else if (op.op === 'clear') jar.clear(url);
+    else if (op.op === 'delete') jar.delete(url, op.name);
+    else if (op.op === 'store') for (const h of op.headers) jar.setFromHeader(h, url);
+    else {
+      const cookies: Record<string, string[]> = {};
+      for (const [k, v] of jar.cookieHeader(url)) (cookies[k] ??= []).push(v);
+      return { ok: true, cookies };
+    }
+    return { ok: true };
+  }
+
+  /** Hands an answer to the blocked worker: message now, the wake-up with this turn's others. */
+  private answer(port: MessageChannel['port1'], value: unknown): void {
+    port.postMessage(value);
+    wakeLater(this.signals);
+  }
+
+  private onEvent(ev: WorkerEvent): void {
+    switch (ev.t) {
+      case 'samples':
+        this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
+        return;
+      case 'log':
+        this.hooks.onLog(ev.level, ev.message, ev.fields);
+        return;
+      case 'secret':
+        this.hooks.onSecret?.(ev.value);
+        return;
+      case 'shared-array':
+        if (!this.sharedArrays.has(ev.name)) this.sharedArrays.set(ev.name, ev.buffer);
+        return;
+      case 'iteration':
+        this.onLoopResult?.(ev.result);
+        return;
+      case 'ws-open':
+        hostSocket(ev);
+        return;
+      case 'reply': {
+        const p = this.pending;
+        if (!p || p.seq !== ev.seq) {
+          if (ev.ok && ev.samples.metric.length > 0)
+            this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
+          return;
+        }
+        this.pending = undefined;
+        if (ev.ok && ev.samples.metric.length > 0)
+          this.hooks.onSamples(decodeSamples(ev.samples, this.httpSamples.expand));
+        if (ev.ok) p.resolve(ev.value);
+        else
+          p.reject(
+            ev.kind === 'init-promise' ? new UncaughtInInitError(ev.error) : new ScriptError(ev.error),
+          );
+      }
+    }
+  }
+
+  private fail(err: Error): void {
+    this.exited = err;
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(err);
+  }
+
+  private send<T>(cmd: Command): Promise<T> {
+    return this.ready ? this.ready.then(() => this.sendNow<T>(cmd)) : this.sendNow<T>(cmd);
+  }
+
+  private sendNow<T>(cmd: Command): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`VU ${this.id} is closed`));
+    if (this.exited) return Promise.reject(this.exited);
+    if (this.pending) return Promise.reject(new Error(`VU ${this.id} is busy`));
+    const seq = ++this.seq;
+    return new Promise<T>((resolve, reject) => {
+      this.pending = { seq, cmd: cmd.cmd, resolve: resolve as (v: unknown) => void, reject };
+      this.worker.postMessage({ ...cmd, seq });
+    });
+  }
+
+  init() {
+    return this.send<{
+      options: Record<string, unknown>;
+      exports: string[];
+      metrics?: { name: string; type: MetricType; contains: ValueType }[];
+    }>({ cmd: 'init' });
+  }
+  runSetup(testOptions: Record<string, unknown>) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    return this.send<unknown>({ cmd: 'setup', testOptions });
+  }
+  iterate(fnName: string, data: unknown, ctx: IterationContext) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    // An arrival-rate executor sends every iteration the same function, setup data, options and
+    // scenario: after the first, only the iteration's numbers are cloned to the worker. The worker
+    // then also keeps its copy of the setup data, as a k6 VU unmarshals it only once.
+    const s = ctx.scenario;
+    const last = this.lastIterate;
+    if (
+      last &&
+      last.fnName === fnName &&
+      last.data === data &&
+      last.ctx.testOptions === ctx.testOptions &&
+      sameScenario(last.ctx.scenario, s)
+    ) {
+      const counts: IterationCounts = [
+        s.iterationInTest,
+        s.progress,
+        ctx.iterationInScenario,
+        ctx.iterationInInstance,
+      ];
+      return this.send<IterationResult>({ cmd: 'iterate-next', counts });
+    }
+    // A busy VU refuses the command, so the worker never sees it: remember only what it receives.
+    if (!this.pending) this.lastIterate = { fnName, data, ctx };
+    return this.send<IterationResult>({ cmd: 'iterate', fnName, data, ctx });
+  }
+  async loop(spec: LoopSpec, onResult: (result: IterationResult) => void) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    Atomics.store(this.signals, GO, 1);
+    this.onLoopResult = onResult;
+    this.loopCounters = new Int32Array(spec.scenarioCounters);
+    try {
+      return await this.send<{ ran: number }>({ cmd: 'loop', spec });
+    } finally {
+      this.onLoopResult = undefined;
+    }
+  }
+  stopLoop(): void {
+    Atomics.store(this.signals, GO, 0);
+  }
+  loopSerial(): number {
+    return Atomics.load(this.signals, STARTED);
+  }
+  runTeardown(data: unknown, testOptions: Record<string, unknown>) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    return this.send<void>({ cmd: 'teardown', data, testOptions });
+  }
+  async handleSummary(data: unknown) {
+    Atomics.store(this.signals, INTERRUPT, 0);
+    const out = await this.send<Record<string, string | ArrayBuffer> | undefined>({ cmd: 'summary', data });
+    return out;
+  }
+  interrupt(): void {
+    Atomics.store(this.signals, INTERRUPT, 1);
+    Atomics.notify(this.signals, INTERRUPT);
+    this.engine.abortAll();
+    this.grpc?.cancelAll();
+    const p = this.pending;
+    if (p?.cmd === 'loop' || p?.cmd === 'iterate' || p?.cmd === 'iterate-next') {
+      setTimeout(() => {
+        if (this.pending === p) this.killBusyIteration(p);
+      }, FORCED_INTERRUPT_MS);
+    }
+  }
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(new Error(`VU ${this.id} closed`));
+    await this.worker.terminate();
+    this.grpc?.closeAll();
+    await this.engine.close();
+  }
+}
+
+export function createVu(config: VuConfig, hooks: VuHooks): Vu {
+  return new WorkerVu(config, hooks);
+}

@@ -1,0 +1,136 @@
+// The `k6` module: check, group, sleep, fail, randomSeed (internal/js/modules/k6/k6.go semantics).
+import { nowMs, type VuRuntime } from '../api/runtime.js';
+import { goError } from '../api/go-error.js';
+
+type CheckSet = Record<string, unknown>;
+
+/** A seeded PRNG (mulberry32) so randomSeed(n) makes Math.random repeatable per VU. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function isAsyncFunction(fn: unknown): boolean {
+  return typeof fn === 'function' && fn.constructor?.name === 'AsyncFunction';
+}
+
+export function createK6Module(rt: VuRuntime): Record<string, unknown> {
+  /**
+   * A check's tag set while the base tags stay the same object (rt.baseTags()): the same object for
+   * every sample of that check, so a batch of them clones it once.
+   */
+  const checkTagSets = new Map<string, Record<string, string>>();
+  let checkTagsBase: Record<string, string> | undefined;
+  function checkTags(name: string): Record<string, string> {
+    const base = rt.baseTags();
+    if (base !== checkTagsBase) {
+      checkTagSets.clear();
+      checkTagsBase = base;
+    }
+    let tags = checkTagSets.get(name);
+    if (tags === undefined) {
+      tags = { ...base, check: name };
+      checkTagSets.set(name, tags);
+    }
+    return tags;
+  }
+
+  function check(value: unknown, sets: CheckSet, tags?: Record<string, unknown>): boolean {
+    if (rt.phase === 'init') throw new Error('check() is not allowed in the init context');
+    rt.checkInterrupted();
+    let all = true;
+    const extra: Record<string, string> = {};
+    let hasExtra = false;
+    if (tags && typeof tags === 'object') {
+      for (const [k, v] of Object.entries(tags)) {
+        extra[k] = String(v);
+        hasExtra = true;
+      }
+    }
+    for (const [name, cond] of Object.entries(sets ?? {})) {
+      if (name.includes('::')) throw new Error("group and check names may not contain '::'");
+      if (isAsyncFunction(cond)) throw new Error('check() does not support async functions');
+      let ok: boolean;
+      let thrown: unknown;
+      let didThrow = false;
+      try {
+        ok = Boolean(typeof cond === 'function' ? (cond as (v: unknown) => unknown)(value) : cond);
+      } catch (err) {
+        ok = false;
+        didThrow = true;
+        thrown = err;
+      }
+      rt.emit({
+        metric: 'checks',
+        type: 'rate',
+        contains: 'default',
+        value: ok ? 1 : 0,
+        tags: hasExtra ? { ...rt.currentTags(), check: name, ...extra } : checkTags(name),
+        time: nowMs(),
+      });
+      if (didThrow) throw thrown;
+      if (!ok) all = false;
+    }
+    return all;
+  }
+
+  function group<T>(name: string, fn: () => T): T {
+    if (rt.phase === 'init') throw new Error('group() is not allowed in the init context');
+    if (typeof name !== 'string' || name.includes('::')) {
+      throw new Error("group and check names may not contain '::'");
+    }
+    if (typeof fn !== 'function') throw new Error('group() requires a callback as a second argument');
+    if (isAsyncFunction(fn)) throw new Error('group() does not support async functions as arguments');
+    const parent = rt.groupPath;
+    const path = `${parent}::${name}`;
+    rt.groupPath = path;
+    const start = performance.now();
+    try {
+      return fn();
+    } finally {
+      const duration = performance.now() - start;
+      const tags = rt.currentTags();
+      rt.groupPath = parent;
+      rt.emit({
+        metric: 'group_duration',
+        type: 'trend',
+        contains: 'time',
+        value: duration,
+        tags,
+        time: nowMs(),
+      });
+    }
+  }
+
+  function sleep(seconds: unknown): void {
+    const s = Number(seconds);
+    if (!Number.isFinite(s) || s <= 0) {
+      rt.checkInterrupted();
+      return;
+    }
+    rt.sleepMs(s * 1000);
+    rt.checkInterrupted();
+  }
+
+  function fail(msg?: unknown): never {
+    // k6's stack names the Go function above the script's frames (runner/script/errors.ts prints it).
+    throw Object.defineProperty(goError(msg === undefined ? '' : String(msg)), 'goFrame', {
+      value: 'go.k6.io/k6/internal/js/modules/k6.(*K6).Fail-fm',
+    });
+  }
+
+  function randomSeed(seed: unknown): void {
+    const n = Number(seed);
+    if (!Number.isFinite(n)) throw new Error('randomSeed() requires a number');
+    Math.random = seededRandom(n);
+  }
+
+  const mod = { check, group, sleep, fail, randomSeed };
+  return mod;
+}

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { parseRunArgs, UsageError } from '../cli/args.js';
+import { consolidate, OptionsError, scenarioMaxVus } from './options.js';
+
+const flags = (...argv: string[]) => parseRunArgs(['script.js', ...argv]);
+
+describe('runner options', () => {
+  it('parses k6 run flags, repeated ones included', () => {
+    const f = flags(
+      '-u',
+      '3',
+      '--duration=10s',
+      '-e',
+      'A=1',
+      '--env',
+      'B=x=y',
+      '--tag',
+      't=v',
+      '-o',
+      'json=a.ndjson',
+      '--out',
+      'influxdb=http://h/db',
+      '-q',
+      '--no-color',
+      '--summary-trend-stats',
+      'avg,p(99)',
+    );
+    assert.deepEqual(
+      [f.vus, f.duration, f.env, f.tags, f.outs, f.quiet, f.noColor, f.summaryTrendStats],
+      [
+        3,
+        '10s',
+        { A: '1', B: 'x=y' },
+        { t: 'v' },
+        ['json=a.ndjson', 'influxdb=http://h/db'],
+        true,
+        true,
+        ['avg', 'p(99)'],
+      ],
+    );
+    assert.equal(flags('--no-summary').summaryMode, 'disabled');
+    assert.deepEqual(flags('--no-summary').deprecations, [
+      'Flag --no-summary has been deprecated, use --summary-mode=disabled instead',
+    ]);
+    assert.deepEqual(flags('--summary-mode=disabled').deprecations, []);
+  });
+
+  it("--tag replaces the script's options.tags as a whole, as k6 does (seen on real k6 v1.3)", () => {
+    const script = { iterations: 1, tags: { run_tag: 'y', shared: 'script' } };
+    assert.deepEqual(consolidate(script, {}, flags()).runTags, { run_tag: 'y', shared: 'script' });
+    assert.deepEqual(consolidate(script, {}, flags('--tag', 'shared=cli')).runTags, { shared: 'cli' });
+  });
+
+  it("refuses summary trend stats and a summary mode that k6 refuses, with k6's words", () => {
+    const script = { vus: 1, iterations: 1 };
+    const stats =
+      (...s: string[]) =>
+      () =>
+        consolidate(script, {}, flags('--summary-trend-stats', s.join(',')));
+    assert.throws(stats('avg', 'p(abc)'), {
+      name: 'Error',
+      message: "invalid percentile trend stat value 'p(abc)', provide a number between 0 and 100",
+    });
+    assert.throws(stats('p(101)'), /invalid percentile trend stat value 'p\(101\)'/);
+    assert.throws(stats('mean'), { message: "invalid trend stat 'mean', unknown format" });
+    assert.throws(
+      () => consolidate({ ...script, summaryTrendStats: ['p95'] }, {}, flags()),
+      (e: Error) => e instanceof OptionsError && e.message === "invalid trend stat 'p95', unknown format",
+    );
+    assert.deepEqual(
+      consolidate(script, {}, flags('--summary-trend-stats', 'avg,min,med,max,count,p(0),p(99.9),p(100)'))
+        .summaryTrendStats,
+      ['avg', 'min', 'med', 'max', 'count', 'p(0)', 'p(99.9)', 'p(100)'],
+    );
+    assert.throws(() => consolidate(script, { K6_SUMMARY_MODE: 'verbose' }, flags()), {
+      message: 'invalid summary mode',
+    });
+    // The flag wins and the environment is not read, as in k6.
+    assert.equal(
+      consolidate(script, { K6_SUMMARY_MODE: 'verbose' }, flags('--summary-mode', 'full')).summaryMode,
+      'full',
+    );
+  });
+
+  it('refuses bad flags in one line', () => {
+    assert.throws(() => parseRunArgs([]), UsageError);
+    assert.throws(() => flags('--vus', 'many'), /invalid argument "many"/);
+    assert.throws(() => flags('--bogus'), /unknown flag: --bogus/);
+    assert.throws(() => flags('-e', 'novalue'), /KEY=VALUE/);
+    assert.throws(() => flags('--summary-mode', 'pretty'), UsageError);
+  });
+
+  it("derives k6's default scenario from shortcuts", () => {
+    const kind = (script: Record<string, unknown>, ...argv: string[]) =>
+      consolidate(script, {}, flags(...argv)).scenarios[0]!;
+    assert.equal(kind({}).executor, 'per-vu-iterations');
+    assert.equal(kind({ vus: 2, duration: '5s' }).executor, 'constant-vus');
+    assert.deepEqual(
+      [kind({ vus: 2, iterations: 4 }).executor, kind({ vus: 2, iterations: 4 }).iterations],
+      ['shared-iterations', 4],
+    );
+    const ramp = kind({ stages: [{ duration: '2s', target: 4 }] });
+    assert.deepEqual([ramp.executor, ramp.startVUs, scenarioMaxVus(ramp)], ['ramping-vus', 1, 4]);
+    assert.equal(kind({ vus: 2, duration: '5s' }).name, 'default');
+  });
+
+  it('lets CLI and env durations replace the script scenarios, CLI over env', () => {
+    const script = {
+      scenarios: { main: { executor: 'ramping-vus', stages: [{ duration: '1m', target: 10 }] } },
+    };
+    assert.equal(consolidate(script, {}, flags()).scenarios[0]!.name, 'main');
+    const cli = consolidate(script, { K6_DURATION: '9s' }, flags('--vus', '2', '--duration', '3s')).scenarios;
+    assert.deepEqual(
+      cli.map((s) => [s.name, s.executor, s.vus, s.durationMs]),
+      [['default', 'constant-vus', 2, 3000]],
+    );
+    const env = consolidate(script, { K6_ITERATIONS: '5' }, flags()).scenarios[0]!;
+    assert.deepEqual([env.executor, env.iterations], ['shared-iterations', 5]);
+    const stages = consolidate(script, {}, flags('-s', '1s:2', '-s', '1s:0')).scenarios[0]!;
+    assert.deepEqual(stages.stages, [
+      { durationMs: 1000, target: 2 },
+      { durationMs: 1000, target: 0 },
+    ]);
+    const commaStages = consolidate(script, {}, flags('--stage', '1s:2,1s:0')).scenarios[0]!;
+    assert.deepEqual(commaStages.stages, stages.stages, 'the comma form k6 accepts');
+  });
+
+  it('refuses execution segments from the flags, K6_* and the script options', () => {
+    const script = { scenarios: { s: { executor: 'constant-vus', vus: 1, duration: '1s' } } };
+    assert.throws(
+      () => consolidate(script, {}, flags('--execution-segment', '0:1/2')),
+      (e: Error) =>
+        e instanceof OptionsError &&
+        /^execution segments \(--execution-segment\) are not supported/.test(e.message),
+    );
+    assert.throws(
+      () => consolidate(script, {}, flags('--execution-segment-sequence=0,1/2,1')),
+      /\(--execution-segment-sequence\) are not supported/,
+    );
+    assert.throws(
+      () =>
+        consolidate(
+          script,
+          { K6_EXECUTION_SEGMENT: '1/2:1', K6_EXECUTION_SEGMENT_SEQUENCE: '0,1/2,1' },
+          flags(),
+        ),
+      /\(--execution-segment, --execution-segment-sequence\)/,
+    );
+    assert.throws(() => consolidate({ ...script, executionSegment: '0:1/2' }, {}, flags()), OptionsError);
+    assert.doesNotThrow(() => consolidate(script, { K6_EXECUTION_SEGMENT: '' }, flags()));
+  });
+
+  it('validates scenarios with k6 messages (exit 104)', () => {
+    const bad = (scenarios: Record<string, unknown>) => () => consolidate({ scenarios }, {}, flags());
+    assert.throws(
+      bad({ s: { executor: 'constant-arrival-rate', rate: 1, duration: '1s' } }),
+      /scenario s has configuration errors: the number of preAllocatedVUs isn't specified/,
+    );
+    assert.throws(bad({ s: { executor: 'teleport' } }), OptionsError);
+    // Real k6 v1.3 refuses it too (conformance corpus): a shared-iterations VU would have nothing to do.
+    assert.throws(
+      bad({ few: { executor: 'shared-iterations', vus: 3, iterations: 2 } }),
+      /scenario few has configuration errors: the number of iterations \(2\) can't be less than the number of VUs \(3\)/,
+    );
+    assert.throws(bad({ 'bad name': { executor: 'constant-vus', duration: '1s' } }), /invalid scenario name/);
+    assert.throws(bad({ s: { executor: 'constant-vus', duration: 'soon' } }), /invalid duration/);
+    assert.throws(
+      () =>
+        consolidate(
+          { scenarios: { s: { executor: 'constant-vus', duration: '1s' } }, duration: '5s' },
+          {},
+          flags(),
+        ),
+      /shortcuts/,
+    );
+  });
+
+  it('reads summary and output settings from env and flags', () => {
+    const c = consolidate(
+      { summaryTrendStats: ['avg'] },
+      { K6_OUT: 'json=e.ndjson', K6_SUMMARY_EXPORT: 'x.json', K6_NO_THRESHOLDS: 'true' },
+      flags('--tag', 'testid=1'),
+    );
+    assert.deepEqual(
+      [c.outs, c.summaryExport, c.noThresholds, c.summaryTrendStats, c.runTags],
+      [['json=e.ndjson'], 'x.json', true, ['avg'], { testid: '1' }],
+    );
+    assert.deepEqual(consolidate({}, { K6_OUT: 'json=e.ndjson' }, flags('-o', 'json=f.ndjson')).outs, [
+      'json=f.ndjson',
+    ]);
+  });
+});

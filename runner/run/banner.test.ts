@@ -1,0 +1,58 @@
+// The banner's scenario lines against real k6 v1.3.0's, recorded on 2026-11-26 from
+// `k6 run --no-color run/fixtures/progress-executors.js` (the scenarios below are that fixture's):
+// k6 lists scenarios by startTime then name, shows an arrival-rate pool as "maxVUs: pre-max" (one
+// number when both are equal), and leaves out a gracefulStop of 0 (lib/executor getBaseInfo).
+import assert from 'node:assert/strict';
+import { parseRunArgs } from '../cli/args.js';
+import { consolidate } from '../options/options.js';
+import { banner } from './console.js';
+
+const SCENARIOS = {
+  cv: { executor: 'constant-vus', vus: 2, duration: '2s' },
+  ar: {
+    executor: 'constant-arrival-rate',
+    rate: 10,
+    timeUnit: '1s',
+    duration: '2s',
+    preAllocatedVUs: 2,
+    maxVUs: 3,
+  },
+  si: { executor: 'shared-iterations', vus: 2, iterations: 4 },
+  pv: { executor: 'per-vu-iterations', vus: 2, iterations: 2 },
+  rv: { executor: 'ramping-vus', stages: [{ duration: '2s', target: 2 }] },
+  ra: {
+    executor: 'ramping-arrival-rate',
+    startRate: 1,
+    preAllocatedVUs: 2,
+    stages: [{ duration: '2s', target: 5 }],
+  },
+  cut: { executor: 'shared-iterations', vus: 1, iterations: 100, maxDuration: '1s', gracefulStop: '0s' },
+  'a-scenario-name-longer-than-thirty': {
+    executor: 'per-vu-iterations',
+    vus: 1,
+    iterations: 1,
+    startTime: '1s',
+  },
+};
+
+const K6_LINES = [
+  '              * ar: 10.00 iterations/s for 2s (maxVUs: 2-3, gracefulStop: 30s)',
+  '              * cut: 100 iterations shared among 1 VUs (maxDuration: 1s)',
+  '              * cv: 2 looping VUs for 2s (gracefulStop: 30s)',
+  '              * pv: 2 iterations for each of 2 VUs (maxDuration: 10m0s, gracefulStop: 30s)',
+  '              * ra: Up to 5.00 iterations/s for 2s over 1 stages (maxVUs: 2, gracefulStop: 30s)',
+  '              * rv: Up to 2 looping VUs for 2s over 1 stages (gracefulRampDown: 30s, gracefulStop: 30s)',
+  '              * si: 4 iterations shared among 2 VUs (maxDuration: 10m0s, gracefulStop: 30s)',
+  '              * a-scenario-name-longer-than-thirty: 1 iterations for each of 1 VUs (maxDuration: 10m0s, startTime: 1s, gracefulStop: 30s)',
+];
+
+describe('runner/run/console banner', () => {
+  it("lists every executor's scenario line as k6 v1.3 does", () => {
+    const config = consolidate({ scenarios: SCENARIOS }, {}, parseRunArgs(['script.js']));
+    const lines = banner('script.js', [], config.scenarios).split('\n');
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('              * ')),
+      K6_LINES,
+    );
+  });
+});

@@ -1,0 +1,43 @@
+// The progress display on real k6 and on the runner, side by side: the block each prints last (after
+// the summary) must match line for line once times, counts and rates are masked, which differ by
+// nature between two runs.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { realK6OrSkip, RUNNER } from '../testing/log-lines.js';
+import { REPO } from '../../devkit/loadlab-run.js';
+
+const SCRIPT = 'runner/run/fixtures/progress-executors.js';
+
+/** The last progress block on stdout (stdout is a pipe here: k6's compact bars). */
+function lastBlock(command: string[]): string[] {
+  const run = spawnSync(command[0]!, [...command.slice(1), 'run', '--summary-mode=disabled', SCRIPT], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.split('\n');
+  const start = lines.map((l) => l.startsWith('running (')).lastIndexOf(true);
+  assert.ok(start >= 0, run.stdout);
+  return lines.slice(start).filter((l) => l !== '');
+}
+
+/** Digits become 9 and percentages P, so that widths, words, marks and layout are what is compared. */
+const masked = (line: string) => line.replace(/\[ *\d+% \]/, '[ P% ]').replace(/\d/g, '9');
+
+describe('runner/run/progress: the last block on both engines', function () {
+  this.timeout(60_000);
+
+  it('every executor, one cut short and one with a startTime, in the same order and layout', function () {
+    const k6 = realK6OrSkip(this);
+    const [k6Block, runnerBlock] = [lastBlock(k6), lastBlock(RUNNER)];
+    assert.deepEqual(runnerBlock.map(masked), k6Block.map(masked));
+    // Unmasked, each bar's name (long ones cut as k6 cuts them) and status mark.
+    const nameAndMark = (block: string[]) => block.slice(1).map((line) => line.slice(0, line.indexOf('[')));
+    assert.deepEqual(nameAndMark(runnerBlock), nameAndMark(k6Block));
+    assert.match(
+      runnerBlock.find((l) => l.startsWith('cut'))!,
+      /^cut +✗ /,
+    );
+  });
+});
