@@ -3,7 +3,9 @@
 // them with k6's v1 output (`-o influxdb=...`), as `npm run stream:influx:local` does, only shorter,
 // all under one testid. The stress run asks the sandbox for faults, so degraded_responses has samples.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
 
@@ -56,7 +58,15 @@ function run(
 /** Short real runs of the suite on the Node runner, streamed with the k6 v1 InfluxDB output. */
 export async function streamSuiteRuns(influxUrl: string, db: string, runs = RUNS): Promise<StreamedRun> {
   const testid = `dashboards-test-${Date.now()}`;
-  const env = { ...process.env, ...TEST_CREDENTIALS, LOG_LEVEL: 'silent', LT_THINK_TIME: '0.2' };
+  // The runs' summaries go to a folder of their own, removed at the end: results/ is the user's.
+  const summaries = mkdtempSync(join(tmpdir(), 'loadlab-dashboard-runs-'));
+  const env = {
+    ...process.env,
+    ...TEST_CREDENTIALS,
+    LOG_LEVEL: 'silent',
+    LT_THINK_TIME: '0.2',
+    LT_RESULTS_DIR: summaries,
+  };
   if (!runs.every((r) => existsSync(`${ROOT}/${r.bundle}`))) {
     const build = await run('npm', ['run', '--silent', 'build:k6'], env);
     if (build.code !== 0) throw new Error(`npm run build:k6 failed: ${build.output}`);
@@ -89,6 +99,7 @@ export async function streamSuiteRuns(influxUrl: string, db: string, runs = RUNS
     }
   } finally {
     await sandbox.close();
+    rmSync(summaries, { recursive: true, force: true });
   }
   return { testid, scenarios: ['default', 'browser_login'], fromMs, toMs: Date.now() + 60_000 };
 }
