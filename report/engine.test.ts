@@ -1,7 +1,10 @@
 // The engine line run-k6.sh writes, as the report reads it, and the comparison's warning.
 import assert from 'node:assert/strict';
 import { compareScenario } from './compare.js';
-import { describeEngine, logPathFor, parseEngineLine } from './engine.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeEngine, logPathFor, parseEngineLine, readEngine } from './engine.js';
 import { buildReport, type ScenarioReport } from './model.js';
 
 const scenario = (engine?: ScenarioReport['engine']): ScenarioReport => ({
@@ -78,5 +81,20 @@ describe('report: which engine ran', () => {
     );
     assert.equal(compareScenario(scenario(), scenario(), 'r1').engineWarning, undefined);
     assert.equal(buildReport([scenario(k6)]).passed, true);
+  });
+
+  it('reads the engine from <stem>.engine beside a summary when no log says it (test:ci)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-engine-'));
+    try {
+      const summaryPath = join(dir, 'summary-smoke-ci-2026-11-26T04-00-00Z.json');
+      assert.equal(await readEngine({ summaryPath }), undefined);
+      writeFileSync(
+        summaryPath.replace(/\.json$/, '.engine'),
+        'run-k6: engine k6 (k6 v1.3.0 on PATH); version k6 v1.3.0\n',
+      );
+      assert.deepEqual(await readEngine({ summaryPath }), { name: 'k6', version: 'k6 v1.3.0' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

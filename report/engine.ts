@@ -40,7 +40,12 @@ export async function readEngine(input: {
   const path = input.logPath ?? logPathFor(input);
   if (!path) return undefined;
   const text = await readFile(path, 'utf8').catch(() => '');
-  return parseEngineLine(text.slice(0, 64 * 1024));
+  // No engine line in a kept log: the suite's handleSummary wrote one beside the summary (<stem>.engine).
+  const beside = path.replace(/\.log$/, '.engine');
+  return (
+    parseEngineLine(text.slice(0, 64 * 1024)) ??
+    parseEngineLine(await readFile(beside, 'utf8').catch(() => ''))
+  );
 }
 
 /** How a report names the engine: `Node runner (loadlab 0.1.0)`, `k6 (k6 v1.3.0)`, `not recorded`. */

@@ -148,8 +148,14 @@ describe('report CLI', function () {
     // A second test:ci is compared with the first.
     ci.state.testRunDurationMs = 4000;
     await writeFile(join(results, 'summary-smoke-ci-2026-11-22T13-00-00Z.json'), JSON.stringify(ci));
+    // Run through scripts/run-k6.sh, the suite writes the engine line beside its summary (test:ci keeps no log).
+    await writeFile(
+      join(results, 'summary-smoke-ci-2026-11-22T13-00-00Z.engine'),
+      'run-k6: engine node (no k6 on PATH and no usable container engine); version loadlab 0.1.0\n',
+    );
     const again = await cli(['--out', out, results]);
     assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^PASS {2}smoke-ci \[Node runner \(loadlab 0\.1\.0\)\]/m);
     assert.match(again.stdout, /^compared with run 20261122T120000Z$/m);
   });
 

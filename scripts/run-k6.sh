@@ -54,8 +54,15 @@ k6_usable() {
   [[ -n $major && $major -ge 1 ]]
 }
 
-# The engine line ends with "; version <v>": the report reads it from the run's log and names the
-# engine on every report (the Node runner's numbers and k6's are not interchangeable).
+# The engine line ends with "; version <v>": the report reads it from the run's log, or from the
+# <summary>.engine file the suite's handleSummary writes from LT_ENGINE_LINE (a run without a kept log,
+# such as test:ci), and names the engine on every report (the runner's numbers and k6's differ).
+announce_engine() {
+  LT_ENGINE_LINE="run-k6: engine $1"
+  export LT_ENGINE_LINE
+  echo "$LT_ENGINE_LINE" >&2
+}
+
 loadlab_version() {
   local v
   v=$(sed -n 's/^  "version": "\([^"]*\)",*$/\1/p' package.json | head -n 1)
@@ -105,7 +112,7 @@ case $engine in
 k6)
   k6_usable || die "LT_ENGINE=k6 but no k6 >= 1.0 on PATH"
   [[ $needs_browser == false ]] || browser_env_for_k6
-  echo "run-k6: engine k6 ($reason); version k6 $("$k6_bin" version | head -n 1 | cut -d' ' -f2)" >&2
+  announce_engine "k6 ($reason); version k6 $("$k6_bin" version | head -n 1 | cut -d' ' -f2)"
   exec "$k6_bin" run "$script" "$@"
   ;;
 docker)
@@ -126,10 +133,6 @@ docker)
   CLINIC_BASE_URL=$(url_for_container "$network" "${CLINIC_BASE_URL:-http://localhost:9966/petclinic/api}")
   CLINIC_SECURE_BASE_URL=$(url_for_container "$network" "${CLINIC_SECURE_BASE_URL:-http://localhost:9967/petclinic/api}")
   export BASE_URL CLINIC_BASE_URL CLINIC_SECURE_BASE_URL
-  env_args=()
-  while IFS='=' read -r name _; do
-    env_args+=(-e "$name")
-  done < <(env | grep -E '^(LT_|K6_|BASE_URL=|DEMO_|ADMIN_|CLINIC_|CI=)' || true)
   net_args=(--network host)
   how="the host network"
   if [[ $network == gateway ]]; then
@@ -138,13 +141,17 @@ docker)
     # The live dashboard listens on every interface in the container; publish it on the host.
     [[ ${K6_WEB_DASHBOARD:-} != true ]] || net_args+=(-p 5665:5665)
   fi
-  echo "run-k6: engine docker ($reason), $image; the container calls BASE_URL=$BASE_URL through $how; version $image" >&2
+  announce_engine "docker ($reason), $image; the container calls BASE_URL=$BASE_URL through $how; version $image"
+  env_args=()
+  while IFS='=' read -r name _; do
+    env_args+=(-e "$name")
+  done < <(env | grep -E '^(LT_|K6_|BASE_URL=|DEMO_|ADMIN_|CLINIC_|CI=)' || true)
   # ${a[@]+"${a[@]}"}: bash 3.2 (macOS) with set -u calls an empty array unbound.
   exec docker run --rm -i "${net_args[@]}" -u "$(id -u):$(id -g)" -v "$PWD:/work" -w /work \
     ${env_args[@]+"${env_args[@]}"} "$image" run "$script" "$@"
   ;;
 node)
-  echo "run-k6: engine node ($reason); version loadlab $(loadlab_version)" >&2
+  announce_engine "node ($reason); version loadlab $(loadlab_version)"
   exec node bin/loadlab.js run "$script" "$@"
   ;;
 *)

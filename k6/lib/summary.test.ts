@@ -75,6 +75,18 @@ describe('k6 summary handler', () => {
     ]);
   });
 
+  it('writes the engine line run-k6.sh exported beside each summary, for reports of runs without a log', () => {
+    const line = 'run-k6: engine node (forced); version loadlab 0.1.0';
+    const files = summaryFiles(real, { scenario: 's', profile: 'ci' }, { LT_ENGINE_LINE: line }, new Date(0));
+    assert.equal(files['results/summary-latest.engine'], `${line}\n`);
+    assert.equal(files['results/summary-s-ci-1970-01-01T00-00-00Z.engine'], `${line}\n`);
+    const none = summaryFiles(real, { scenario: 's', profile: 'ci' }, {}, new Date(0));
+    assert.deepEqual(
+      Object.keys(none).filter((f) => f.endsWith('.engine')),
+      [],
+    );
+  });
+
   it('names every file after LT_INSTANCE when set, so pods sharing a volume keep their own', () => {
     const at = new Date('2026-11-22T22:55:01Z');
     const pod = (instance: string) =>

@@ -56,6 +56,11 @@ export function summaryFiles(
     [`${dir}/summary-${labels.scenario}-${labels.profile}-${fileTimestamp(now)}${suffix}.json`]: json,
     stdout: renderSummaryText(data, labels),
   };
+  // Which engine ran (scripts/run-k6.sh's line), beside each summary, for a report of a run without a kept log.
+  if (env.LT_ENGINE_LINE) {
+    for (const path of Object.keys(files).filter((p) => p.endsWith('.json')))
+      files[path.replace(/\.json$/, '.engine')] = `${env.LT_ENGINE_LINE}\n`;
+  }
   const extra = env.LT_RUN_SUMMARY ? withSuffix(normalizePath(env.LT_RUN_SUMMARY), suffix) : '';
   if (extra && !(extra in files)) files[extra] = json;
   return files;
