@@ -64,12 +64,10 @@ export function startScript(script: string, options: ScriptOptions = {}): Script
 
 /** Resolves once `url` answers 2xx; rejects with the process's stderr if it exits first or after `timeoutMs`. */
 export async function untilHealthy(proc: ScriptProcess, url: string, timeoutMs = 20_000): Promise<void> {
-  let exited = false;
-  void proc.exit.then(() => (exited = true));
   await pollUntil(
     `${url} to answer`,
     async () => {
-      if (exited) throw new ExitedEarly(proc);
+      if (hasExited(proc)) throw new ExitedEarly(proc);
       // A slow answer still counts (a service may add latency on purpose): wait for it, within reason.
       const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
       await response.body?.cancel();
@@ -83,14 +81,12 @@ export async function untilHealthy(proc: ScriptProcess, url: string, timeoutMs =
 
 /** Resolves with the output once `pattern` appears in stdout or stderr; rejects if the process exits first. */
 export async function untilOutput(proc: ScriptProcess, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  let exited = false;
-  void proc.exit.then(() => (exited = true));
   return pollUntil(
     `output matching ${pattern}`,
     async () => {
       const both = proc.out() + proc.err();
       if (pattern.test(both)) return both;
-      if (exited) throw new ExitedEarly(proc);
+      if (hasExited(proc)) throw new ExitedEarly(proc);
       return undefined;
     },
     timeoutMs,
@@ -98,6 +94,9 @@ export async function untilOutput(proc: ScriptProcess, pattern: RegExp, timeoutM
     100,
   );
 }
+
+/** Read from the child itself: Node sets its exit code or signal before any 'exit' listener runs. */
+const hasExited = (proc: ScriptProcess) => proc.child.exitCode !== null || proc.child.signalCode !== null;
 
 class ExitedEarly extends Error {
   constructor(proc: ScriptProcess) {
