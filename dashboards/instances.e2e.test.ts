@@ -12,7 +12,7 @@ import { freePort, type Daemon } from '../devkit/processes.js';
 import { realK6 } from '../devkit/real-k6.js';
 import { hasTool } from '../stack/tools.js';
 import { JSON_DIR } from './build.js';
-import { SMOKE_BUNDLE, streamRunnerSmoke, type StreamedRun } from './influx-data.js';
+import { SMOKE_BUNDLE, streamRunnerSmoke, type StreamedRun } from './testing/influx-data.js';
 import { fillVariables, influxRegexValue, panelQueries } from './queries.js';
 
 const DB = 'k6';

@@ -8,8 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { assemble, copiedFiles, contextCopySources, inContext, parseDockerignore } from './docker-context.js';
-import { simulate, stages } from './dockerfile-model.js';
+import {
+  assemble,
+  copiedFiles,
+  contextCopySources,
+  inContext,
+  parseDockerignore,
+} from './testing/docker-context.js';
+import { simulate, stages } from './testing/dockerfile-model.js';
 import { freePort, pollUntil, stopChild } from '../devkit/processes.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

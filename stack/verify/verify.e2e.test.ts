@@ -20,7 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boundedLoad, startTargets, type Targets } from '../../dashboards/prom-targets.js';
+import { boundedLoad, startTargets, type Targets } from '../../dashboards/testing/prom-targets.js';
 import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 import { startInfluxd } from '../../devkit/influxdb.js';
 import { freePort, pollUntil, type Daemon } from '../../devkit/processes.js';

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
+import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SMOKE_BUNDLE = 'dist/k6/scenarios/smoke/api-health.js';
 
 const SHORT = ['--vus', '2', '--duration', '2s'];

@@ -1,4 +1,4 @@
-// stream-native.sh end to end, one target at a time, with the real sandbox under a short run:
+// stack/native/stream.sh end to end, one target at a time, with the real sandbox under a short run:
 // - local, InfluxDB 1.x: a real influxd 1.6 (Debian's), asked its version, written with the v1 API;
 // - local, InfluxDB 2.x and cloud: a test double of the v2 write API that checks the exact request
 //   xk6-output-influxdb sends (facts from its source and its Go client's, cited at each assertion);
@@ -11,14 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
+import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 import type { StartedServer } from '@loadlab/services/plumbing';
 import { chooseTarget, TargetError } from './influx-target.js';
-import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
-import { freePort, type Daemon } from '../devkit/processes.js';
-import { hasTool } from './tools.js';
+import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
+import { freePort, type Daemon } from '../../devkit/processes.js';
+import { hasTool } from '../tools.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHORT = ['--vus', '1', '--duration', '2s'];
 
 interface Streamed {
@@ -27,14 +27,14 @@ interface Streamed {
 }
 
 /**
- * Runs stack/stream-native.sh with the sandbox's address and credentials, no k6 on PATH but ours. The
+ * Runs stack/native/stream.sh with the sandbox's address and credentials, no k6 on PATH but ours. The
  * script runs in the repository, so the summaries go to a temporary LT_RESULTS_DIR, removed after:
  * never into the user's results/.
  */
 function stream(args: string[], env: Record<string, string>): Promise<Streamed> {
   const results = mkdtempSync(join(tmpdir(), 'loadlab-stream-results-'));
   return new Promise<Streamed>((resolve) => {
-    const child = spawn(join(ROOT, 'stack/stream-native.sh'), args, {
+    const child = spawn(join(ROOT, 'stack/native/stream.sh'), args, {
       cwd: ROOT,
       env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', LT_RESULTS_DIR: results, ...env },
     });
@@ -123,7 +123,7 @@ function assertXk6Write(writes: Write[], bucket: string, org: string, token: str
   assert.match(request, / url="[A-Z]+ \/[^"]*",value=1 \d{19}$/);
 }
 
-describe('stack/stream-native.sh: every scenario streams to every target', function () {
+describe('stack/native/stream.sh: every scenario streams to every target', function () {
   this.timeout(300_000);
   let sandbox: StartedServer;
   let noK6Bin = '';
@@ -320,7 +320,7 @@ describe('stack/stream-native.sh: every scenario streams to every target', funct
   });
 });
 
-describe('stack/influx-target.ts: the write API follows the server version', () => {
+describe('stack/native/influx-target.ts: the write API follows the server version', () => {
   it('1.x: the v1 output on the database of the URL path', () => {
     const t = chooseTarget('http://127.0.0.1:8086/k6', '1.6.7~rc0', {});
     assert.equal(t.output, 'influxdb=http://127.0.0.1:8086/k6');

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, pollUntil } from '../devkit/processes.js';
-import { hasTool } from '../stack/tools.js';
+import { freePort, pollUntil } from '../../devkit/processes.js';
+import { hasTool } from '../tools.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const PORT_VARIABLES = [
   'PORT',
@@ -22,7 +22,7 @@ const PORT_VARIABLES = [
 ] as const;
 
 interface NativeStack {
-  /** The process that gets the signals: stack-native itself, or the shell `npm run` would put above it. */
+  /** The process that gets the signals: stack/native/start.ts itself, or the shell `npm run` would put above it. */
   child: ChildProcess;
   ports: Record<(typeof PORT_VARIABLES)[number], number>;
   dataDir: string;
@@ -35,7 +35,7 @@ async function startNative(options: { underShell?: boolean } = {}): Promise<Nati
   for (const name of PORT_VARIABLES) ports[name] = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'loadlab-stack-native-'));
   const password = `pw-${process.pid}-${Date.now()}`;
-  const command = [process.execPath, '--import', 'tsx', 'scripts/stack-native.ts'];
+  const command = [process.execPath, '--import', 'tsx', 'stack/native/start.ts'];
   // `sh -c '...; true'` keeps the shell as the parent (no exec), as under `npm run`.
   const [file, args] = options.underShell
     ? ['sh', ['-c', `${command.map((part) => `'${part}'`).join(' ')}; true`]]
@@ -159,7 +159,7 @@ describe('stack:native when its parent dies (npm run killed with SIGTERM)', func
 
   after(() => {
     if (!stack) return;
-    // Should the test fail, the orphaned stack-native (found by its pid, never by name) must not outlive it.
+    // Should the test fail, the orphaned stack/native/start.ts (found by its pid, never by name) must not outlive it.
     if (nativePid && isAlive(nativePid)) process.kill(nativePid, 'SIGINT');
     rmSync(stack.dataDir, { recursive: true, force: true });
   });
@@ -167,13 +167,17 @@ describe('stack:native when its parent dies (npm run killed with SIGTERM)', func
   it('stops every service and daemon instead of leaving them on their ports', async () => {
     const { child, ports } = stack!;
     nativePid = Number(spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim());
-    assert.ok(nativePid > 0 && isAlive(nativePid), 'stack-native runs under the shell');
+    assert.ok(nativePid > 0 && isAlive(nativePid), 'stack/native/start.ts runs under the shell');
     child.kill('SIGKILL'); // the shell dies without passing anything on, as when npm is terminated
     await portsFreed(
       Object.values(ports).filter((port) => port !== ports.LOADLAB_INFLUXDB_RPC_PORT),
       15_000,
     );
-    await pollUntil('stack-native to exit', async () => (isAlive(nativePid!) ? undefined : true), 5_000);
+    await pollUntil(
+      'stack/native/start.ts to exit',
+      async () => (isAlive(nativePid!) ? undefined : true),
+      5_000,
+    );
     assert.match(stack!.output(), /the parent process is gone; stopping/);
   });
 });
