@@ -7,12 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { K6_SAMPLES } from './k6-reference.js';
 import { NO_REAL_K6, realK6 } from './real-k6.js';
 
 export const REPO = fileURLToPath(new URL('../', import.meta.url));
-export const SAMPLES = K6_SAMPLES;
-export { NO_REAL_K6, realK6, realK6Available } from './real-k6.js';
 
 export interface RunResult {
   code: number | null;
