@@ -2,7 +2,7 @@
 // k6, a shell script or a lab command as a child and read its exit code, stdout and stderr. Asynchronous
 // (a test's own servers keep answering while it runs, which spawnSync would block) and bounded: a
 // command still running after `timeoutMs` is killed, so a hang fails its test instead of the suite.
-import { startProcess, type ScriptProcess } from './script-process.js';
+import { nodeScript, startProcess, type ScriptProcess } from './script-process.js';
 
 export interface CommandResult {
   /** The exit code; null when a signal ended it (the timeout's SIGKILL among them). */
@@ -45,4 +45,13 @@ export async function runCommand(
   await Promise.race([proc.closed, new Promise((r) => (drained = setTimeout(r, DRAIN_MS)))]);
   clearTimeout(drained);
   return { code, stdout: proc.out(), stderr: proc.err(), output: proc.output() };
+}
+
+/** runCommand for an entry point of the project (`scripts/report-cli.ts`), run with tsx as `npm run` does. */
+export function runScript(
+  script: string,
+  args: string[],
+  options: CommandOptions = {},
+): Promise<CommandResult> {
+  return runCommand(...nodeScript(script, args), options);
 }

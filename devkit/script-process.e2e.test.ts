@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { runCommand } from './command.js';
-import { startProcess, untilOutput, untilReady } from './script-process.js';
+import { firstLine, startProcess, untilOutput, untilReady } from './script-process.js';
 
 const node = (code: string): [string, string[]] => [process.execPath, ['-e', code]];
 
@@ -62,6 +62,17 @@ describe('devkit/script-process and devkit/command', function () {
     assert.ok(Date.now() - started < 5000, `gave up after ${Date.now() - started} ms`);
   });
 
+  it('a command that cannot start fails a wait at once', async () => {
+    const proc = startProcess('/nonexistent/loadlab-harness', []);
+    const started = Date.now();
+    await assert.rejects(
+      untilReady(proc, 'a probe', async () => undefined, 15_000),
+      /ENOENT/,
+    );
+    assert.ok(Date.now() - started < 5000, `gave up after ${Date.now() - started} ms`);
+    assert.equal(await proc.exit, 127);
+  });
+
   it('untilReady names what it waited for when the time is up', async () => {
     const proc = startProcess(...node('setInterval(() => {}, 1000)'));
     try {
@@ -84,6 +95,20 @@ describe('devkit/script-process and devkit/command', function () {
     assert.equal(await proc.stop('SIGINT'), 130);
     assert.equal(proc.out(), 'up\nbye\n');
     assert.equal(await proc.stop(), 130, 'a second stop returns the same exit');
+  });
+
+  it('stdin: pipe lets a test talk to the process; firstLine reads what a server prints to say where it is', async () => {
+    const proc = startProcess(
+      ...node(
+        "console.log('127.0.0.1:4242'); process.stdin.on('data', (d) => console.log('got ' + d)); process.stdin.on('end', () => process.exit(0))",
+      ),
+      { stdin: 'pipe' },
+    );
+    assert.equal(firstLine('no newline yet'), undefined);
+    assert.equal(await untilReady(proc, 'the address', async () => firstLine(proc.out())), '127.0.0.1:4242');
+    proc.child.stdin!.end('stop');
+    assert.equal(await proc.exit, 0);
+    assert.match(proc.out(), /got stop/);
   });
 
   it('killAfterMs bounds a process that hangs', async () => {

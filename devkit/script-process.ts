@@ -27,6 +27,8 @@ export interface ScriptProcess {
   closed: Promise<number | null>;
   /** SIGTERM (or `signal`), then the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Why the command could not be started at all (ENOENT, EACCES), if so. */
+  startError(): Error | undefined;
 }
 
 export interface ScriptOptions {
@@ -40,20 +42,20 @@ export interface ScriptOptions {
   cwd?: string;
   /** SIGKILL after this long, so a hung process cannot outlive its test (default: no bound). */
   killAfterMs?: number;
+  /** Keep only this many of the last characters of each output (default: all). */
+  keepLastChars?: number;
   /** `pipe` to talk to the process on `child.stdin`; default none (it reads an empty input). */
   stdin?: 'ignore' | 'pipe';
 }
 
+/** The command that runs `script` (a path from the repository root, or absolute) as `npm run` does: node with tsx. */
+export function nodeScript(script: string, args: string[] = []): [string, string[]] {
+  return [process.execPath, ['--import', TSX, resolve(REPO_ROOT, script), ...args]];
+}
+
 /** Starts `script` (a path from the repository root, e.g. `services/sandbox/main.ts`, or absolute). */
 export function startScript(script: string, options: ScriptOptions = {}): ScriptProcess {
-  return startProcess(
-    process.execPath,
-    ['--import', TSX, resolve(REPO_ROOT, script), ...(options.args ?? [])],
-    {
-      ...options,
-      args: undefined,
-    },
-  );
+  return startProcess(...nodeScript(script), options);
 }
 
 /** Starts `command` with `args` (options.args are appended) as startScript does a script. */
@@ -67,14 +69,16 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
   let out = '';
   let err = '';
   let both = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    both += d.toString();
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString();
-    both += d.toString();
-  });
+  // A daemon that runs for hours keeps only its last words (options.keepLastChars).
+  const keep = (text: string) =>
+    options.keepLastChars === undefined ? text : text.slice(-options.keepLastChars);
+  const collect = (stream: 'out' | 'err', text: string) => {
+    if (stream === 'out') out = keep(out + text);
+    else err = keep(err + text);
+    both = keep(both + text);
+  };
+  child.stdout!.on('data', (d: Buffer) => collect('out', d.toString()));
+  child.stderr!.on('data', (d: Buffer) => collect('err', d.toString()));
   const killer =
     options.killAfterMs === undefined
       ? undefined
@@ -83,8 +87,7 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
   let spawnError: Error | undefined;
   child.once('error', (error) => {
     spawnError = error;
-    err += `${error.message}\n`;
-    both += `${error.message}\n`;
+    collect('err', `${error.message}\n`);
   });
   const ended = (event: 'exit' | 'close') =>
     new Promise<number | null>((resolveEnd) => {
@@ -105,9 +108,10 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
     exit,
     closed,
     stop(signal = 'SIGTERM') {
-      if (!spawnError && !hasExited({ child })) child.kill(signal);
+      if (!spawnError && child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exit;
     },
+    startError: () => spawnError,
   };
 }
 
@@ -165,14 +169,20 @@ export async function untilReady<T>(
   );
 }
 
+/** The first whole line of `text`, once there is one: what a server started on port 0 prints to say where it listens. */
+export function firstLine(text: string): string | undefined {
+  const end = text.indexOf('\n');
+  return end < 0 ? undefined : text.slice(0, end).trim();
+}
+
 /** Read from the child itself: Node sets its exit code or signal before any 'exit' listener runs. */
-const hasExited = (proc: Pick<ScriptProcess, 'child'>) =>
-  proc.child.exitCode !== null || proc.child.signalCode !== null;
+const hasExited = (proc: ScriptProcess) =>
+  proc.child.exitCode !== null || proc.child.signalCode !== null || proc.startError() !== undefined;
 
 class ExitedEarly extends Error {
   constructor(proc: ScriptProcess) {
     super(
-      `exited (${proc.child.exitCode ?? proc.child.signalCode}) before it was ready: ${(proc.err() || proc.out()).trim().slice(-500)}`,
+      `exited (${proc.child.exitCode ?? proc.child.signalCode ?? proc.startError()?.message}) before it was ready: ${(proc.err() || proc.out()).trim().slice(-500)}`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // The command wrappers behind the npm docker:*, grafana:* and streaming scripts: they refuse with
 // one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { missingVariables } from '../scripts/lib/require-env.js';
 import { influxdConfig } from '../devkit/influxdb.js';
 import { localPrometheusConfig, readStackPrometheusConfig } from '../devkit/prometheus.js';
 import { parse } from 'yaml';
+import { runCommand } from '../devkit/command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLOUD_VARS = [
@@ -81,7 +82,9 @@ describe('stack command wrappers', () => {
     assert.match(result.stderr, /missing K6_INFLUXDB_BUCKET, K6_INFLUXDB_TOKEN \(/);
   });
 
-  it('native/stream.sh local passes k6 flags after the profile on to the engine', async () => {
+  it('native/stream.sh local passes k6 flags after the profile on to the engine', async function () {
+    // Two tsx processes and run-k6.sh: over the suite's 20 s on a loaded machine (seen at load 20).
+    this.timeout(60_000);
     // An InfluxDB 1.x that answers /ping, and a k6 >= 1.0 on PATH that prints its arguments.
     const influx = createServer((_req, res) =>
       res.writeHead(204, { 'X-Influxdb-Version': '1.6.7~rc0' }).end(),
@@ -95,24 +98,20 @@ describe('stack command wrappers', () => {
     chmodSync(join(bin, 'k6'), 0o755);
     try {
       const port = (influx.address() as AddressInfo).port;
-      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(
-          join(ROOT, 'stack/native/stream.sh'),
-          ['local', 'scenarios/smoke/api-health', 'smoke', '--vus', '2', '--duration', '5s'],
-          {
-            cwd: ROOT,
-            env: {
-              ...process.env,
-              PATH: `${bin}:${process.env.PATH}`,
-              LOADLAB_INFLUXDB_V1_URL: `http://127.0.0.1:${port}/k6`,
-            },
+      const { code, output } = await runCommand(
+        join(ROOT, 'stack/native/stream.sh'),
+        ['local', 'scenarios/smoke/api-health', 'smoke', '--vus', '2', '--duration', '5s'],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            PATH: `${bin}:${process.env.PATH}`,
+            LOADLAB_INFLUXDB_V1_URL: `http://127.0.0.1:${port}/k6`,
           },
-        );
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('close', (code) => resolve({ code, out }));
-      });
+          timeoutMs: 60_000,
+        },
+      );
+      const result = { code, out: output };
       assert.equal(result.code, 0, result.out);
       assert.match(result.out, /InfluxDB 1\.6\.7~rc0 at http:\/\/127\.0\.0\.1:\d+ speaks the v1 API/);
       assert.match(result.out, /engine: k6 from PATH/);

@@ -4,7 +4,6 @@
 //   xk6-output-influxdb sends (facts from its source and its Go client's, cited at each assertion);
 // - cloud with a k6 built with xk6-output-influxdb (LT_XK6_BINARY): that k6 streams, and says so.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +15,7 @@ import type { StartedServer } from '@loadlab/services/plumbing';
 import { chooseTarget, TargetError } from './influx-target.js';
 import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
 import { freePort, type Daemon } from '../../devkit/processes.js';
+import { runCommand } from '../../devkit/command.js';
 import { hasTool } from '../tools.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,16 +33,13 @@ interface Streamed {
  */
 function stream(args: string[], env: Record<string, string>): Promise<Streamed> {
   const results = mkdtempSync(join(tmpdir(), 'loadlab-stream-results-'));
-  return new Promise<Streamed>((resolve) => {
-    const child = spawn(join(ROOT, 'stack/native/stream.sh'), args, {
-      cwd: ROOT,
-      env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', LT_RESULTS_DIR: results, ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', (code) => resolve({ code, out }));
-  }).finally(() => rmSync(results, { recursive: true, force: true }));
+  return runCommand(join(ROOT, 'stack/native/stream.sh'), args, {
+    cwd: ROOT,
+    env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', LT_RESULTS_DIR: results, ...env },
+    timeoutMs: 120_000,
+  })
+    .then(({ code, output }) => ({ code, out: output }))
+    .finally(() => rmSync(results, { recursive: true, force: true }));
 }
 
 // Line protocol: measurement, escaped tags, fields (quoted strings or numbers), a 19-digit ns time.
