@@ -181,8 +181,11 @@ const hasExited = (proc: ScriptProcess) =>
 
 class ExitedEarly extends Error {
   constructor(proc: ScriptProcess) {
+    const startError = proc.startError();
     super(
-      `exited (${proc.child.exitCode ?? proc.child.signalCode ?? proc.startError()?.message}) before it was ready: ${(proc.err() || proc.out()).trim().slice(-500)}`,
+      startError
+        ? `could not start: ${startError.message}`
+        : `exited (${proc.child.exitCode ?? proc.child.signalCode}) before it was ready: ${(proc.err() || proc.out()).trim().slice(-500)}`,
     );
   }
 }
