@@ -20,6 +20,8 @@ export interface CommandOptions {
   cwd?: string;
   /** SIGKILL after this long (default 60 s). */
   timeoutMs?: number;
+  /** Run as this user; default this process's. */
+  user?: { uid: number; gid: number };
   /** Called at each chunk of stdout or stderr: to signal the child once it has printed something. */
   onOutput?: (proc: ScriptProcess) => void;
 }
@@ -36,6 +38,7 @@ export async function runCommand(
     env: options.env,
     cwd: options.cwd,
     killAfterMs: options.timeoutMs ?? 60_000,
+    user: options.user,
   });
   const { onOutput } = options;
   if (onOutput)

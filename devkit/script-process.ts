@@ -42,6 +42,8 @@ export interface ScriptOptions {
   cwd?: string;
   /** SIGKILL after this long, so a hung process cannot outlive its test (default: no bound). */
   killAfterMs?: number;
+  /** Run as this user (a daemon that refuses root, such as PostgreSQL); default this process's. */
+  user?: { uid: number; gid: number };
   /** Keep only this many of the last characters of each output (default: all). */
   keepLastChars?: number;
   /** `pipe` to talk to the process on `child.stdin`; default none (it reads an empty input). */
@@ -65,6 +67,7 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
     cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+    ...options.user,
   });
   let out = '';
   let err = '';
