@@ -17,6 +17,7 @@ export const constantArrivalRate: Executor = {
   },
   durationMs: (s) => s.durationMs,
   maxVus: (s) => s.maxVUs,
+  plannedVus: (s) => s.preAllocatedVUs,
   describe: (s) => ({
     head: `${describeRate(s, s.rate)} for ${formatDuration(s.durationMs)}`,
     extras: [maxVusFact(s)],

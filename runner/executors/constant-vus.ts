@@ -7,6 +7,7 @@ export const constantVus: Executor = {
   validate: (s) => (s.durationMs > 0 ? undefined : 'the duration should be more than 0'),
   durationMs: (s) => s.durationMs,
   maxVus: (s) => s.vus,
+  plannedVus: (s) => s.vus,
   describe: (s) => ({ head: `${s.vus} looping VUs for ${formatDuration(s.durationMs)}`, extras: [] }),
   totalIterations: () => undefined,
   progress(snap, now) {

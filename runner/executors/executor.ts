@@ -90,6 +90,8 @@ export interface Executor {
   durationMs(s: ScenarioConfig): number;
   /** How many VUs the scenario may need at once. */
   maxVus(s: ScenarioConfig): number;
+  /** VUs initialised before the test starts (an arrival-rate pool grows from there to maxVus). */
+  plannedVus(s: ScenarioConfig): number;
   /** The banner's description after the name, and this executor's own parenthesised extras. */
   describe(s: ScenarioConfig): { head: string; extras: string[] };
   /** Iterations of an iteration-bound executor (its progress is their share); undefined for a timed one. */

@@ -9,6 +9,7 @@ export const perVuIterations: Executor = {
   validate: (s) => iterationsError(s),
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
+  plannedVus: (s) => s.vus,
   describe: (s) => ({
     head: `${s.iterations} iterations for each of ${s.vus} VUs`,
     extras: [`maxDuration: ${formatDuration(s.maxDurationMs)}`],

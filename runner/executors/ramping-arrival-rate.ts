@@ -19,6 +19,7 @@ export const rampingArrivalRate: Executor = {
   },
   durationMs: stagesDurationMs,
   maxVus: (s) => s.maxVUs,
+  plannedVus: (s) => s.preAllocatedVUs,
   describe: (s) => ({
     head: `Up to ${describeRate(s, topRate(s))} for ${formatDuration(stagesDurationMs(s))} over ${s.stages.length} stages`,
     extras: [maxVusFact(s)],

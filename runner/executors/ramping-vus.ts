@@ -11,6 +11,7 @@ export const rampingVus: Executor = {
   validate: (s) => (s.stages.length === 0 ? 'at least one stage has to be specified' : undefined),
   durationMs: stagesDurationMs,
   maxVus,
+  plannedVus: maxVus,
   describe: (s) => ({
     head: `Up to ${maxVus(s)} looping VUs for ${formatDuration(stagesDurationMs(s))} over ${s.stages.length} stages`,
     extras: [`gracefulRampDown: ${formatDuration(s.gracefulRampDownMs)}`],

@@ -16,6 +16,7 @@ export const sharedIterations: Executor = {
   },
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
+  plannedVus: (s) => s.vus,
   describe: (s) => ({
     head: `${s.iterations} iterations shared among ${s.vus} VUs`,
     extras: [`maxDuration: ${formatDuration(s.maxDurationMs)}`],

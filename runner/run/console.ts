@@ -86,7 +86,7 @@ export function maxDurationMs(scenarios: ScenarioConfig[]): number {
 
 /** The run line and one bar per scenario, in k6's order and layout (see progress.ts). */
 export function progressText(
-  runs: ScenarioRun[],
+  runs: readonly ScenarioRun[],
   elapsedMs: number,
   initializedVus: number,
   maxMs: number,
@@ -113,7 +113,14 @@ export function progressText(
  * k6's progress display, on stdout as k6 writes it: redrawn in place ten times a second on a TTY,
  * otherwise a plain block every second; the last one follows the end-of-test summary.
  */
-export function startProgress(io: ConsoleIO, render: () => string): { stop(): void; final(): void } {
+export interface ProgressDisplay {
+  /** Stops redrawing (the scenarios ended). */
+  stop(): void;
+  /** Draws the last block (after the summary). */
+  final(): void;
+}
+
+export function startProgress(io: ConsoleIO, render: () => string): ProgressDisplay {
   let drawn = 0;
   const draw = () => {
     const text = render();
