@@ -1,5 +1,5 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, maxVusFact, vuColumn, vuPoolError } from './arrival-rate.js';
+import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
 import { describeRate, perSecond, timeColumn, type Executor } from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { constantArrivalsBy } from './schedule.js';
@@ -33,5 +33,5 @@ export const constantArrivalRate: Executor = {
     };
   },
   arrivalsBy: constantArrivalsBy,
-  run: (driver, end) => driver.arrivalRate(end),
+  run: (driver, end) => runArrivals(driver, end, constantArrivalsBy),
 };

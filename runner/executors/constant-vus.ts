@@ -19,7 +19,6 @@ export const constantVus: Executor = {
     };
   },
   async run(driver, end) {
-    driver.setTarget(driver.config.vus);
     await driver.regularThenGraceful(driver.loopEvery(end), end);
   },
 };

@@ -62,21 +62,62 @@ export type ArrivalsConfig = Pick<
   'executor' | 'rate' | 'startRate' | 'timeUnitMs' | 'stages' | 'durationMs'
 >;
 
-/** The scenario run's machinery an executor's run loop drives (run/scenario-run.ts implements it). */
+/** One VU of a scenario's pool, as a run loop sees it (the driver acts on it). */
+export interface ScenarioVu {
+  /** In an iteration (arrival-rate) or in a loop (looping executors): an active VU. */
+  readonly busy: boolean;
+}
+
+/** The budget of a VU's loop: its own count of iterations, or the scenario's shared one. */
+export interface LoopBudget {
+  maxIterations?: number;
+  shared?: boolean;
+}
+
+/**
+ * The primitives of one scenario's run (run/scenario-run.ts) an executor's run loop drives, as a k6
+ * executor drives its VU handles: which VU iterates when is the executor's, how is the driver's.
+ */
 export interface ScenarioDriver {
   readonly config: ScenarioConfig;
+  /** Epoch ms the scenario started. */
+  readonly startedAt: number;
+  /** Its VUs in pool order; growVu() adds one at the end. */
+  readonly vus: readonly ScenarioVu[];
+  /** No iteration may start any more: the regular duration ended or the test stopped. */
+  readonly stopping: boolean;
+  /** Starts one iteration on a free VU (one command); resolves when it ends. */
+  iterate(vu: ScenarioVu): Promise<void>;
+  /** Lets the VU iterate by itself until `end`, its budget or stopLoop(); resolves when its loop returns. */
+  loop(vu: ScenarioVu, end: number, budget?: LoopBudget): Promise<void>;
   /** Every VU loops by itself until `end`, its budget or a stop; resolves when all loops return. */
-  loopEvery(end: number, budget?: { maxIterations?: number; shared?: boolean }): Promise<unknown>;
+  loopEvery(end: number, budget?: LoopBudget): Promise<unknown>;
   /** The iteration budget shared by every VU's loop (shared-iterations). */
   shareIterations(count: number): void;
-  /** VUs in use: those the looping executors start, ramping-vus' current target. */
-  setTarget(count: number): void;
-  /** Waits for the regular duration (or the loops' end, or a stop), then gracefulStop. */
+  /** The VU starts no further loop iteration; the running one goes on. */
+  stopLoop(vu: ScenarioVu): void;
+  /** Changes with every loop iteration the VU starts: tells whether it is still in the same one. */
+  loopSerial(vu: ScenarioVu): number;
+  /** Cuts the VU's running iteration short (counted as interrupted). */
+  interrupt(vu: ScenarioVu): void;
+  /** Resolves at `end`, or at once when the scenario is stopped (Ctrl-C, test.abort(), abortOnFail). */
+  untilEndOrStop(end: number): Promise<void>;
+  /** Halts, waits for `work` up to gracefulStop, then interrupts what still runs; resolves when all ended. */
+  gracefulEnd(work: Promise<unknown>): Promise<void>;
+  /** Waits for the regular duration (or the loops' end, or a stop), then gracefulEnd. */
   regularThenGraceful(loops: Promise<unknown>, end: number): Promise<void>;
-  /** ramping-vus: VUs start and stop looping at k6's times, above-target ones within gracefulRampDown. */
-  rampVus(end: number): Promise<void>;
-  /** arrival-rate: iterations started on the executor's clock, dropped when no VU is free. */
-  arrivalRate(end: number): Promise<void>;
+  /** Every iteration started by iterate() and not yet ended. */
+  inFlight(): Promise<unknown>;
+  /** The next notify() (or halt), for a run loop that waits for a change of its own. */
+  changed(): Promise<void>;
+  notify(): void;
+  /** Initialises one more VU and adds it to `vus` (arrival-rate's unplanned VUs). */
+  growVu(): Promise<void>;
+  /** One iteration dropped (dropped_iterations). */
+  dropped(): void;
+  /** k6's warning and error lines, with the scenario's fields. */
+  warn(message: string): void;
+  error(message: string): void;
 }
 
 export interface Executor {
@@ -100,6 +141,7 @@ export interface Executor {
   progress(snapshot: ScenarioSnapshot, now: number): { progress: number; right: string[] };
   /** Iterations an arrival-rate scenario should have started by `elapsedMs`; undefined for looping ones. */
   arrivalsBy?(s: ArrivalsConfig, elapsedMs: number): number;
+  /** The run loop: which VUs iterate when, from the scenario's start until it ends. */
   run(driver: ScenarioDriver, end: number): Promise<void>;
 }
 

@@ -26,7 +26,6 @@ export const perVuIterations: Executor = {
   },
   async run(driver, end) {
     const c = driver.config;
-    driver.setTarget(c.vus);
     await driver.regularThenGraceful(driver.loopEvery(end, { maxIterations: c.iterations }), end);
   },
 };

@@ -1,5 +1,5 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, maxVusFact, vuColumn, vuPoolError } from './arrival-rate.js';
+import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
 import { describeRate, perSecond, stagesDurationMs, timeColumn, type Executor } from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { rampingArrivalsBy, rampingTickerRate } from './schedule.js';
@@ -36,5 +36,5 @@ export const rampingArrivalRate: Executor = {
     };
   },
   arrivalsBy: rampingArrivalsBy,
-  run: (driver, end) => driver.arrivalRate(end),
+  run: (driver, end) => runArrivals(driver, end, rampingArrivalsBy),
 };

@@ -33,7 +33,6 @@ export const sharedIterations: Executor = {
   },
   async run(driver, end) {
     driver.shareIterations(driver.config.iterations);
-    driver.setTarget(driver.config.vus);
     await driver.regularThenGraceful(driver.loopEvery(end, { shared: true }), end);
   },
 };
