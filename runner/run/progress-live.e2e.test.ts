@@ -22,8 +22,16 @@ function lastBlock(command: string[]): string[] {
   return lines.slice(start).filter((l) => l !== '');
 }
 
-/** Digits become 9 and percentages P, so that widths, words, marks and layout are what is compared. */
-const masked = (line: string) => line.replace(/\[ *\d+% \]/, '[ P% ]').replace(/\d/g, '9');
+/**
+ * Digits become 9 and percentages P, so that widths, words, marks and layout are what is compared.
+ * The run line's iteration counts are not padded: their width is how many iterations the machine's
+ * load let the engine finish (k6 finished 99 where it finishes about 105 idle), so they become N.
+ */
+const masked = (line: string) =>
+  line
+    .replace(/\d+ complete and \d+ interrupted/, 'N complete and N interrupted')
+    .replace(/\[ *\d+% \]/, '[ P% ]')
+    .replace(/\d/g, '9');
 
 describe('runner/run/progress: the last block on both engines', function () {
   this.timeout(60_000);
