@@ -131,8 +131,12 @@ export interface Executor {
   durationMs(s: ScenarioConfig): number;
   /** How many VUs the scenario may need at once. */
   maxVus(s: ScenarioConfig): number;
-  /** VUs initialised before the test starts (an arrival-rate pool grows from there to maxVus). */
-  plannedVus(s: ScenarioConfig): number;
+  /**
+   * The VUs the scenario needs over its life, from its own start (k6's GetExecutionRequirements):
+   * the scheduler initialises the most planned ones before the test, the banner adds up the
+   * scenarios' steps over time (execution-plan.ts).
+   */
+  executionSteps(s: ScenarioConfig): ExecutionStep[];
   /** The banner's description after the name, and this executor's own parenthesised extras. */
   describe(s: ScenarioConfig): { head: string; extras: string[] };
   /** Iterations of an iteration-bound executor (its progress is their share); undefined for a timed one. */
@@ -143,6 +147,33 @@ export interface Executor {
   arrivalsBy?(s: ArrivalsConfig, elapsedMs: number): number;
   /** The run loop: which VUs iterate when, from the scenario's start until it ends. */
   run(driver: ScenarioDriver, end: number): Promise<void>;
+}
+
+/** Milliseconds (a scenario's durations, possibly fractional) as k6's integer nanoseconds. */
+export const toNs = (ms: number): number => Math.round(ms * 1e6);
+
+/**
+ * From `offsetNs` (integer nanoseconds from the scenario's start, or the test's in a whole plan)
+ * until the next step, the VUs planned (initialised before the test) and the most that may be
+ * initialised during it (arrival-rate's unplanned VUs): k6's lib.ExecutionStep.
+ */
+export interface ExecutionStep {
+  offsetNs: number;
+  plannedVus: number;
+  maxUnplannedVus: number;
+}
+
+/** The steps of an executor whose VUs stay the same from its start until its duration and gracefulStop end. */
+export function steadySteps(
+  s: ScenarioConfig,
+  durationMs: number,
+  plannedVus: number,
+  maxVus = plannedVus,
+): ExecutionStep[] {
+  return [
+    { offsetNs: 0, plannedVus, maxUnplannedVus: maxVus - plannedVus },
+    { offsetNs: toNs(durationMs) + toNs(s.gracefulStopMs), plannedVus: 0, maxUnplannedVus: 0 },
+  ];
 }
 
 /** The time column of most executors: "1.0s/2s" while running, the whole duration after it. */

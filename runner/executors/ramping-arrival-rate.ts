@@ -1,6 +1,13 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
 import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
-import { describeRate, perSecond, stagesDurationMs, timeColumn, type Executor } from './executor.js';
+import {
+  describeRate,
+  perSecond,
+  stagesDurationMs,
+  steadySteps,
+  timeColumn,
+  type Executor,
+} from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { rampingArrivalsBy, rampingTickerRate } from './schedule.js';
 
@@ -19,7 +26,7 @@ export const rampingArrivalRate: Executor = {
   },
   durationMs: stagesDurationMs,
   maxVus: (s) => s.maxVUs,
-  plannedVus: (s) => s.preAllocatedVUs,
+  executionSteps: (s) => steadySteps(s, stagesDurationMs(s), s.preAllocatedVUs, s.maxVUs),
   describe: (s) => ({
     head: `Up to ${describeRate(s, topRate(s))} for ${formatDuration(stagesDurationMs(s))} over ${s.stages.length} stages`,
     extras: [maxVusFact(s)],

@@ -1,6 +1,6 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
 import { timeColumnFixed } from './columns.js';
-import type { Executor } from './executor.js';
+import { steadySteps, type Executor } from './executor.js';
 import { fixedInt } from './fixed-width.js';
 import { iterationsError } from './iterations.js';
 
@@ -16,7 +16,7 @@ export const sharedIterations: Executor = {
   },
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
-  plannedVus: (s) => s.vus,
+  executionSteps: (s) => steadySteps(s, s.maxDurationMs, s.vus),
   describe: (s) => ({
     head: `${s.iterations} iterations shared among ${s.vus} VUs`,
     extras: [`maxDuration: ${formatDuration(s.maxDurationMs)}`],

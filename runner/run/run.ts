@@ -7,7 +7,7 @@ import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import type { TestConfig } from '../options/options.js';
 import type { Output } from '../types.js';
-import { maxDurationMs, progressText, startProgress, type ConsoleIO } from './console.js';
+import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
 import { runLog, scriptException, type RunLog } from './run-log.js';
 import { RunController, Scheduler } from './scheduler.js';
@@ -93,13 +93,14 @@ async function runScenarios(vu0: Vu, ctx: SchedulingContext): Promise<FinishedRu
     return scriptException(log, error);
   }
 
+  const limits = runLimits(config.scenarios);
   const outcome = await scheduler.run(setupData, {
     thresholds: thresholdsDuringRun(engine, outputs, log, controller, testStart),
     display: (s) =>
       flags.quiet
         ? { stop: () => {}, final: () => {} }
         : startProgress(io, () =>
-            progressText(s.runs, Date.now() - testStart, s.allocatedVus(), maxDurationMs(config.scenarios), {
+            progressText(s.runs, Date.now() - testStart, s.allocatedVus(), limits, {
               tty: io.isTTY,
               termWidth: io.columns ?? 80,
               color: io.isTTY && !flags.noColor,

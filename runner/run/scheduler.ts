@@ -10,6 +10,7 @@ import type { ProgressDisplay } from './console.js';
 import type { RunLog } from './run-log.js';
 import type { VuFactory } from './vu-factory.js';
 import { executorOf } from '../executors/index.js';
+import { maxPlannedVus } from '../executors/execution-plan.js';
 
 /** VUs initialised at once: a new one starts as soon as one is ready. */
 const INIT_CONCURRENCY = 8;
@@ -105,7 +106,7 @@ export class Scheduler {
    */
   async initVus(): Promise<void> {
     for (const s of this.deps.config.scenarios) {
-      const count = executorOf(s).plannedVus(s);
+      const count = maxPlannedVus(executorOf(s).executionSteps(s));
       this.pools.set(
         s.name,
         await inPool(Array.from({ length: count }), INIT_CONCURRENCY, () => this.newPooled(s.tags)),
