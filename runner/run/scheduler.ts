@@ -2,10 +2,10 @@
 // the test starts, one ScenarioRun per scenario started at its startTime, the vus/vus_max gauges,
 // the 2 s beat the thresholds are evaluated on, and the stops (Ctrl-C, test.abort(), abortOnFail)
 // through the RunController. What the end of the test needs comes back from run().
-import { INSTANCE_STATS } from '../host/vu.js';
-import type { TestConfig } from '../options/options.js';
+import { INSTANCE_STATS, type IterationResult } from '../host/vu.js';
+import type { ScenarioConfig, TestConfig } from '../options/options.js';
 import type { Sample } from '../types.js';
-import { ScenarioRun, type PooledVu } from './scenario-run.js';
+import { ScenarioRun, type PooledVu, type ScenarioDeps } from './scenario-run.js';
 import type { ProgressDisplay } from './console.js';
 import type { RunLog } from './run-log.js';
 import type { VuFactory } from './vu-factory.js';
@@ -76,6 +76,12 @@ export interface ScenariosOutcome {
   display: ProgressDisplay;
 }
 
+/** The first test.fail() and test.abort() of the run: each is logged once. */
+interface Verdicts {
+  markedFailed: string | undefined;
+  aborted: boolean;
+}
+
 export interface SchedulerDeps {
   config: TestConfig;
   vus: VuFactory;
@@ -125,55 +131,11 @@ export class Scheduler {
   /** The scenarios, each at its startTime with setup's data, until all end or the test stops. */
   async run(setupData: unknown, watchers: RunWatchers): Promise<ScenariosOutcome> {
     const { config, controller } = this.deps;
-    const state = { markedFailed: undefined as string | undefined, aborted: false };
+    const verdicts: Verdicts = { markedFailed: undefined, aborted: false };
     // Shared with the VU workers: looping VUs number their iterations themselves.
     const instanceCounter = new Int32Array(new SharedArrayBuffer(4));
     this.scenarioRuns = config.scenarios.map(
-      (s) =>
-        new ScenarioRun(s, {
-          vus: this.pools.get(s.name)!,
-          growVu: async () => {
-            const p = await this.newPooled(s.tags);
-            this.pools.get(s.name)!.push(p);
-            return p;
-          },
-          emitDropped: () =>
-            this.deps.onSamples([
-              {
-                metric: 'dropped_iterations',
-                type: 'counter',
-                contains: 'default',
-                value: 1,
-                tags: { ...config.runTags, ...s.tags, scenario: s.name },
-                time: Date.now(),
-              },
-            ]),
-          warn: (m) => this.deps.log('warn', m, { executor: s.executor, scenario: s.name }),
-          error: (m) => this.deps.log('error', m, { executor: s.executor, scenario: s.name }),
-          setupData,
-          testOptions: config.options,
-          instanceCounter,
-          report: (result) => {
-            const log = this.deps.log;
-            if (result.error)
-              log(
-                'error',
-                result.error,
-                result.inPromise
-                  ? { executor: s.executor, scenario: s.name }
-                  : { executor: s.executor, scenario: s.name, source: 'stacktrace' },
-              );
-            if (result.markFailed !== undefined && state.markedFailed === undefined) {
-              state.markedFailed = result.markFailed;
-              log('error', `test marked as failed: ${result.markFailed}`);
-            }
-            if (result.abort && !state.aborted) {
-              state.aborted = true;
-              log('error', result.abort.reason); // k6's line, location included
-              controller.requestStop('abort');
-            }
-          },
-        }),
+      (s) => new ScenarioRun(s, this.scenarioDeps(s, setupData, instanceCounter, verdicts)),
     );
     controller.track(this.scenarioRuns);
 
@@ -186,7 +148,59 @@ export class Scheduler {
     clearInterval(gauges);
     clearInterval(thresholdTimer);
     display.stop();
-    return { runs: this.scenarioRuns, markedFailed: state.markedFailed, display };
+    return { runs: this.scenarioRuns, markedFailed: verdicts.markedFailed, display };
+  }
+
+  /** What one scenario's run gets from the scheduler: its pool, more VUs, the log and the samples. */
+  private scenarioDeps(
+    s: ScenarioConfig,
+    setupData: unknown,
+    instanceCounter: Int32Array,
+    verdicts: Verdicts,
+  ): ScenarioDeps {
+    const { config, log } = this.deps;
+    const fields = { executor: s.executor, scenario: s.name };
+    return {
+      vus: this.pools.get(s.name)!,
+      growVu: async () => {
+        const p = await this.newPooled(s.tags);
+        this.pools.get(s.name)!.push(p);
+        return p;
+      },
+      emitDropped: () =>
+        this.deps.onSamples([
+          {
+            metric: 'dropped_iterations',
+            type: 'counter',
+            contains: 'default',
+            value: 1,
+            tags: { ...config.runTags, ...s.tags, scenario: s.name },
+            time: Date.now(),
+          },
+        ]),
+      warn: (m) => log('warn', m, fields),
+      error: (m) => log('error', m, fields),
+      setupData,
+      testOptions: config.options,
+      instanceCounter,
+      report: (result) => this.report(result, fields, verdicts),
+    };
+  }
+
+  /** An iteration's end as k6 logs it: its error, the first test.fail(), the first test.abort() (which stops the test). */
+  private report(result: IterationResult, fields: Record<string, string>, verdicts: Verdicts): void {
+    const log = this.deps.log;
+    if (result.error)
+      log('error', result.error, result.inPromise ? fields : { ...fields, source: 'stacktrace' });
+    if (result.markFailed !== undefined && verdicts.markedFailed === undefined) {
+      verdicts.markedFailed = result.markFailed;
+      log('error', `test marked as failed: ${result.markFailed}`);
+    }
+    if (result.abort && !verdicts.aborted) {
+      verdicts.aborted = true;
+      log('error', result.abort.reason); // k6's line, location included
+      this.deps.controller.requestStop('abort');
+    }
   }
 
   /** k6's vus (active VUs) and vus_max (initialised VUs), once a second. */
