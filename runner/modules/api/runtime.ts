@@ -89,7 +89,18 @@ export interface VuRuntime {
   readonly pending: PendingWork;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
+  /** A file's bytes as every VU of the run shares them (read from disk once per run), or why not. */
+  initFile(absPath: string): InitFile;
 }
+
+/**
+ * What a VU gets for a file opened in init: bytes shared with every VU (never to be written), or a
+ * failure for the caller to word as its k6 function does. `never-opened`: VU 0 did not open this path.
+ */
+export type InitFile =
+  | { bytes: Uint8Array; failure?: undefined }
+  | { bytes?: undefined; failure: 'never-opened' | 'missing' | 'directory' }
+  | { bytes?: undefined; failure: 'unreadable'; error: unknown };
 
 /** Thrown inside the script to unwind it when the orchestrator interrupts the iteration. */
 export class InterruptSignal extends Error {
