@@ -328,7 +328,9 @@ export type WorkerEvent =
    * A SharedArray or an init file this VU made or read first (keys: ./shared-keys.ts): the VUs
    * started later read it instead of making it again.
    */
-  | { t: 'shared'; key: string; buffer: SharedArrayBuffer };
+  | { t: 'shared'; key: string; buffer: SharedArrayBuffer }
+  /** Script cookie jars (their ids) the script can no longer reach: the main thread drops them. */
+  | { t: 'jars-freed'; ids: number[] };
 
 /**
  * exec.instance's numbers, one Int32 slot each in a buffer every VU of a run shares: the main

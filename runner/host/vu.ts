@@ -113,6 +113,8 @@ export interface Vu {
   handleSummary(data: unknown): Promise<Record<string, string | ArrayBuffer> | undefined>;
   interrupt(): void;
   close(): Promise<void>;
+  /** Script cookie jars this VU's main-thread side holds (`new http.CookieJar()` not yet collected). */
+  scriptJarCount(): number;
 }
 
 /** Where the worker imports k6/browser from (absolute, since the worker runs from an eval'd bundle). */
@@ -388,6 +390,9 @@ class WorkerVu implements Vu {
       case 'shared':
         if (!this.sharedArrays.has(ev.key)) this.sharedArrays.set(ev.key, ev.buffer);
         return;
+      case 'jars-freed':
+        for (const id of ev.ids) this.engine.forgetJar(id);
+        return;
       case 'iteration':
         this.onLoopResult?.(ev.result);
         return;
@@ -435,6 +440,9 @@ class WorkerVu implements Vu {
     });
   }
 
+  scriptJarCount(): number {
+    return this.engine.scriptJarCount;
+  }
   async init() {
     const done = await this.send<{
       options: Record<string, unknown>;

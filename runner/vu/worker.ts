@@ -325,7 +325,33 @@ const rt: VuRuntime = {
     throw openError(abs, file);
   },
   initFile: (absPath) => initFiles.read(absPath),
+  forgetJar(id) {
+    // Every jar V8 reports in this turn goes in one message.
+    if (freedJars.length === 0) setImmediate(postFreedJars);
+    freedJars.push(id);
+  },
+  awaitingCollection(delta) {
+    awaitingCollection += delta;
+  },
 };
+
+let freedJars: number[] = [];
+function postFreedJars(): void {
+  post({ t: 'jars-freed', ids: freedJars });
+  rt.awaitingCollection(-freedJars.length);
+  freedJars = [];
+}
+/** Objects made whose collection the main thread has not been told of yet (rt.awaitingCollection). */
+let awaitingCollection = 0;
+/** How often a looping VU with such objects lets its event loop run (a turn costs a few µs). */
+const COLLECTION_TURN_MS = 1000;
+let lastCollectionTurn = performance.now();
+function eventLoopTurnDue(): Promise<void> | undefined {
+  if (awaitingCollection === 0 || lastIterationEnd - lastCollectionTurn < COLLECTION_TURN_MS)
+    return undefined;
+  lastCollectionTurn = lastIterationEnd;
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 const initFiles = new InitFiles(init.sharedArrays ?? {}, (key, buffer) => post({ t: 'shared', key, buffer }));
 
@@ -740,6 +766,7 @@ async function handle(msg: WorkerCommand): Promise<void> {
             flushIfOlderThan: (ms) => {
               if (lastIterationEnd - lastFlush >= ms) flush();
             },
+            eventLoopTurnDue,
           }),
         );
         break;

@@ -87,6 +87,16 @@ export interface VuRuntime {
   countTraffic(sent: number, received: number): void;
   /** Asynchronous work the current iteration waits for (streams, async calls). */
   readonly pending: PendingWork;
+  /**
+   * A script-made cookie jar (`new http.CookieJar()`) the script can no longer reach: the main
+   * thread drops it (told in one message with the others found by the same collection).
+   */
+  forgetJar(id: number): void;
+  /**
+   * Counts objects whose collection the main thread must hear of (+1 made, -1 told): while any are
+   * left, a looping VU lets its event loop run now and then, where V8 reports them collected.
+   */
+  awaitingCollection(delta: number): void;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
   /** A file's bytes as every VU of the run shares them (read from disk once per run), or why not. */
