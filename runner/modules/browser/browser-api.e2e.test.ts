@@ -198,7 +198,13 @@ describe('k6/browser on real k6 and on the runner', function () {
     assert.equal(ours.code, 0, ours.stderr);
     // Subresources load side by side, so lines of different requests come in Chromium's order: the
     // sets are compared, and each request's own order (route, request, response), which is k6's.
-    assert.ok(real.lines.length >= 19, real.lines.join('\n'));
+    assert.ok(real.lines.length >= 20, real.lines.join('\n'));
+    assert.ok(
+      real.lines.includes(
+        'level=info msg="page.on: GoError: unknown page on event: \\"requestfinished\\"" source=console',
+      ),
+      real.lines.join('\n'),
+    );
     assert.ok(
       real.lines.some((l) => l.includes('response 404 /favicon.ico')),
       real.lines.join('\n'),

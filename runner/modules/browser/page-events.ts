@@ -1,4 +1,5 @@
-// The script's page.on('request' | 'response' | 'requestfinished' | 'requestfailed') listeners and
+// The script's page.on('request' | 'response') listeners (k6 v1.3 refuses events other than those,
+// 'console' and 'metric') and
 // page.route handlers, called as k6 v1.3 calls them (measured with fixtures/page-events.js):
 // - k6 calls a request's route handler before its request listeners; Playwright the other way round,
 //   so a request listener waits for the route handler of a request a route matches.
@@ -9,11 +10,15 @@
 import type { CDPSession, Page, Request, Route } from 'playwright-core';
 import { cdpSession } from './k6-api.js';
 import { isFavicon } from './network.js';
+import { goError } from '../api/go-error.js';
+import { goQuote } from '@loadlab/k6-format/go-quote';
 
 type Handler = (value: unknown) => unknown;
 type UrlMatcher = string | RegExp | ((url: URL) => boolean);
 
-const EVENTS = ['request', 'response', 'requestfinished', 'requestfailed'] as const;
+/** The favicon's events a listener can get (k6 v1.3's page.on knows console, metric, request, response). */
+const EVENTS = ['request', 'response'] as const;
+const PAGE_ON_EVENTS = new Set(['console', 'metric', 'request', 'response']);
 type FaviconEvent = (typeof EVENTS)[number];
 
 /** Playwright's abort codes as CDP's Network.ErrorReason. */
@@ -160,6 +165,11 @@ export class PageEvents {
 
   /** page.on(event, handler), the favicon's events included. */
   on(event: string, handler: unknown): void {
+    if (!PAGE_ON_EVENTS.has(event)) {
+      throw Object.defineProperty(goError(`unknown page on event: ${goQuote(String(event))}`), 'goFrame', {
+        value: 'go.k6.io/k6/internal/js/modules/k6/browser/browser.mapPage.mapPageOn.func64',
+      });
+    }
     if (event === 'request' && typeof handler === 'function') {
       this.page.on('request', (req) => {
         const run = () => (handler as Handler)(req);
@@ -324,13 +334,8 @@ export class PageEvents {
       });
       this.emit('response', known.seen.response);
     });
-    const end = (requestId: string, event: FaviconEvent) => {
-      const known = this.requests.get(requestId);
-      if (!known) return;
-      this.requests.delete(requestId);
-      this.emit(event, known.request);
-    };
-    s.on('Network.loadingFinished', (e) => end(e.requestId, 'requestfinished'));
-    s.on('Network.loadingFailed', (e) => end(e.requestId, 'requestfailed'));
+    const end = (requestId: string) => this.requests.delete(requestId);
+    s.on('Network.loadingFinished', (e) => end(e.requestId));
+    s.on('Network.loadingFailed', (e) => end(e.requestId));
   }
 }
