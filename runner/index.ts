@@ -1,6 +1,7 @@
 // @loadlab/runner's API, what the lab and other programs may use (deeper modules are internal):
 // - main(argv): the `loadlab` command line (`run`, `version`, `help`), resolving to k6's exit code;
-// - inspect(script): a script's options and each scenario's VUs, as `k6 inspect --execution-requirements`;
+// - inspect(script): a script's options, each scenario's VUs and the whole test's max VUs and duration,
+//   as `k6 inspect --execution-requirements`;
 // - registerDashboard(factory): plug in the live web dashboard (the lab registers the report's);
 // - the argument helpers the lab's k8s manifests reuse, the exit codes, and the output contracts.
 export { main } from './cli.js';

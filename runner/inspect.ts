@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { parseRunArgs } from './cli/args.js';
 import { consolidate, scenarioMaxVus } from './options/options.js';
+import { endOffsetMs, executionPlan, maxPossibleVus } from './executors/execution-plan.js';
 import { createVu, loadScript } from './host/vu.js';
 
 export interface ScenarioRequirements {
@@ -16,6 +17,10 @@ export interface Inspection {
   /** The script's exported `options` as its init left them. */
   options: Record<string, unknown>;
   scenarios: ScenarioRequirements[];
+  /** The most VUs the whole test may hold at once: scenarios that never overlap in time share theirs (k6's maxVUs). */
+  maxVus: number;
+  /** The test's longest run with graceful stops (k6's totalDuration). */
+  totalDurationMs: number;
   /** What the init code logged (console.*), in order. */
   logs: string[];
 }
@@ -34,6 +39,7 @@ export async function inspect(
   try {
     const { options } = await vu.init();
     const config = consolidate(options, env, parseRunArgs([script, ...flags]));
+    const plan = executionPlan(config.scenarios);
     return {
       options: options as Record<string, unknown>,
       scenarios: config.scenarios.map((s) => ({
@@ -41,6 +47,8 @@ export async function inspect(
         executor: s.executor,
         maxVus: scenarioMaxVus(s),
       })),
+      maxVus: maxPossibleVus(plan),
+      totalDurationMs: endOffsetMs(plan),
       logs,
     };
   } finally {

@@ -324,8 +324,13 @@ export type WorkerEvent =
     }
   /** A k6/secrets value the script read: redacted from every later log line. */
   | { t: 'secret'; value: string }
-  /** A SharedArray this VU made first: the VUs started later read it instead of making it. */
-  | { t: 'shared-array'; name: string; buffer: SharedArrayBuffer };
+  /**
+   * A SharedArray or an init file this VU made or read first (keys: ./shared-keys.ts): the VUs
+   * started later read it instead of making it again.
+   */
+  | { t: 'shared'; key: string; buffer: SharedArrayBuffer }
+  /** Script cookie jars (their ids) the script can no longer reach: the main thread drops them. */
+  | { t: 'jars-freed'; ids: number[] };
 
 /**
  * exec.instance's numbers, one Int32 slot each in a buffer every VU of a run shares: the main

@@ -1,6 +1,6 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, maxVusFact, vuColumn, vuPoolError } from './arrival-rate.js';
-import { describeRate, perSecond, timeColumn, type Executor } from './executor.js';
+import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
+import { describeRate, perSecond, steadySteps, timeColumn, type Executor } from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { constantArrivalsBy } from './schedule.js';
 
@@ -17,6 +17,7 @@ export const constantArrivalRate: Executor = {
   },
   durationMs: (s) => s.durationMs,
   maxVus: (s) => s.maxVUs,
+  executionSteps: (s) => steadySteps(s, s.durationMs, s.preAllocatedVUs, s.maxVUs),
   describe: (s) => ({
     head: `${describeRate(s, s.rate)} for ${formatDuration(s.durationMs)}`,
     extras: [maxVusFact(s)],
@@ -32,5 +33,5 @@ export const constantArrivalRate: Executor = {
     };
   },
   arrivalsBy: constantArrivalsBy,
-  run: (driver, end) => driver.arrivalRate(end),
+  run: (driver, end) => runArrivals(driver, end, constantArrivalsBy),
 };

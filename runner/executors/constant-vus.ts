@@ -1,5 +1,5 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { timeColumn, type Executor } from './executor.js';
+import { steadySteps, timeColumn, type Executor } from './executor.js';
 
 /** constant-vus (k6 lib/executor/constant_vus.go): `vus` VUs loop for `duration`. */
 export const constantVus: Executor = {
@@ -7,6 +7,7 @@ export const constantVus: Executor = {
   validate: (s) => (s.durationMs > 0 ? undefined : 'the duration should be more than 0'),
   durationMs: (s) => s.durationMs,
   maxVus: (s) => s.vus,
+  executionSteps: (s) => steadySteps(s, s.durationMs, s.vus),
   describe: (s) => ({ head: `${s.vus} looping VUs for ${formatDuration(s.durationMs)}`, extras: [] }),
   totalIterations: () => undefined,
   progress(snap, now) {
@@ -18,7 +19,6 @@ export const constantVus: Executor = {
     };
   },
   async run(driver, end) {
-    driver.setTarget(driver.config.vus);
     await driver.regularThenGraceful(driver.loopEvery(end), end);
   },
 };

@@ -62,21 +62,62 @@ export type ArrivalsConfig = Pick<
   'executor' | 'rate' | 'startRate' | 'timeUnitMs' | 'stages' | 'durationMs'
 >;
 
-/** The scenario run's machinery an executor's run loop drives (run/scenario-run.ts implements it). */
+/** One VU of a scenario's pool, as a run loop sees it (the driver acts on it). */
+export interface ScenarioVu {
+  /** In an iteration (arrival-rate) or in a loop (looping executors): an active VU. */
+  readonly busy: boolean;
+}
+
+/** The budget of a VU's loop: its own count of iterations, or the scenario's shared one. */
+export interface LoopBudget {
+  maxIterations?: number;
+  shared?: boolean;
+}
+
+/**
+ * The primitives of one scenario's run (run/scenario-run.ts) an executor's run loop drives, as a k6
+ * executor drives its VU handles: which VU iterates when is the executor's, how is the driver's.
+ */
 export interface ScenarioDriver {
   readonly config: ScenarioConfig;
+  /** Epoch ms the scenario started. */
+  readonly startedAt: number;
+  /** Its VUs in pool order; growVu() adds one at the end. */
+  readonly vus: readonly ScenarioVu[];
+  /** No iteration may start any more: the regular duration ended or the test stopped. */
+  readonly stopping: boolean;
+  /** Starts one iteration on a free VU (one command); resolves when it ends. */
+  iterate(vu: ScenarioVu): Promise<void>;
+  /** Lets the VU iterate by itself until `end`, its budget or stopLoop(); resolves when its loop returns. */
+  loop(vu: ScenarioVu, end: number, budget?: LoopBudget): Promise<void>;
   /** Every VU loops by itself until `end`, its budget or a stop; resolves when all loops return. */
-  loopEvery(end: number, budget?: { maxIterations?: number; shared?: boolean }): Promise<unknown>;
+  loopEvery(end: number, budget?: LoopBudget): Promise<unknown>;
   /** The iteration budget shared by every VU's loop (shared-iterations). */
   shareIterations(count: number): void;
-  /** VUs in use: those the looping executors start, ramping-vus' current target. */
-  setTarget(count: number): void;
-  /** Waits for the regular duration (or the loops' end, or a stop), then gracefulStop. */
+  /** The VU starts no further loop iteration; the running one goes on. */
+  stopLoop(vu: ScenarioVu): void;
+  /** Changes with every loop iteration the VU starts: tells whether it is still in the same one. */
+  loopSerial(vu: ScenarioVu): number;
+  /** Cuts the VU's running iteration short (counted as interrupted). */
+  interrupt(vu: ScenarioVu): void;
+  /** Resolves at `end`, or at once when the scenario is stopped (Ctrl-C, test.abort(), abortOnFail). */
+  untilEndOrStop(end: number): Promise<void>;
+  /** Halts, waits for `work` up to gracefulStop, then interrupts what still runs; resolves when all ended. */
+  gracefulEnd(work: Promise<unknown>): Promise<void>;
+  /** Waits for the regular duration (or the loops' end, or a stop), then gracefulEnd. */
   regularThenGraceful(loops: Promise<unknown>, end: number): Promise<void>;
-  /** ramping-vus: VUs start and stop looping at k6's times, above-target ones within gracefulRampDown. */
-  rampVus(end: number): Promise<void>;
-  /** arrival-rate: iterations started on the executor's clock, dropped when no VU is free. */
-  arrivalRate(end: number): Promise<void>;
+  /** Every iteration started by iterate() and not yet ended. */
+  inFlight(): Promise<unknown>;
+  /** The next notify() (or halt), for a run loop that waits for a change of its own. */
+  changed(): Promise<void>;
+  notify(): void;
+  /** Initialises one more VU and adds it to `vus` (arrival-rate's unplanned VUs). */
+  growVu(): Promise<void>;
+  /** One iteration dropped (dropped_iterations). */
+  dropped(): void;
+  /** k6's warning and error lines, with the scenario's fields. */
+  warn(message: string): void;
+  error(message: string): void;
 }
 
 export interface Executor {
@@ -90,6 +131,12 @@ export interface Executor {
   durationMs(s: ScenarioConfig): number;
   /** How many VUs the scenario may need at once. */
   maxVus(s: ScenarioConfig): number;
+  /**
+   * The VUs the scenario needs over its life, from its own start (k6's GetExecutionRequirements):
+   * the scheduler initialises the most planned ones before the test, the banner adds up the
+   * scenarios' steps over time (execution-plan.ts).
+   */
+  executionSteps(s: ScenarioConfig): ExecutionStep[];
   /** The banner's description after the name, and this executor's own parenthesised extras. */
   describe(s: ScenarioConfig): { head: string; extras: string[] };
   /** Iterations of an iteration-bound executor (its progress is their share); undefined for a timed one. */
@@ -98,7 +145,35 @@ export interface Executor {
   progress(snapshot: ScenarioSnapshot, now: number): { progress: number; right: string[] };
   /** Iterations an arrival-rate scenario should have started by `elapsedMs`; undefined for looping ones. */
   arrivalsBy?(s: ArrivalsConfig, elapsedMs: number): number;
+  /** The run loop: which VUs iterate when, from the scenario's start until it ends. */
   run(driver: ScenarioDriver, end: number): Promise<void>;
+}
+
+/** Milliseconds (a scenario's durations, possibly fractional) as k6's integer nanoseconds. */
+export const toNs = (ms: number): number => Math.round(ms * 1e6);
+
+/**
+ * From `offsetNs` (integer nanoseconds from the scenario's start, or the test's in a whole plan)
+ * until the next step, the VUs planned (initialised before the test) and the most that may be
+ * initialised during it (arrival-rate's unplanned VUs): k6's lib.ExecutionStep.
+ */
+export interface ExecutionStep {
+  offsetNs: number;
+  plannedVus: number;
+  maxUnplannedVus: number;
+}
+
+/** The steps of an executor whose VUs stay the same from its start until its duration and gracefulStop end. */
+export function steadySteps(
+  s: ScenarioConfig,
+  durationMs: number,
+  plannedVus: number,
+  maxVus = plannedVus,
+): ExecutionStep[] {
+  return [
+    { offsetNs: 0, plannedVus, maxUnplannedVus: maxVus - plannedVus },
+    { offsetNs: toNs(durationMs) + toNs(s.gracefulStopMs), plannedVus: 0, maxUnplannedVus: 0 },
+  ];
 }
 
 /** The time column of most executors: "1.0s/2s" while running, the whole duration after it. */

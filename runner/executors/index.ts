@@ -10,9 +10,11 @@ import { sharedIterations } from './shared-iterations.js';
 export type {
   Executor,
   ExecutorName,
+  LoopBudget,
   ScenarioConfig,
   ScenarioDriver,
   ScenarioSnapshot,
+  ScenarioVu,
   StageMs,
 } from './executor.js';
 

@@ -1,5 +1,5 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { timeColumn, type Executor } from './executor.js';
+import { steadySteps, timeColumn, type Executor } from './executor.js';
 import { fixedInt } from './fixed-width.js';
 import { iterationsError } from './iterations.js';
 
@@ -9,6 +9,7 @@ export const perVuIterations: Executor = {
   validate: (s) => iterationsError(s),
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
+  executionSteps: (s) => steadySteps(s, s.maxDurationMs, s.vus),
   describe: (s) => ({
     head: `${s.iterations} iterations for each of ${s.vus} VUs`,
     extras: [`maxDuration: ${formatDuration(s.maxDurationMs)}`],
@@ -25,7 +26,6 @@ export const perVuIterations: Executor = {
   },
   async run(driver, end) {
     const c = driver.config;
-    driver.setTarget(c.vus);
     await driver.regularThenGraceful(driver.loopEvery(end, { maxIterations: c.iterations }), end);
   },
 };

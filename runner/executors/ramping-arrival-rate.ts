@@ -1,6 +1,13 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, maxVusFact, vuColumn, vuPoolError } from './arrival-rate.js';
-import { describeRate, perSecond, stagesDurationMs, timeColumn, type Executor } from './executor.js';
+import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
+import {
+  describeRate,
+  perSecond,
+  stagesDurationMs,
+  steadySteps,
+  timeColumn,
+  type Executor,
+} from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { rampingArrivalsBy, rampingTickerRate } from './schedule.js';
 
@@ -19,6 +26,7 @@ export const rampingArrivalRate: Executor = {
   },
   durationMs: stagesDurationMs,
   maxVus: (s) => s.maxVUs,
+  executionSteps: (s) => steadySteps(s, stagesDurationMs(s), s.preAllocatedVUs, s.maxVUs),
   describe: (s) => ({
     head: `Up to ${describeRate(s, topRate(s))} for ${formatDuration(stagesDurationMs(s))} over ${s.stages.length} stages`,
     extras: [maxVusFact(s)],
@@ -35,5 +43,5 @@ export const rampingArrivalRate: Executor = {
     };
   },
   arrivalsBy: rampingArrivalsBy,
-  run: (driver, end) => driver.arrivalRate(end),
+  run: (driver, end) => runArrivals(driver, end, rampingArrivalsBy),
 };

@@ -1,43 +1,41 @@
 // Pure timing math of the executors, separate from timers so it is unit-tested exactly.
-import type { ArrivalsConfig, ScenarioConfig } from './executor.js';
+import { toNs, type ArrivalsConfig, type ScenarioConfig } from './executor.js';
 
 export interface VuCountChange {
+  /** From the scenario's start, in integer nanoseconds as k6 computes it. */
+  atNs: number;
   atMs: number;
   count: number;
 }
 
 /**
- * ramping-vus: when the number of active VUs changes. Ramping up from `from` to `to` over D, VU u
- * starts at stageStart + D*(u-from)/(to-from); ramping down, VU u stops at
- * stageStart + D*(from-u+1)/(from-to) (k6 lib/executor/ramping_vus.go, integer ns truncated).
+ * ramping-vus: when the number of active VUs changes (k6 lib/executor/ramping_vus.go
+ * getRawExecutionSteps, its integer nanoseconds truncated as Go's division does). Ramping up from
+ * `from` to `to` over D to a stage ending at E, VU u starts at E - D*(to-u)/(to-from); ramping
+ * down, VU u stops at E - D*(u-to-1)/(from-to); a stage of 0 s jumps at once. Consecutive changes
+ * to the same count are one.
  */
 export function rampingVuChanges(
   startVUs: number,
   stages: { durationMs: number; target: number }[],
 ): VuCountChange[] {
-  const changes: VuCountChange[] = [{ atMs: 0, count: startVUs }];
+  const changes: VuCountChange[] = [{ atNs: 0, atMs: 0, count: startVUs }];
+  const add = (atNs: number, count: number) => {
+    if (changes[changes.length - 1]!.count !== count) changes.push({ atNs, atMs: atNs / 1e6, count });
+  };
+  // D*k/n in integer nanoseconds, truncated; BigInt since D*k can pass 2^53 on long stages.
+  const part = (d: number, k: number, n: number) => Number((BigInt(d) * BigInt(k)) / BigInt(n));
   let from = startVUs;
-  let stageStart = 0;
+  let endNs = 0;
   for (const { durationMs, target } of stages) {
-    if (durationMs === 0) {
-      if (target !== from) changes.push({ atMs: stageStart, count: target });
-    } else if (target > from) {
-      for (let u = from + 1; u <= target; u++) {
-        changes.push({
-          atMs: Math.trunc((durationMs * (u - from) * 1e6) / (target - from)) / 1e6 + stageStart,
-          count: u,
-        });
-      }
-    } else if (target < from) {
-      for (let u = from; u > target; u--) {
-        changes.push({
-          atMs: Math.trunc((durationMs * (from - u + 1) * 1e6) / (from - target)) / 1e6 + stageStart,
-          count: u - 1,
-        });
-      }
-    }
+    const d = toNs(durationMs);
+    endNs += d;
+    if (target === from) continue;
+    if (d === 0) add(endNs, target);
+    else if (target > from)
+      for (let u = from + 1; u <= target; u++) add(endNs - part(d, target - u, target - from), u);
+    else for (let u = from; u > target; u--) add(endNs - part(d, u - target - 1, from - target), u - 1);
     from = target;
-    stageStart += durationMs;
   }
   return changes;
 }

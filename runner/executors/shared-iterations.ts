@@ -1,6 +1,6 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
 import { timeColumnFixed } from './columns.js';
-import type { Executor } from './executor.js';
+import { steadySteps, type Executor } from './executor.js';
 import { fixedInt } from './fixed-width.js';
 import { iterationsError } from './iterations.js';
 
@@ -16,6 +16,7 @@ export const sharedIterations: Executor = {
   },
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
+  executionSteps: (s) => steadySteps(s, s.maxDurationMs, s.vus),
   describe: (s) => ({
     head: `${s.iterations} iterations shared among ${s.vus} VUs`,
     extras: [`maxDuration: ${formatDuration(s.maxDurationMs)}`],
@@ -32,7 +33,6 @@ export const sharedIterations: Executor = {
   },
   async run(driver, end) {
     driver.shareIterations(driver.config.iterations);
-    driver.setTarget(driver.config.vus);
     await driver.regularThenGraceful(driver.loopEvery(end, { shared: true }), end);
   },
 };

@@ -270,6 +270,15 @@ export class HttpEngine {
     info.lastRead = r;
   }
 
+  /** A script jar its VU can no longer reach. */
+  forgetJar(id: number): void {
+    this.scriptJars.delete(id);
+  }
+
+  get scriptJarCount(): number {
+    return this.scriptJars.size;
+  }
+
   /** The jar with this id (WireRequest.jar). */
   jarFor(id: number): CookieJar {
     if (id === 0) return this.jar;

@@ -34,6 +34,7 @@ import {
 } from '../bridge/protocol.js';
 import type { WorkerInit } from '../vu/worker.js';
 import { decodeSamples } from '../bridge/sample-batch.js';
+import { FILES_SEALED_KEY } from '../bridge/shared-keys.js';
 import { HttpSampleBook } from './http-samples.js';
 import { workerCode } from '../vu/worker-code.js';
 
@@ -62,7 +63,10 @@ export interface VuConfig {
   instanceStats?: SharedArrayBuffer;
   /** --secret-source secrets by source name (k6/secrets). */
   secretSources?: Record<string, Record<string, string>>;
-  /** The run's SharedArrays by name (k6/data), one map for every VU of a run: made once, read by all. */
+  /**
+   * What every VU of a run shares, one map for the run (keys: ../bridge/shared-keys.ts): SharedArrays
+   * (k6/data) and the files read in init, each made or read once and read by all.
+   */
   sharedArrays?: Map<string, SharedArrayBuffer>;
 }
 
@@ -109,6 +113,8 @@ export interface Vu {
   handleSummary(data: unknown): Promise<Record<string, string | ArrayBuffer> | undefined>;
   interrupt(): void;
   close(): Promise<void>;
+  /** Script cookie jars this VU's main-thread side holds (`new http.CookieJar()` not yet collected). */
+  scriptJarCount(): number;
 }
 
 /** Where the worker imports k6/browser from (absolute, since the worker runs from an eval'd bundle). */
@@ -187,7 +193,7 @@ class WorkerVu implements Vu {
   /** Answers kept until the worker's sample rows for them arrive. */
   private readonly httpSamples: HttpSampleBook;
   private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
-  /** The run's SharedArrays (a VU made alone has its own map). */
+  /** The run's SharedArrays and init files (a VU made alone has its own map). */
   private readonly sharedArrays: Map<string, SharedArrayBuffer>;
   private onLoopResult: ((result: IterationResult) => void) | undefined;
   /** What the last 'iterate' command sent in full (see iterate()). */
@@ -381,8 +387,11 @@ class WorkerVu implements Vu {
       case 'secret':
         this.hooks.onSecret?.(ev.value);
         return;
-      case 'shared-array':
-        if (!this.sharedArrays.has(ev.name)) this.sharedArrays.set(ev.name, ev.buffer);
+      case 'shared':
+        if (!this.sharedArrays.has(ev.key)) this.sharedArrays.set(ev.key, ev.buffer);
+        return;
+      case 'jars-freed':
+        for (const id of ev.ids) this.engine.forgetJar(id);
         return;
       case 'iteration':
         this.onLoopResult?.(ev.result);
@@ -431,12 +440,18 @@ class WorkerVu implements Vu {
     });
   }
 
-  init() {
-    return this.send<{
+  scriptJarCount(): number {
+    return this.engine.scriptJarCount;
+  }
+  async init() {
+    const done = await this.send<{
       options: Record<string, unknown>;
       exports: string[];
       metrics?: { name: string; type: MetricType; contains: ValueType }[];
     }>({ cmd: 'init' });
+    // k6 lets later VUs open only the files VU 0's init opened (they are all in the map by now).
+    if (this.id === 0) this.sharedArrays.set(FILES_SEALED_KEY, new SharedArrayBuffer(0));
+    return done;
   }
   runSetup(testOptions: Record<string, unknown>) {
     Atomics.store(this.signals, INTERRUPT, 0);

@@ -35,6 +35,10 @@ const SCENARIOS = {
   },
 };
 
+// `cut` (1 VU) ends at 1s, when `a-scenario-...` (1 VU) starts: k6 counts that VU once, 14 not 15.
+const K6_TOTALS =
+  '     scenarios: (100.00%) 8 scenarios, 14 max VUs, 10m31s max duration (incl. graceful stop):';
+
 const K6_LINES = [
   '              * ar: 10.00 iterations/s for 2s (maxVUs: 2-3, gracefulStop: 30s)',
   '              * cut: 100 iterations shared among 1 VUs (maxDuration: 1s)',
@@ -53,6 +57,15 @@ describe('runner/run/console banner', () => {
     assert.deepEqual(
       lines.filter((l) => l.startsWith('              * ')),
       K6_LINES,
+    );
+  });
+
+  it('states the max VUs and max duration k6 does: VUs of scenarios that never overlap counted once', () => {
+    const config = consolidate({ scenarios: SCENARIOS }, {}, parseRunArgs(['script.js']));
+    const lines = banner('script.js', [], config.scenarios).split('\n');
+    assert.equal(
+      lines.find((l) => l.startsWith('     scenarios: ')),
+      K6_TOTALS,
     );
   });
 });

@@ -5,7 +5,8 @@ import type { ScenarioRun } from './scenario-run.js';
 import { goQuote } from '@loadlab/k6-format/go-quote';
 import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
 import { executorOf } from '../executors/index.js';
-import { scenarioDurationMs, scenarioMaxVus, type ScenarioConfig } from '../options/options.js';
+import { endOffsetMs, executionPlan, maxPossibleVus } from '../executors/execution-plan.js';
+import type { ScenarioConfig } from '../options/options.js';
 
 export interface ConsoleIO {
   out(text: string): void;
@@ -55,8 +56,7 @@ export function banner(
   scenarios: ScenarioConfig[],
   dashboardUrl?: string,
 ): string {
-  const maxVus = maxVusOf(scenarios);
-  const maxMs = maxDurationMs(scenarios);
+  const { maxVus, maxMs } = runLimits(scenarios);
   const lines = [
     ...LOGO,
     '     execution: local',
@@ -74,31 +74,35 @@ export function banner(
   return lines.join('\n') + '\n';
 }
 
-/** The most VUs the scenarios may hold, as the banner and the progress line count them. */
-export function maxVusOf(scenarios: ScenarioConfig[]): number {
-  return scenarios.reduce((sum, s) => sum + scenarioMaxVus(s), 0);
+/** What the banner states and the progress line is as wide as. */
+export interface RunLimits {
+  /** The most VUs the scenarios may hold at once (k6 counts those that overlap in time). */
+  maxVus: number;
+  /** The run's maximum duration with graceful stops. */
+  maxMs: number;
 }
 
-/** The run's maximum duration with graceful stops, as the banner states it. */
-export function maxDurationMs(scenarios: ScenarioConfig[]): number {
-  return Math.max(...scenarios.map((s) => s.startTimeMs + scenarioDurationMs(s) + s.gracefulStopMs));
+/** The run's limits from its execution plan, as k6's banner and run line take them. */
+export function runLimits(scenarios: readonly ScenarioConfig[]): RunLimits {
+  const plan = executionPlan(scenarios);
+  return { maxVus: maxPossibleVus(plan), maxMs: endOffsetMs(plan) };
 }
 
 /** The run line and one bar per scenario, in k6's order and layout (see progress.ts). */
 export function progressText(
-  runs: ScenarioRun[],
+  runs: readonly ScenarioRun[],
   elapsedMs: number,
   initializedVus: number,
-  maxMs: number,
+  limits: RunLimits,
   opts: RenderOptions,
 ): string {
   const sum = (count: (r: ScenarioRun) => number) => runs.reduce((n, r) => n + count(r), 0);
   const head = runLine(
     elapsedMs,
-    maxMs,
+    limits.maxMs,
     sum((r) => r.activeVus),
     initializedVus,
-    maxVusOf(runs.map((r) => r.config)),
+    limits.maxVus,
     sum((r) => r.completed),
     sum((r) => r.interrupted),
   );
@@ -113,7 +117,14 @@ export function progressText(
  * k6's progress display, on stdout as k6 writes it: redrawn in place ten times a second on a TTY,
  * otherwise a plain block every second; the last one follows the end-of-test summary.
  */
-export function startProgress(io: ConsoleIO, render: () => string): { stop(): void; final(): void } {
+export interface ProgressDisplay {
+  /** Stops redrawing (the scenarios ended). */
+  stop(): void;
+  /** Draws the last block (after the summary). */
+  final(): void;
+}
+
+export function startProgress(io: ConsoleIO, render: () => string): ProgressDisplay {
   let drawn = 0;
   const draw = () => {
     const text = render();

@@ -1,7 +1,7 @@
 // k6's progress display, line for line (k6 v1.3 internal/ui/pb, internal/cmd/ui.go, each executor's
 // progress function in lib/executor): the run line, then one bar per scenario in k6's order, with
 // its status mark, a percentage (or a drawn bar on a terminal) and the executor's own columns.
-import { executorOf, type ScenarioConfig, type ScenarioSnapshot } from '../executors/index.js';
+import { executorOf, type ScenarioSnapshot } from '../executors/index.js';
 import { fixedDuration, fixedInt } from '../executors/fixed-width.js';
 
 export type { ScenarioSnapshot } from '../executors/index.js';
@@ -37,14 +37,7 @@ export function scenarioProgress(s: ScenarioSnapshot, now: number): { progress: 
   return executorOf(s.config).progress(s, now);
 }
 
-/** k6's order of executors: by startTime, then by name. */
-export function k6Order<T extends { config: ScenarioConfig }>(runs: readonly T[]): T[] {
-  return [...runs].sort(
-    (a, b) =>
-      a.config.startTimeMs - b.config.startTimeMs ||
-      (a.config.name < b.config.name ? -1 : a.config.name > b.config.name ? 1 : 0),
-  );
-}
+export { k6Order } from '../executors/execution-plan.js';
 
 const DEFAULT_WIDTH = 40;
 const MIN_WIDTH = 8;

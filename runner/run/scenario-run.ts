@@ -1,11 +1,11 @@
-// Runs one scenario with its executor's timing (k6 lib/executor): looping executors keep their VUs
-// iterating, arrival-rate executors start iterations on a clock. Every executor stops starting
-// iterations at its end, gives running ones gracefulStop, then interrupts them.
+// One scenario's run: the primitives its executor's run loop (runner/executors/) drives through the
+// ScenarioDriver interface, as k6's executors use their VU handles and contexts: start an iteration
+// on a VU, let a VU loop, halt, the graceful end, the wait for the regular duration or a stop, the
+// iteration counters and the progress bar. Which VU does what and when is the executor's.
 //
-// Looping executors (constant-vus, ramping-vus, shared/per-vu-iterations) hand each VU one loop
-// command: the VU's worker runs the iterations itself and checks the end time, its budget and a
-// GO flag in shared memory before each one, so an iteration costs no command/reply messages.
-// Arrival-rate executors start every iteration from here with one command each.
+// A looping VU gets one loop command: its worker runs the iterations itself and checks the end
+// time, its budget and a GO flag in shared memory before each one, so an iteration costs no
+// command/reply messages. iterate() starts one iteration with one command (arrival-rate).
 import {
   SC_COMPLETED,
   SC_INTERRUPTED,
@@ -16,12 +16,17 @@ import {
   type LoopSpec,
   type Vu,
 } from '../host/vu.js';
-import { arrivalsBy, executorOf, type ScenarioConfig, type ScenarioDriver } from '../executors/index.js';
+import {
+  executorOf,
+  type LoopBudget,
+  type ScenarioConfig,
+  type ScenarioDriver,
+  type ScenarioVu,
+} from '../executors/index.js';
 import { fixedDuration, scenarioProgress, type Bar, type ScenarioSnapshot } from './progress.js';
-import { rampingVuChanges } from '../executors/schedule.js';
 import { scenarioDurationMs } from '../options/options.js';
 
-export interface PooledVu {
+export interface PooledVu extends ScenarioVu {
   vu: Vu;
   /** In an iteration (arrival-rate) or in a loop (looping executors): an active VU. */
   busy: boolean;
@@ -63,9 +68,7 @@ export class ScenarioRun implements ScenarioDriver {
   private stoppedByTest = false;
   /** The end of the regular duration, once its timer fired (0 before, or when work ended first). */
   private reachedEnd = 0;
-  /** Target of ramping-vus; the VU count in use otherwise. */
-  private target = 0;
-  private stopping = false;
+  private halted = false;
   /** SC_* slots, shared with the looping VUs' workers. */
   private readonly counters = new Int32Array(new SharedArrayBuffer(4 * SCENARIO_SLOTS));
   private readonly running = new Set<Promise<void>>();
@@ -155,9 +158,17 @@ export class ScenarioRun implements ScenarioDriver {
     for (const p of this.deps.vus) if (p.busy) p.vu.interrupt();
   }
 
+  get stopping(): boolean {
+    return this.halted;
+  }
+
+  get vus(): readonly PooledVu[] {
+    return this.deps.vus;
+  }
+
   /** No new iterations: here, and in every looping VU. */
   private halt(): void {
-    this.stopping = true;
+    this.halted = true;
     for (const p of this.deps.vus) p.vu.stopLoop();
     this.notify();
     this.onStop.splice(0).forEach((release) => release());
@@ -167,8 +178,8 @@ export class ScenarioRun implements ScenarioDriver {
    * Resolves at `end`, or at once when the scenario is stopped (Ctrl-C, SIGTERM, test.abort()):
    * every executor waits for its regular duration through this, so none waits it out after a stop.
    */
-  private untilEndOrStop(end: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
+  untilEndOrStop(end: number): Promise<void> {
+    if (this.halted) return Promise.resolve();
     return new Promise((resolve) => {
       const release = () => {
         clearTimeout(timer);
@@ -185,18 +196,17 @@ export class ScenarioRun implements ScenarioDriver {
     });
   }
 
-  private notify(): void {
+  notify(): void {
     const waiting = this.wake;
     this.wake = [];
     waiting.forEach((w) => w());
   }
 
-  private changed(): Promise<void> {
+  changed(): Promise<void> {
     return new Promise((resolve) => this.wake.push(resolve));
   }
 
-  /** One iteration started from here (arrival-rate). */
-  private iterate(p: PooledVu): Promise<void> {
+  iterate(p: PooledVu): Promise<void> {
     p.busy = true;
     const c = this.config;
     const done = p.vu
@@ -228,13 +238,8 @@ export class ScenarioRun implements ScenarioDriver {
     return done;
   }
 
-  /** Lets the VU run iterations by itself until `endAt`, its budget, or stopLoop(). */
-  private async loop(
-    p: PooledVu,
-    endAt: number,
-    budget: { maxIterations?: number; shared?: boolean } = {},
-  ): Promise<void> {
-    if (this.stopping) return;
+  async loop(p: PooledVu, endAt: number, budget: LoopBudget = {}): Promise<void> {
+    if (this.halted) return;
     const c = this.config;
     const spec: LoopSpec = {
       fnName: c.exec,
@@ -270,8 +275,7 @@ export class ScenarioRun implements ScenarioDriver {
     return done;
   }
 
-  /** After the regular duration: wait up to gracefulStop, then interrupt what still runs. */
-  private async gracefulEnd(work: Promise<unknown>): Promise<void> {
+  async gracefulEnd(work: Promise<unknown>): Promise<void> {
     if (!this.stoppedByTest && this.config.gracefulStopMs > 0) {
       this.frozen = { status: '↓', ...scenarioProgress(this.snapshot(), this.clockPastEnd()) };
     }
@@ -284,7 +288,7 @@ export class ScenarioRun implements ScenarioDriver {
     await Promise.all([...this.running]);
   }
 
-  loopEvery(end: number, budget?: { maxIterations?: number; shared?: boolean }): Promise<unknown> {
+  loopEvery(end: number, budget?: LoopBudget): Promise<unknown> {
     return Promise.all(this.deps.vus.map((p) => this.loop(p, end, budget)));
   }
 
@@ -297,6 +301,38 @@ export class ScenarioRun implements ScenarioDriver {
     await this.gracefulEnd(loops);
   }
 
+  inFlight(): Promise<unknown> {
+    return Promise.all([...this.running]);
+  }
+
+  async growVu(): Promise<void> {
+    await this.deps.growVu();
+  }
+
+  dropped(): void {
+    this.deps.emitDropped();
+  }
+
+  warn(message: string): void {
+    this.deps.warn(message);
+  }
+
+  error(message: string): void {
+    this.deps.error(message);
+  }
+
+  stopLoop(p: PooledVu): void {
+    p.vu.stopLoop();
+  }
+
+  loopSerial(p: PooledVu): number {
+    return p.vu.loopSerial();
+  }
+
+  interrupt(p: PooledVu): void {
+    p.vu.interrupt();
+  }
+
   async run(): Promise<void> {
     this.startedAt = Date.now();
     const c = this.config;
@@ -305,102 +341,5 @@ export class ScenarioRun implements ScenarioDriver {
     this.finished = true;
     const last = scenarioProgress(this.snapshot(), this.clockPastEnd());
     this.frozen = { status: !this.stoppedByTest && last.progress >= 1 ? '✓' : '✗', ...last };
-  }
-
-  async rampVus(end: number): Promise<void> {
-    const c = this.config;
-    const changes = rampingVuChanges(c.startVUs, c.stages);
-    const timers = changes.map((change) =>
-      setTimeout(() => this.setTarget(change.count), Math.max(0, this.startedAt + change.atMs - Date.now())),
-    );
-    const loops = Promise.all(
-      this.deps.vus.map(async (p, index) => {
-        const u = index + 1;
-        while (!this.stopping && Date.now() < end) {
-          if (u > this.target) {
-            await this.changed();
-            continue;
-          }
-          // Returns when setTarget() lowers the target below u (GO cleared) or at the end.
-          await this.loop(p, end);
-        }
-      }),
-    );
-    await this.untilEndOrStop(end);
-    timers.forEach(clearTimeout);
-    await this.gracefulEnd(loops);
-  }
-
-  /** Ramping down: VUs above the target finish their iteration within gracefulRampDown, else interrupted. */
-  setTarget(count: number): void {
-    const previous = this.target;
-    this.target = count;
-    if (count < previous) {
-      this.deps.vus.slice(count, previous).forEach((p) => {
-        p.vu.stopLoop();
-        if (!p.busy) return;
-        const serial = p.vu.loopSerial();
-        setTimeout(() => {
-          if (p.busy && p.vu.loopSerial() === serial && this.deps.vus.indexOf(p) >= this.target)
-            p.vu.interrupt();
-        }, this.config.gracefulRampDownMs).unref();
-      });
-    }
-    this.notify();
-  }
-
-  /**
-   * k6's arrival-rate loop (lib/executor/constant_arrival_rate.go, ramping_arrival_rate.go): an
-   * iteration due while no VU is free is dropped at once, never delayed; each drop asks for one
-   * more VU in the background (none while one is initialising, none beyond maxVUs), which joins the
-   * free pool when ready. Initialising VUs one at a time keeps worker start-ups from starving the
-   * VUs that are running iterations.
-   */
-  async arrivalRate(end: number): Promise<void> {
-    const c = this.config;
-    let started = 0;
-    let unplanned = Math.max(0, c.maxVUs - this.deps.vus.length);
-    let initialising: Promise<void> | undefined;
-    let warned = false;
-    const growOne = () => {
-      unplanned -= 1;
-      initialising = this.deps
-        .growVu()
-        .then(
-          () => undefined,
-          (error: unknown) =>
-            this.deps.error(`Error while allocating unplanned VU: ${(error as Error).message}`),
-        )
-        .finally(() => (initialising = undefined));
-    };
-    const tick = () => {
-      if (this.stopping) return;
-      const due =
-        Date.now() < end ? arrivalsBy(c, Date.now() - this.startedAt) : arrivalsBy(c, end - this.startedAt);
-      for (; started < due; started++) {
-        const free = this.deps.vus.find((p) => !p.busy);
-        if (free) {
-          void this.iterate(free);
-          continue;
-        }
-        this.deps.emitDropped();
-        if (unplanned === 0) {
-          if (!warned) {
-            warned = true;
-            this.deps.warn(`Insufficient VUs, reached ${c.maxVUs} active VUs and cannot initialize more`);
-          }
-        } else if (!initialising) {
-          growOne();
-        }
-      }
-    };
-    const ticker = setInterval(tick, 2);
-    tick();
-    await this.untilEndOrStop(end);
-    tick();
-    clearInterval(ticker);
-    await this.gracefulEnd(Promise.all([...this.running]));
-    // As k6 does before it returns: a VU still initialising finishes (and joins the idle pool).
-    await initialising;
   }
 }

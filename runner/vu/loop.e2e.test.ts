@@ -92,4 +92,35 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
       ['undefined', 'undefined', 'undefined'],
     );
   });
+
+  it("drops the main thread's side of cookie jars the script can no longer reach; a jar kept in a global lives on", async function () {
+    this.timeout(60_000);
+    // Every iteration makes a jar and stores a cookie in it (the main thread then holds that jar);
+    // the global jar's cookie, set once, must still be sent after thousands of collected jars.
+    const h = await vuFor(`import http from 'k6/http';
+      const kept = new http.CookieJar();
+      let n = 0;
+      export default function () {
+        if (n === 0) kept.set(__ENV.BASE + '/', 'kept', 'yes');
+        const jar = new http.CookieJar();
+        jar.set(__ENV.BASE + '/', 'n', String(n));
+        if (++n % 500 === 0) {
+          const sent = http.get(__ENV.BASE + '/echo', { jar: kept }).json().headers.cookie;
+          console.log(n + ' ' + sent);
+        }
+      }`);
+    const { ran } = await h.vu.loop(
+      loopSpec({ maxIterations: 60_000, endAt: Date.now() + 40_000 }),
+      () => {},
+    );
+    await settle();
+    // V8 reports collected objects after a full collection, which this VU's heap needs tens of
+    // thousands of such iterations to reach (20,000 were not enough here).
+    assert.equal(ran, 60_000, 'too slow to reach a full collection');
+    const made = ran + 1;
+    const held = h.vu.scriptJarCount();
+    assert.ok(held < made / 2, `${held} of ${made} jars still held`);
+    assert.ok(h.logs.length >= 2, JSON.stringify(h.logs));
+    for (const line of h.logs) assert.match(line.message, /^\d+ kept=yes$/);
+  });
 });

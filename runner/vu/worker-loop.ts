@@ -35,6 +35,11 @@ export interface LoopDeps {
   report(result: LoopIterationResult): void;
   /** Sends the buffered samples when the last batch left at least ms ago. */
   flushIfOlderThan(ms: number): void;
+  /**
+   * A promise when the event loop should run before the next iteration: V8 reports collected
+   * objects (script cookie jars, whose main-thread side is then dropped) only in a turn of it.
+   */
+  eventLoopTurnDue(): Promise<void> | undefined;
 }
 
 /** Samples of a loop reach the main thread at least this often (thresholds are evaluated every 2 s). */
@@ -69,6 +74,8 @@ export async function runLoop(spec: LoopSpec, signals: Int32Array, deps: LoopDep
     if (result.error !== undefined || result.abort || result.markFailed !== undefined) deps.report(result);
     if (result.abort) break;
     deps.flushIfOlderThan(SAMPLE_BATCH_MS);
+    const turn = deps.eventLoopTurnDue();
+    if (turn) await turn;
   }
   return { ran };
 }

@@ -2,7 +2,6 @@
 // teardown or handleSummary on command. k6's synchronous API is kept synchronous by blocking this
 // thread with Atomics.wait while the main thread does the I/O.
 import { SourceMap } from 'node:module';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
@@ -19,12 +18,18 @@ import { allOf } from '../event-loop/settle.js';
 import { useProtoLoaderAt } from '../modules/grpc/grpc-descriptors.js';
 import type { GrpcAnswer, GrpcEvent } from '../bridge/grpc-protocol.js';
 import { sharedTexts, textsOf } from '../modules/data/shared-texts.js';
+import { sharedArrayKey } from '../bridge/shared-keys.js';
+import { InitFiles } from './init-files.js';
+import { goError } from '../modules/api/go-error.js';
+import { goQuote } from '@loadlab/k6-format/go-quote';
+import { goPathError } from '@loadlab/k6-format/go-path-error';
 import {
   AbortSignal,
   InterruptSignal,
   isAbortSignal,
   epochMs,
   nowMs,
+  type InitFile,
   type IterationView,
   type Phase,
   type VuRuntime,
@@ -202,12 +207,12 @@ const rt: VuRuntime = {
   },
   sharedArrays: {
     get: (name) => {
-      const buffer = init.sharedArrays?.[name];
+      const buffer = init.sharedArrays?.[sharedArrayKey(name)];
       return buffer && textsOf(buffer);
     },
     publish(name, items) {
       const buffer = sharedTexts(items);
-      post({ t: 'shared-array', name, buffer });
+      post({ t: 'shared', key: sharedArrayKey(name), buffer });
       return textsOf(buffer);
     },
   },
@@ -309,17 +314,67 @@ const rt: VuRuntime = {
   readFile(p, binary) {
     if (rt.phase !== 'init') throw new Error('open() can be used only in the init context');
     const abs = path.resolve(init.bundle.scriptDir, p);
-    let buf: Buffer;
-    try {
-      buf = readFileSync(abs);
-    } catch {
-      throw new Error(`open ${abs}: no such file or directory`);
+    const file = initFiles.read(abs);
+    if (file.bytes) {
+      // Each VU gets its own string, and its own ArrayBuffer, which the script may write into.
+      const bytes = file.bytes;
+      return binary
+        ? new Uint8Array(bytes).buffer
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     }
-    return binary
-      ? (buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer)
-      : buf.toString('utf8');
+    throw openError(abs, file);
+  },
+  initFile: (absPath) => initFiles.read(absPath),
+  forgetJar(id) {
+    // Every jar V8 reports in this turn goes in one message.
+    if (freedJars.length === 0) setImmediate(postFreedJars);
+    freedJars.push(id);
+  },
+  awaitingCollection(delta) {
+    awaitingCollection += delta;
   },
 };
+
+let freedJars: number[] = [];
+function postFreedJars(): void {
+  post({ t: 'jars-freed', ids: freedJars });
+  rt.awaitingCollection(-freedJars.length);
+  freedJars = [];
+}
+/** Objects made whose collection the main thread has not been told of yet (rt.awaitingCollection). */
+let awaitingCollection = 0;
+/** How often a looping VU with such objects lets its event loop run (a turn costs a few µs). */
+const COLLECTION_TURN_MS = 1000;
+let lastCollectionTurn = performance.now();
+function eventLoopTurnDue(): Promise<void> | undefined {
+  if (awaitingCollection === 0 || lastIterationEnd - lastCollectionTurn < COLLECTION_TURN_MS)
+    return undefined;
+  lastCollectionTurn = lastIterationEnd;
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+const initFiles = new InitFiles(init.sharedArrays ?? {}, (key, buffer) => post({ t: 'shared', key, buffer }));
+
+/** open()'s errors in k6's words, with the Go function k6 names above the script's frames. */
+function openError(abs: string, file: Exclude<InitFile, { bytes: Uint8Array }>): Error {
+  let message: string;
+  switch (file.failure) {
+    case 'never-opened':
+      message = `open() can't be used with files that weren't previously opened during initialization (__VU==0), path: ${goQuote(abs)}`;
+      break;
+    case 'directory':
+      message = `open() can't be used with directories, path: ${goQuote(abs)}`;
+      break;
+    case 'missing':
+      message = `stat ${abs}: no such file or directory`;
+      break;
+    case 'unreadable':
+      message = goPathError('open', abs, file.error);
+  }
+  return Object.defineProperty(goError(message), 'goFrame', {
+    value: 'go.k6.io/k6/internal/js.(*Bundle).setInitGlobals.func3',
+  });
+}
 
 // Events of the script's gRPC streams and async calls, run by this thread's event loop.
 init.eventPort.on('message', (event: GrpcEvent) => rt.onGrpcEvent?.(event));
@@ -356,7 +411,8 @@ Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configu
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
 installWebCryptoCompat(globalThis);
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
-  rt.readFile(fromCallingModule(String(p)), mode === 'b');
+  // As k6: the file scheme's prefix dropped, a relative path the calling module's.
+  rt.readFile(fromCallingModule(String(p).replace(/^file:\/\//, '')), mode === 'b');
 /**
  * A relative open() path against the file of the module that calls open(), as k6 resolves it. Only
  * a file esbuild read counts: a frame mapped further, into the sources of a prebuilt bundle's own
@@ -710,6 +766,7 @@ async function handle(msg: WorkerCommand): Promise<void> {
             flushIfOlderThan: (ms) => {
               if (lastIterationEnd - lastFlush >= ms) flush();
             },
+            eventLoopTurnDue,
           }),
         );
         break;

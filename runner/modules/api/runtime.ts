@@ -87,9 +87,30 @@ export interface VuRuntime {
   countTraffic(sent: number, received: number): void;
   /** Asynchronous work the current iteration waits for (streams, async calls). */
   readonly pending: PendingWork;
+  /**
+   * A script-made cookie jar (`new http.CookieJar()`) the script can no longer reach: the main
+   * thread drops it (told in one message with the others found by the same collection).
+   */
+  forgetJar(id: number): void;
+  /**
+   * Counts objects whose collection the main thread must hear of (+1 made, -1 told): while any are
+   * left, a looping VU lets its event loop run now and then, where V8 reports them collected.
+   */
+  awaitingCollection(delta: number): void;
   /** Reads a file relative to the script (open() in init). */
   readFile(p: string, binary: boolean): string | ArrayBuffer;
+  /** A file's bytes as every VU of the run shares them (read from disk once per run), or why not. */
+  initFile(absPath: string): InitFile;
 }
+
+/**
+ * What a VU gets for a file opened in init: bytes shared with every VU (never to be written), or a
+ * failure for the caller to word as its k6 function does. `never-opened`: VU 0 did not open this path.
+ */
+export type InitFile =
+  | { bytes: Uint8Array; failure?: undefined }
+  | { bytes?: undefined; failure: 'never-opened' | 'missing' | 'directory' }
+  | { bytes?: undefined; failure: 'unreadable'; error: unknown };
 
 /** Thrown inside the script to unwind it when the orchestrator interrupts the iteration. */
 export class InterruptSignal extends Error {

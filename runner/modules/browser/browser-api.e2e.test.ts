@@ -21,6 +21,27 @@ const PAGE = `<!doctype html><html><head><title>Probe</title></head><body>
  ontouchstart="window.touched=(window.touched||0)+1" onclick="window.clicked=(window.clicked||0)+1">tap</button>
 </body></html>`;
 
+/** A page with subresources of every kind for fixtures/page-events.js, under /events/. */
+const EVENTS_SITE: Record<string, [string, string | Buffer]> = {
+  '/events/': [
+    'text/html',
+    '<!doctype html><html><head><link rel="stylesheet" href="style.css"><script src="app.js"></script></head><body><img src="pic.png"></body></html>',
+  ],
+  '/events/style.css': ['text/css', 'body { color: #333 }'],
+  '/events/app.js': [
+    'application/javascript',
+    'fetch("data").then((r) => r.text()).then((t) => (document.title = t));',
+  ],
+  '/events/data': ['text/plain', 'loaded'],
+  '/events/pic.png': [
+    'image/png',
+    Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  ],
+};
+
 interface EngineRun {
   code: number | null;
   /** stderr's log lines without their time; k6's own browser warnings and API-port noise left out. */
@@ -113,7 +134,9 @@ describe('k6/browser on real k6 and on the runner', function () {
       this.skip();
     }
     server = createServer((req, res) => {
+      const events = EVENTS_SITE[req.url ?? ''];
       if ((req.url ?? '').startsWith('/page')) res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+      else if (events) res.writeHead(200, { 'content-type': events[0] }).end(events[1]);
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -153,6 +176,39 @@ describe('k6/browser on real k6 and on the runner', function () {
       14,
     );
     assert.ok(lines.includes('level=info msg="n=\\"123456\\" (string), expires -1" source=console'));
+  });
+
+  it('fixtures/page-events.js: request, response and route handlers see the requests k6 shows them (the favicon too), each route handler before its request listeners', async function () {
+    const k6 = realK6OrSkip(this);
+    const flags = ['-e', `SITE=${new URL('/events/', site).href}`, '--summary-mode=disabled'];
+    const [real, ours] = await Promise.all([
+      runEngine(k6, `${FIXTURES}/page-events.js`, flags),
+      runEngine(RUNNER, `${FIXTURES}/page-events.js`, flags),
+    ]);
+    assert.equal(real.code, 0, real.stderr);
+    assert.equal(ours.code, 0, ours.stderr);
+    // Subresources load side by side, so lines of different requests come in Chromium's order: the
+    // sets are compared, and each request's own order (route, request, response), which is k6's.
+    assert.ok(real.lines.length >= 20, real.lines.join('\n'));
+    assert.ok(
+      real.lines.includes(
+        'level=info msg="page.on: GoError: unknown page on event: \\"requestfinished\\"" source=console',
+      ),
+      real.lines.join('\n'),
+    );
+    assert.ok(
+      real.lines.some((l) => l.includes('response 404 /favicon.ico')),
+      real.lines.join('\n'),
+    );
+    assert.deepEqual([...ours.lines].sort(), [...real.lines].sort());
+    for (const lines of [real.lines, ours.lines]) {
+      for (const p of Object.keys(EVENTS_SITE).concat('/favicon.ico')) {
+        const at = (what: string) =>
+          lines.findIndex((l) => l.includes(`msg="${what} `) && l.endsWith(` ${p}" source=console`));
+        const [route, request, response] = [at('route'), at('request GET'), at('response')];
+        assert.ok(route >= 0 && route < request && request < response, `${p}: ${lines.join('\n')}`);
+      }
+    }
   });
 
   it('fixtures/metrics.js: the same browser samples, favicon and data sizes included, and the same vitals', async function () {

@@ -17,6 +17,7 @@ import { k6Cookies, k6Headers } from './go-conversions.js';
 import { cdpSession, k6View } from './k6-api.js';
 import { launchFailure, launchOptions } from './launch.js';
 import { networkProfiles } from './network-profiles.js';
+import { PageEvents } from './page-events.js';
 import { NetworkMetrics } from './network.js';
 import { VITALS_BINDING, VITALS_SCRIPT } from './vitals-script.js';
 import { VitalsTracker, type VitalReport } from './vitals.js';
@@ -47,13 +48,14 @@ async function k6PageSetup(
   page: Page,
   network: NetworkMetrics,
   options: BrowserContextOptions,
-): Promise<void> {
+): Promise<PageEvents> {
   const session = await cdpSession(page);
   await session.send('Emulation.setUserAgentOverride', {
     userAgent: options.userAgent ?? '',
     acceptLanguage: options.locale ?? '',
   });
   await network.watchFavicon(page);
+  return PageEvents.watch(page);
 }
 
 const userAgents = new WeakMap<Browser, Promise<string>>();
@@ -89,7 +91,7 @@ function k6Devices(): Record<string, unknown> {
 }
 
 /** A Playwright page seen through k6's API: overrides first, then Playwright's own members. */
-function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer): Page {
+function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer, events: PageEvents): Page {
   const vitals = new VitalsTracker(env);
   vitalsByPage.set(page, vitals);
   // A new top-level document ends the previous one, whose pending LCP/CLS/INP k6 never reports.
@@ -103,6 +105,7 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer): Page {
       closed = true;
       // Late paint/LCP reports of the current document reach Node before it is torn down.
       vitals.absorb(await page.evaluate(`window.${VITALS_BINDING}Flush?.()`).catch(() => null));
+      await events.settle();
       await beforeClose();
       vitals.finishAll(true);
       await page.close().catch(() => {});
@@ -115,6 +118,10 @@ function k6Page(page: Page, env: VuModuleEnv, beforeClose: Closer): Page {
         options.path = `${dir.replace(/^file=/, '')}/${options.path}`;
       return toArrayBuffer(await page.screenshot(options));
     },
+    // The script's listeners and routes, called in k6's order and for the favicon too (page-events.ts).
+    on: (event: string, handler: unknown) => events.on(event, handler),
+    route: (url: unknown, handler: unknown) => events.route(url, handler),
+    unroute: (url: unknown, handler?: unknown) => events.unroute(url, handler),
     isClosed: () => closed || page.isClosed(),
     context: () => page.context(),
     setExtraHTTPHeaders: (headers: unknown) =>
@@ -196,8 +203,8 @@ export function createBrowserModule(env: VuModuleEnv): { browser: unknown; [k: s
     const pages: Page[] = [];
     const newPage = async (): Promise<Page> => {
       const page = await raw.newPage();
-      await k6PageSetup(page, network, contextOptions);
-      const wrappedPage = k6Page(page, env, () => network.settle());
+      const events = await k6PageSetup(page, network, contextOptions);
+      const wrappedPage = k6Page(page, env, () => network.settle(), events);
       pages.push(wrappedPage);
       return wrappedPage;
     };

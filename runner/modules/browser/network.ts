@@ -24,7 +24,8 @@ const CDP_RESOURCE_TYPES: Record<string, string> = {
   other: 'Other',
 };
 
-function isFavicon(url: string): boolean {
+/** Chromium's own request for a page's icon (no Playwright event or route reports it). */
+export function isFavicon(url: string): boolean {
   try {
     return new URL(url).pathname === '/favicon.ico';
   } catch {

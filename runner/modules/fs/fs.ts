@@ -1,9 +1,11 @@
 // `k6/experimental/fs`: open() in the init context, a File with stat/read/seek returning promises,
 // SeekMode, and k6's errors. k6 words its errors as plain objects (not Error instances) with `name`
-// and `message`, whose string form is `name: message`; so do these. The file's bytes are read once,
-// at open(), as k6 caches them; each File keeps its own offset.
-import { readFileSync, statSync } from 'node:fs';
+// and `message`, whose string form is `name: message`; so do these. A file's bytes are read once per
+// run and every VU's File reads the same bytes (rt.initFile), as k6's module cache holds one copy for
+// all VUs; each File keeps its own offset.
 import path from 'node:path';
+import { goPathError } from '@loadlab/k6-format/go-path-error';
+import { GoRejection } from '../api/go-error.js';
 import type { VuRuntime } from '../api/runtime.js';
 
 export type FsErrorName =
@@ -133,19 +135,25 @@ function openFile(rt: VuRuntime, p: unknown): Record<string, unknown> {
   if (text === '') throw new FsError('TypeError', 'open() failed; reason: path cannot be empty');
   // As k6: only the file scheme, and a relative path is the script's folder's.
   const abs = path.resolve(rt.scriptDir, text.replace(/^file:\/\//, ''));
-  let isDirectory: boolean;
-  try {
-    isDirectory = statSync(abs).isDirectory();
-  } catch {
-    throw new FsError('NotFoundError', `no such file or directory ${JSON.stringify(abs)}`);
+  const file = rt.initFile(abs);
+  switch (file.failure) {
+    case undefined:
+      return makeFile(abs, file.bytes);
+    case 'never-opened':
+      // k6's file system refuses a path VU 0 did not ask for, before it looks at the disk.
+      throw new GoRejection(
+        `open() failed, unable to verify if ${JSON.stringify(abs)} exists; reason: path never requested before`,
+      );
+    case 'missing':
+      throw new FsError('NotFoundError', `no such file or directory ${JSON.stringify(abs)}`);
+    case 'directory':
+      throw new FsError(
+        'InvalidResourceError',
+        `cannot open ${JSON.stringify(abs)}: opening a directory is not supported`,
+      );
+    case 'unreadable':
+      throw new GoRejection(goPathError('open', abs, file.error));
   }
-  if (isDirectory) {
-    throw new FsError(
-      'InvalidResourceError',
-      `cannot open ${JSON.stringify(abs)}: opening a directory is not supported`,
-    );
-  }
-  return makeFile(abs, new Uint8Array(readFileSync(abs)));
 }
 
 export function createFsModule(rt: VuRuntime): Record<string, unknown> {

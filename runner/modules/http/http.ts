@@ -295,12 +295,19 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       callJar({ id: this[JAR_ID], op: 'delete', url: urlOf(url), name: String(name) });
     }
   }
+  // A jar lives on the main thread until the script can no longer reach its object: then the main
+  // thread is told to drop it (a test that makes a jar per iteration would otherwise keep them all).
+  const unreachableJars = new FinalizationRegistry<number>((id) => rt.forgetJar(id));
   /**
    * `new http.CookieJar()`. In k6 the object it makes is a Go value: not an instance of the
    * constructor (`instanceof` is false), which this keeps.
    */
   function CookieJar(): JarMethods {
-    return jarWithId(nextJarId++);
+    const id = nextJarId++;
+    const jar = jarWithId(id);
+    unreachableJars.register(jar, id);
+    rt.awaitingCollection(1);
+    return jar;
   }
   const vuJar = jarWithId(0);
   const jarId = jarIdOf;

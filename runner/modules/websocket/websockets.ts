@@ -62,6 +62,11 @@ interface Params {
   compression: boolean;
   /** params.jar's id (0: the VU's jar): sends its cookies and keeps the handshake's. */
   jar: number;
+  /**
+   * params.jar itself, held while the socket's handler is: a jar the script dropped must not be
+   * collected (and its main-thread side dropped) before the handshake's cookies are stored in it.
+   */
+  jarObject?: unknown;
 }
 
 function parseParams(rt: VuRuntime, raw: unknown): Params {
@@ -77,6 +82,7 @@ function parseParams(rt: VuRuntime, raw: unknown): Params {
         break;
       case 'jar':
         out.jar = jarIdOf(value);
+        out.jarObject = value;
         break;
       case 'compression': {
         const algo = String(value).trim();

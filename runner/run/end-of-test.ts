@@ -1,0 +1,86 @@
+// The last phase: teardown on VU 0, the final thresholds, the summary (handleSummary or k6's
+// text), the progress display's last block, the outputs flushed, and the exit code k6 would give.
+import type { RunFlags } from '../cli/args.js';
+import type { Vu } from '../host/vu.js';
+import type { MetricsEngine } from '../metrics/index.js';
+import type { TestConfig } from '../options/options.js';
+import type { Output } from '../types.js';
+import type { ConsoleIO } from './console.js';
+import { EXIT } from './exit-codes.js';
+import { writeSummary } from './handle-summary.js';
+import type { RunLog } from './run-log.js';
+import type { RunController, ScenariosOutcome } from './scheduler.js';
+import { isThresholdAware } from './thresholds.js';
+
+/** What the phases before hand to the end of the test. */
+export interface FinishedRun extends ScenariosOutcome {
+  vu0: Vu;
+  setupData: unknown;
+  /** When setup began: the test run's duration counts from there. */
+  testStart: number;
+}
+
+export interface EndContext {
+  config: TestConfig;
+  engine: MetricsEngine;
+  outputs: Output[];
+  controller: RunController;
+  flags: RunFlags;
+  io: ConsoleIO;
+  log: RunLog;
+}
+
+export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number> {
+  const { config, engine, outputs, controller, flags, io, log } = ctx;
+  let teardownFailed = false;
+  try {
+    await run.vu0.runTeardown(run.setupData, config.options);
+  } catch (error) {
+    teardownFailed = true;
+    log('error', (error as Error).message, { hint: 'script exception' });
+  }
+  // As k6, after teardown, when a run that ended by itself (not by Ctrl-C) saw no iteration end.
+  if (!controller.stopReason && run.runs.every((r) => r.completed === 0)) {
+    log('warn', 'No script iterations fully finished, consider making the test duration longer');
+  }
+  const testRunDurationMs = Date.now() - run.testStart;
+
+  const final = engine.evaluate({ final: true, elapsedMs: testRunDurationMs });
+  for (const o of outputs) if (isThresholdAware(o)) o.setThresholds(final.states);
+  const data = engine.summaryData({
+    testRunDurationMs,
+    setupData: run.setupData,
+    isStdOutTTY: io.isTTY,
+    isStdErrTTY: io.isTTY,
+    noColor: flags.noColor,
+    summaryTimeUnit: config.summaryTimeUnit,
+  });
+
+  if (config.summaryMode !== 'disabled') {
+    await writeSummary(run.vu0, data, engine, config, flags, io, log);
+  }
+  run.display.final();
+  for (const o of outputs) {
+    try {
+      await o.stop();
+    } catch (error) {
+      log('warn', `output ${o.description}: ${(error as Error).message}`);
+    }
+  }
+
+  if (controller.stopReason === 'abort') return EXIT.scriptAborted;
+  if (engine.fatal) return EXIT.invalidConfig;
+  if (teardownFailed) return EXIT.scriptException;
+  if (final.failedMetrics.length > 0) {
+    if (controller.stopReason !== 'thresholds')
+      log('error', `thresholds on metrics '${final.failedMetrics.join(', ')}' have been crossed`);
+    return EXIT.thresholds;
+  }
+  if (controller.stopReason === 'thresholds') return EXIT.thresholds;
+  if (controller.stopReason === 'signal') return EXIT.externalAbort;
+  if (run.markedFailed !== undefined) {
+    log('error', 'test run was marked as failed');
+    return EXIT.markedFailed;
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,77 @@
+// The second phase: VU 0 runs the init code, and its exported options, the environment and the
+// flags become the test's configuration and its metrics engine; k6's line and exit code otherwise.
+import { pathToFileURL } from 'node:url';
+import type { RunFlags } from '../cli/args.js';
+import { UncaughtInInitError, type Vu } from '../host/vu.js';
+import { MetricsEngine, parseThresholds, ThresholdSyntaxError } from '../metrics/index.js';
+import { consolidate, OptionsError, type TestConfig } from '../options/options.js';
+import { EXIT } from './exit-codes.js';
+import type { RunLog } from './run-log.js';
+
+export interface ConfiguredTest {
+  config: TestConfig;
+  engine: MetricsEngine;
+}
+
+export async function readTestOptions(
+  vu0: Vu,
+  scriptPath: string,
+  flags: RunFlags,
+  env: NodeJS.ProcessEnv,
+  log: RunLog,
+): Promise<ConfiguredTest | number> {
+  let init: Awaited<ReturnType<Vu['init']>>;
+  try {
+    // The declared custom metrics let thresholds on unknown metrics fail before the test, as in k6.
+    init = await vu0.init();
+  } catch (error) {
+    if (error instanceof UncaughtInInitError) {
+      // k6 cannot load such a script at all: its line, no hint, a plain error's exit code.
+      const url = pathToFileURL(scriptPath).href;
+      log(
+        'error',
+        `could not initialize '${flags.script}': could not load JS test '${url}': ${error.message}`,
+      );
+      return EXIT.plainError;
+    }
+    log('error', (error as Error).message, { hint: 'script exception' });
+    return EXIT.scriptException;
+  }
+
+  let config: TestConfig;
+  let engine: MetricsEngine;
+  try {
+    config = consolidate(init.options, env, flags);
+    engine = new MetricsEngine({
+      thresholds: parseThresholds(config.thresholds),
+      summaryTrendStats: config.summaryTrendStats,
+      noThresholds: config.noThresholds,
+      // Per-group and per-scenario aggregates cost a second copy of trend values: only for `full`.
+      sectionAggregates: config.summaryMode === 'full',
+    });
+    if (init.metrics) engine.validateAgainst(init.metrics);
+    for (const s of config.scenarios) {
+      if (!init.exports.includes(s.exec)) {
+        throw new OptionsError(
+          s.exec === 'default'
+            ? 'could not initialize the script: no exported default function and no scenario with exec'
+            : `executor ${s.name}: function '${s.exec}' not found in exports`,
+        );
+      }
+    }
+  } catch (error) {
+    if (error instanceof OptionsError || error instanceof ThresholdSyntaxError) {
+      log('error', error.message);
+      return EXIT.invalidConfig;
+    }
+    throw error;
+  }
+  if (config.summaryMode === 'legacy') {
+    log(
+      'warn',
+      'The "legacy" summary mode has been deprecated, and will be removed by k6 v2.0. ' +
+        'Please, migrate to either "compact" or "full" as soon as possible.',
+    );
+  }
+  return { config, engine };
+}

@@ -1,0 +1,17 @@
+// The run's logger: k6's logfmt lines on stderr, with every secret the script has read redacted
+// (k6 redacts them from every later line, its own lines included).
+import type { SecretRedactor } from '../options/secret-sources.js';
+import { logLine, type ConsoleIO } from './console.js';
+import { EXIT } from './exit-codes.js';
+
+export type RunLog = (level: string, msg: string, fields?: Record<string, string>) => void;
+
+export function runLog(io: ConsoleIO, redactor: SecretRedactor): RunLog {
+  return (level, msg, fields) => io.err(logLine(level, redactor.redact(msg), redactor.fields(fields)));
+}
+
+/** An exception in the script's init, setup or teardown: k6's line with its hint, and exit 107. */
+export function scriptException(log: RunLog, error: unknown): number {
+  log('error', (error as Error).message, { hint: 'script exception' });
+  return EXIT.scriptException;
+}

@@ -1,0 +1,94 @@
+// The run's VUs: each a worker with the same script, environment, hooks and shared memory, kept in
+// one list so the run closes every one of them, whatever phase it ends in.
+import type { RunFlags } from '../cli/args.js';
+import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/vu.js';
+import type { MetricsEngine } from '../metrics/index.js';
+import type { SecretRedactor } from '../options/secret-sources.js';
+import type { Output, Sample } from '../types.js';
+import type { RunLog } from './run-log.js';
+import type { TestScript } from './open-script.js';
+
+/** Where the VUs' samples go: the metrics engine and the outputs, once each is there. */
+export class SampleRoute {
+  engine: MetricsEngine | undefined;
+  outputs: Output[] = [];
+
+  add(samples: Sample[]): void {
+    this.engine?.add(samples);
+    for (const o of this.outputs) o.addSamples(samples);
+  }
+}
+
+/** What every VU reports to the run: samples, log lines and the secrets to redact. */
+export function runHooks(
+  flags: RunFlags,
+  log: RunLog,
+  redactor: SecretRedactor,
+  route: SampleRoute,
+): VuHooks {
+  return {
+    onSamples: (samples) => route.add(samples),
+    onLog(level, message, fields) {
+      // k6 prints debug lines (console.debug) only with -v.
+      if (level === 'debug' && !flags.verbose) return;
+      // Lines without fields of their own (k6 module warnings) keep the console's source tag.
+      log(level, message, fields ?? { source: 'console' });
+    },
+    onSecret: (value) => redactor.add(value),
+  };
+}
+
+/** k6 run exposes the system environment in __ENV; -e values win. */
+export function scriptEnv(env: NodeJS.ProcessEnv, flags: RunFlags): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) result[k] = v;
+  return Object.assign(result, flags.env);
+}
+
+export class VuFactory {
+  /** exec.instance's numbers, shared by every VU (VU 0, which runs setup and teardown, is not counted). */
+  readonly instanceStats = new Int32Array(new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
+  /** HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them). */
+  private readonly httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
+  /** k6/data's SharedArrays: the first VU to make one shares it with every VU started after it. */
+  private readonly sharedArrays = new Map<string, SharedArrayBuffer>();
+  private readonly made: Vu[] = [];
+
+  constructor(
+    private readonly script: TestScript,
+    private readonly env: Record<string, string>,
+    private readonly hooks: VuHooks,
+  ) {}
+
+  /** A new VU (not initialised yet) with these run tags. */
+  make(vuId: number, runTags: Record<string, string>): Vu {
+    const vu = createVu(
+      {
+        scriptPath: this.script.scriptPath,
+        bundle: this.script.bundle,
+        vuId,
+        env: this.env,
+        runTags,
+        ...this.httpOptions,
+        instanceStats: this.instanceStats.buffer as SharedArrayBuffer,
+        secretSources: this.script.secretSources,
+        sharedArrays: this.sharedArrays,
+      },
+      this.hooks,
+    );
+    this.made.push(vu);
+    return vu;
+  }
+
+  /** The test options every VU made from now on gets (VU 0 made before they were known). */
+  useOptions(testOptions: Record<string, unknown>): void {
+    if (Array.isArray(testOptions.systemTags))
+      this.httpOptions.systemTags = testOptions.systemTags.map(String);
+    if (typeof testOptions.userAgent === 'string') this.httpOptions.userAgent = testOptions.userAgent;
+    if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
+  }
+
+  closeAll(): Promise<unknown> {
+    return Promise.allSettled(this.made.map((v) => v.close()));
+  }
+}
