@@ -93,9 +93,10 @@ module.exports = {
     {
       name: 'devkit-stands-alone',
       severity: 'error',
-      comment: 'The dev kit serves every layer, so it may only use k6-format.',
+      comment:
+        "The dev kit serves every layer, so it may only use k6-format, and the runner's Chromium launch flags (a leaf module: node:fs, k6-format) so tests drive the browser k6/browser drives.",
       from: { path: '^devkit/' },
-      to: { path: `^(runner|services)/|${LAB}` },
+      to: { path: `^(runner|services)/|${LAB}`, pathNot: '^runner/modules/browser/launch\\.ts$' },
     },
     {
       name: 'shipped-code-uses-no-devkit',

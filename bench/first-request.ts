@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realK6 } from '../devkit/loadlab-run.js';
+import { realK6 } from '../devkit/real-k6.js';
 import { median } from './lib/engine-run.js';
 import { startTarget } from './lib/measure.js';
 

@@ -9,7 +9,7 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { realK6 } from '../devkit/loadlab-run.js';
+import { realK6 } from '../devkit/real-k6.js';
 import { median, runEngine, type EngineRunResult } from './lib/engine-run.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

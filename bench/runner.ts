@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createVu, loadScript, type Vu } from '../runner/host/vu.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
-import { realK6 } from '../devkit/loadlab-run.js';
+import { realK6 } from '../devkit/real-k6.js';
 import { runBareBridge } from './lib/bare-bridge.js';
 import { startTarget } from './lib/plain-target.js';
 import { memoryPerVu, versusK6 } from './lib/versus-k6.js';

@@ -16,7 +16,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { realK6 } from '../devkit/loadlab-run.js';
+import { realK6 } from '../devkit/real-k6.js';
 import { median } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 import { PHASES, phasesOf, type Phases } from './lib/wall-phases.js';

@@ -9,7 +9,7 @@ import { hasTool } from '../stack/tools.js';
 import { influxQuery, startInfluxd, type InfluxSeries } from '../devkit/influxdb.js';
 import { freePort, type Daemon } from '../devkit/processes.js';
 import { JSON_DIR } from './build.js';
-import { streamSuiteRuns, type StreamedRun } from './influx-data.js';
+import { streamSuiteRuns, type StreamedRun } from './testing/influx-data.js';
 import { fillVariables, influxRegexValue, panelQueries, unfilledVariables } from './queries.js';
 
 const DB = 'k6';

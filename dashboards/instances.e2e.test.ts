@@ -2,7 +2,6 @@
 // segment and instance_id tag, stream one testid into a real InfluxDB 1.x; the k6 dashboard's overview
 // counts 3 instances and sums their VUs, and a single-process run next to it counts 1.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +9,11 @@ import { startSandbox } from '@loadlab/services';
 import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
 import { freePort, type Daemon } from '../devkit/processes.js';
 import { realK6 } from '../devkit/real-k6.js';
+import { runCommand } from '../devkit/command.js';
+import { REPO_ROOT } from '../devkit/script-process.js';
 import { hasTool } from '../stack/tools.js';
 import { JSON_DIR } from './build.js';
-import { SMOKE_BUNDLE, streamRunnerSmoke, type StreamedRun } from './influx-data.js';
+import { SMOKE_BUNDLE, streamRunnerSmoke, type StreamedRun } from './testing/influx-data.js';
 import { fillVariables, influxRegexValue, panelQueries } from './queries.js';
 
 const DB = 'k6';
@@ -21,24 +22,17 @@ const dashboard = JSON.parse(readFileSync(join(JSON_DIR, 'k6-load-test.json'), '
 };
 const CREDENTIALS = { DEMO_EMAIL: 'instances@loadlab.local', DEMO_PASSWORD: `pw-${process.pid}` };
 
-function k6Run(
+async function k6Run(
   k6: string,
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(k6, ['run', ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...env },
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output = (output + d).slice(-4000)));
-    child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+  const { code, output } = await runCommand(k6, ['run', ...args], {
+    cwd: REPO_ROOT, // the bundles are named from the repository
+    env: { HOME: tmpdir(), ...env },
+    timeoutMs: 90_000,
   });
+  return { code, output: output.slice(-4000) };
 }
 
 describe('k6 dashboard: a distributed run (3 instances) against a real InfluxDB 1.x', function () {

@@ -17,7 +17,7 @@ import {
   startPrometheus,
 } from '../devkit/prometheus.js';
 import { JSON_DIR } from './build.js';
-import { boundedLoad, startTargets, type Targets } from './prom-targets.js';
+import { boundedLoad, startTargets, type Targets } from './testing/prom-targets.js';
 import { fillVariables, panelQueries, unfilledVariables } from './queries.js';
 
 const POOL_PANEL = 'Clinic database pool';

@@ -1,18 +1,16 @@
 // A real Chromium for tests that look at pages (the report, the live dashboard, the sandbox's pages),
 // and a place for their screenshots. The same Debian Chromium the k6/browser module drives, launched
-// headless with what a root container needs (no sandbox) and no background traffic (a closed network
-// refuses it).
+// headless with the runner's own default flags (no sandbox for a root container, no background
+// traffic a closed network would refuse): one list, so the tests' browser is the runner's.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const QUIET = ['--disable-component-update', '--disable-sync', '--no-first-run'];
+import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
 
 export function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.K6_BROWSER_EXECUTABLE_PATH || '/usr/bin/chromium';
-  return chromium.launch({ executablePath, args: [...FLAGS, ...QUIET] });
+  const executablePath = process.env.K6_BROWSER_EXECUTABLE_PATH || DEFAULT_EXECUTABLE;
+  return chromium.launch({ executablePath, args: ['--headless', ...DEFAULT_ARGS] });
 }
 
 let artifacts: string | undefined;

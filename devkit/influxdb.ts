@@ -2,7 +2,8 @@
 // given directory, no usage reporting, no _internal monitoring database.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDaemon, type Daemon } from './processes.js';
+import { startDaemon } from './daemon.js';
+import type { Daemon } from './processes.js';
 
 export interface InfluxOptions {
   dataDir: string;

@@ -1,27 +1,21 @@
 // Shared by end-to-end tests and benchmarks: run `loadlab run` (or real k6) as a child process, and a loopback
 // target that answers like the throw-away server the reference k6 outputs were recorded against.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { K6_SAMPLES } from './k6-reference.js';
 import { NO_REAL_K6, realK6 } from './real-k6.js';
+import { runCommand, type CommandResult } from './command.js';
 
 export const REPO = fileURLToPath(new URL('../', import.meta.url));
-export const SAMPLES = K6_SAMPLES;
-export { NO_REAL_K6, realK6, realK6Available } from './real-k6.js';
 
-export interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type RunResult = CommandResult;
 
 export interface RunOptions {
-  env?: Record<string, string>;
+  /** Besides PATH and HOME, the whole environment (pass `{ ...process.env, ... }` to inherit). */
+  env?: NodeJS.ProcessEnv;
   cwd?: string;
   timeoutMs?: number;
   /**
@@ -35,29 +29,21 @@ export interface RunOptions {
 }
 
 function spawnCollecting(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: opts.cwd ?? REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env },
-    });
-    let stdout = '';
-    let stderr = '';
-    let interruptAt: NodeJS.Timeout | undefined;
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      // Like a user's Ctrl-C: one SIGINT, then the runner must stop gracefully on its own.
-      if (opts.interruptOnceRunningMs !== undefined && !interruptAt && stdout.includes('running ('))
-        interruptAt = setTimeout(() => child.kill('SIGINT'), opts.interruptOnceRunningMs);
-    });
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      clearTimeout(interruptAt);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  let interruptAt: NodeJS.Timeout | undefined;
+  const { interruptOnceRunningMs } = opts;
+  return runCommand(command, args, {
+    cwd: opts.cwd ?? REPO,
+    env: { HOME: process.env.HOME ?? '/tmp', ...opts.env },
+    timeoutMs: opts.timeoutMs,
+    // Like a user's Ctrl-C: one SIGINT, then the runner must stop gracefully on its own.
+    onOutput:
+      interruptOnceRunningMs === undefined
+        ? undefined
+        : ({ out, child }) => {
+            if (!interruptAt && out().includes('running ('))
+              interruptAt = setTimeout(() => child.kill('SIGINT'), interruptOnceRunningMs);
+          },
+  }).finally(() => clearTimeout(interruptAt));
 }
 
 export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunResult> {

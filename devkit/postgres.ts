@@ -3,12 +3,14 @@
 // for it with SCRAM as a real server does). PostgreSQL refuses to run
 // as root, so as root (CI) the cluster belongs to and runs as the `postgres` user (Debian's package
 // creates it) or `nobody`.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, pollUntil, stopChild } from './processes.js';
+import { runCommand } from './command.js';
+import { freePort, stopChild } from './processes.js';
+import { startProcess, untilReady } from './script-process.js';
 
 /** Where initdb and postgres are: PATH-like places first, then Debian's versioned directories. */
 export function findPostgresBin(): string | undefined {
@@ -42,16 +44,19 @@ export interface PgServer {
   stop(): Promise<void>;
 }
 
-function run(command: string, args: string[], user: { uid: number; gid: number } | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...user });
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-1000)));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${err.trim()}`)),
-    );
+/** initdb and the like, as `user`, in the caller's environment: resolves on exit 0, else rejects with its stderr. */
+async function run(
+  command: string,
+  args: string[],
+  user: { uid: number; gid: number } | undefined,
+): Promise<void> {
+  const { code, stderr } = await runCommand(command, args, {
+    cwd: process.cwd(),
+    env: process.env,
+    user,
+    timeoutMs: 120_000,
   });
+  if (code !== 0) throw new Error(`${command} exited with ${code}: ${stderr.slice(-1000).trim()}`);
 }
 
 /** `password`: the `clinic` superuser's, required over TCP (SCRAM); without it, connections are trusted. */
@@ -78,17 +83,17 @@ export async function startPgServer(bin: string, options: { password?: string } 
     // Loopback TCP only; the socket in our own directory (not /var/run/postgresql); no fsync: throw-away data.
     const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'];
     args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-    const started = spawn(join(bin, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...user });
-    child = started;
-    let tail = '';
-    started.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-1000)));
+    const started = startProcess(join(bin, 'postgres'), args, {
+      cwd: process.cwd(),
+      env: process.env,
+      user,
+      keepLastChars: 1000,
+    });
+    child = started.child;
     const secret = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}`;
     const url = `postgresql://clinic${secret}@127.0.0.1:${port}/postgres`;
-    const died = new Promise<never>((_, reject) =>
-      started.once('exit', (code) => reject(new Error(`postgres exited with ${code}: ${tail.trim()}`))),
-    );
-    died.catch(() => {});
-    const ready = pollUntil(
+    await untilReady(
+      started,
       'postgres to accept connections',
       async () => {
         const client = new pg.Client({ connectionString: url });
@@ -97,13 +102,13 @@ export async function startPgServer(bin: string, options: { password?: string } 
         return true;
       },
       30_000,
+      300,
     );
-    await Promise.race([ready, died]);
     return {
       url,
-      pid: started.pid!,
+      pid: started.child.pid!,
       stop: async () => {
-        await stopChild(started);
+        await stopChild(started.child);
         rmSync(dir, { recursive: true, force: true });
       },
     };

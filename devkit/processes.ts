@@ -1,8 +1,7 @@
-// Child-process plumbing shared by the local InfluxDB/Prometheus launchers: free loopback ports,
-// readiness polling, and a stop that waits for the exit.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Child-process plumbing shared by the local InfluxDB/Prometheus launchers and the tests: free loopback
+// ports, polling until something is ready, a stop that waits for the exit, and what a started daemon is.
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { waitForHealthy } from './wait-healthy.js';
 
 /** Asks the kernel for a free loopback port (for daemons that cannot listen on port 0 and report it). */
 export function freePort(): Promise<number> {
@@ -57,43 +56,4 @@ export interface Daemon {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
-}
-
-/** Starts a daemon and resolves once `readyUrl` answers 2xx; rejects with its stderr tail if it dies first. */
-export async function startDaemon(
-  name: string,
-  command: string,
-  args: string[],
-  url: string,
-  readyUrl: string,
-  options: { timeoutMs?: number; logTo?: NodeJS.WritableStream } = {},
-): Promise<Daemon> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = '';
-  const keepTail = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-2000);
-    options.logTo?.write(chunk);
-  };
-  child.stdout?.on('data', keepTail);
-  child.stderr?.on('data', keepTail);
-  const died = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new Error(`${name}: ${error.message}`)));
-    child.once('exit', (code) =>
-      reject(new Error(`${name} exited with code ${code}: ${tail.trim().slice(-500)}`)),
-    );
-  });
-  const daemon: Daemon = {
-    name,
-    url,
-    child,
-    stop: () => stopChild(child),
-  };
-  try {
-    await Promise.race([waitForHealthy([readyUrl], { timeoutMs: options.timeoutMs ?? 30_000 }), died]);
-  } catch (error) {
-    await daemon.stop();
-    throw error;
-  }
-  died.catch(() => undefined); // later exits are the owner's business (stop() or its exit handler)
-  return daemon;
 }

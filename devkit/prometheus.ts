@@ -3,7 +3,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { startDaemon, type Daemon } from './processes.js';
+import { startDaemon } from './daemon.js';
+import type { Daemon } from './processes.js';
 
 export const STACK_PROMETHEUS_YML = new URL('../stack/prometheus.yml', import.meta.url);
 

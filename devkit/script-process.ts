@@ -1,11 +1,12 @@
-// One harness for tests that start a project entry point (a service's main.ts, start-services, the
-// lab's scripts) as its own process: `node --import tsx <script>` in a fresh temporary folder (so no
-// developer's .env is read), output collected, the folder removed when it exits, and a wait until it
-// answers that fails at once, with its stderr, if the process dies first.
+// One harness for tests that start a long-lived process and wait for it: an entry point of the project
+// (`startScript`: `node --import tsx <script>`) or any command (`startProcess`: npm, a shell script, k6),
+// in a fresh temporary folder by default (so no developer's .env is read), output collected, the folder
+// removed when it exits, an optional bound after which it is killed, and waits until it answers (or
+// prints, or a probe says so) that fail at once, with its output, if the process dies first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pollUntil } from './processes.js';
 
@@ -18,90 +19,176 @@ export interface ScriptProcess {
   out(): string;
   /** stderr so far. */
   err(): string;
+  /** stdout and stderr so far, interleaved as they arrived. */
+  output(): string;
   /** The exit code (null after a signal), once the process has ended. */
   exit: Promise<number | null>;
+  /** Once the process has ended and its stdout and stderr are closed: all its output is in. */
+  closed: Promise<number | null>;
   /** SIGTERM (or `signal`), then the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Why the command could not be started at all (ENOENT, EACCES), if so. */
+  startError(): Error | undefined;
 }
 
 export interface ScriptOptions {
-  /** The whole environment besides PATH: nothing of the test runner's leaks in. */
-  env?: Record<string, string>;
+  /**
+   * The whole environment besides PATH: nothing of the test runner's leaks in (pass
+   * `{ ...process.env, ... }` to inherit it on purpose). A PATH here replaces the runner's.
+   */
+  env?: NodeJS.ProcessEnv;
   args?: string[];
   /** Working folder; default a new temporary one, removed on exit. */
   cwd?: string;
+  /** SIGKILL after this long, so a hung process cannot outlive its test (default: no bound). */
+  killAfterMs?: number;
+  /** Run as this user (a daemon that refuses root, such as PostgreSQL); default this process's. */
+  user?: { uid: number; gid: number };
+  /** Keep only this many of the last characters of each output (default: all). */
+  keepLastChars?: number;
+  /** `pipe` to talk to the process on `child.stdin`; default none (it reads an empty input). */
+  stdin?: 'ignore' | 'pipe';
 }
 
-/** Starts `script` (a path from the repository root, e.g. `services/sandbox/main.ts`). */
+/** The command that runs `script` (a path from the repository root, or absolute) as `npm run` does: node with tsx. */
+export function nodeScript(script: string, args: string[] = []): [string, string[]] {
+  return [process.execPath, ['--import', TSX, resolve(REPO_ROOT, script), ...args]];
+}
+
+/** Starts `script` (a path from the repository root, e.g. `services/sandbox/main.ts`, or absolute). */
 export function startScript(script: string, options: ScriptOptions = {}): ScriptProcess {
+  return startProcess(...nodeScript(script), options);
+}
+
+/** Starts `command` with `args` (options.args are appended) as startScript does a script. */
+export function startProcess(command: string, args: string[], options: ScriptOptions = {}): ScriptProcess {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'loadlab-script-'));
-  const child = spawn(process.execPath, ['--import', TSX, join(REPO_ROOT, script), ...(options.args ?? [])], {
+  const child = spawn(command, [...args, ...(options.args ?? [])], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+    ...options.user,
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
-      resolve(code);
-    }),
-  );
+  let both = '';
+  // A daemon that runs for hours keeps only its last words (options.keepLastChars).
+  const keep = (text: string) =>
+    options.keepLastChars === undefined ? text : text.slice(-options.keepLastChars);
+  const collect = (stream: 'out' | 'err', text: string) => {
+    if (stream === 'out') out = keep(out + text);
+    else err = keep(err + text);
+    both = keep(both + text);
+  };
+  child.stdout!.on('data', (d: Buffer) => collect('out', d.toString()));
+  child.stderr!.on('data', (d: Buffer) => collect('err', d.toString()));
+  const killer =
+    options.killAfterMs === undefined
+      ? undefined
+      : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+  // A command that cannot start (ENOENT) emits 'error' and may never emit 'exit': it ends as exit 127, as a shell says.
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+    collect('err', `${error.message}\n`);
+  });
+  const ended = (event: 'exit' | 'close') =>
+    new Promise<number | null>((resolveEnd) => {
+      child.once(event, (code) => resolveEnd(code));
+      child.once('error', () => resolveEnd(127));
+    });
+  const exit = ended('exit');
+  const closed = ended('close');
+  void exit.then(() => {
+    clearTimeout(killer);
+    if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+  });
   return {
     child,
     out: () => out,
     err: () => err,
+    output: () => both,
     exit,
+    closed,
     stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (!spawnError && child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exit;
     },
+    startError: () => spawnError,
   };
 }
 
 /** Resolves once `url` answers 2xx; rejects with the process's stderr if it exits first or after `timeoutMs`. */
 export async function untilHealthy(proc: ScriptProcess, url: string, timeoutMs = 20_000): Promise<void> {
-  await pollUntil(
+  await untilReady(
+    proc,
     `${url} to answer`,
     async () => {
-      if (hasExited(proc)) throw new ExitedEarly(proc);
+      if (hasExited(proc)) return undefined; // whoever answers now is not this process
       // A slow answer still counts (a service may add latency on purpose): wait for it, within reason.
       const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
       await response.body?.cancel();
       return response.ok ? true : undefined;
     },
     timeoutMs,
-    (error) => error instanceof ExitedEarly,
-    100,
   );
 }
 
 /** Resolves with the output once `pattern` appears in stdout or stderr; rejects if the process exits first. */
 export async function untilOutput(proc: ScriptProcess, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  return pollUntil(
+  return untilReady(
+    proc,
     `output matching ${pattern}`,
     async () => {
       const both = proc.out() + proc.err();
-      if (pattern.test(both)) return both;
+      return pattern.test(both) ? both : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/**
+ * Polls `probe` (errors count as "not yet") until it returns a value; rejects naming `what` after
+ * `timeoutMs`, or at once, with the process's output, if it exits first.
+ */
+export async function untilReady<T>(
+  proc: ScriptProcess,
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<T> {
+  return pollUntil(
+    what,
+    async () => {
+      const value = await probe().catch(() => undefined);
+      if (value !== undefined) return value;
       if (hasExited(proc)) throw new ExitedEarly(proc);
       return undefined;
     },
     timeoutMs,
     (error) => error instanceof ExitedEarly,
-    100,
+    intervalMs,
   );
 }
 
+/** The first whole line of `text`, once there is one: what a server started on port 0 prints to say where it listens. */
+export function firstLine(text: string): string | undefined {
+  const end = text.indexOf('\n');
+  return end < 0 ? undefined : text.slice(0, end).trim();
+}
+
 /** Read from the child itself: Node sets its exit code or signal before any 'exit' listener runs. */
-const hasExited = (proc: ScriptProcess) => proc.child.exitCode !== null || proc.child.signalCode !== null;
+const hasExited = (proc: ScriptProcess) =>
+  proc.child.exitCode !== null || proc.child.signalCode !== null || proc.startError() !== undefined;
 
 class ExitedEarly extends Error {
   constructor(proc: ScriptProcess) {
+    const startError = proc.startError();
     super(
-      `exited (${proc.child.exitCode ?? proc.child.signalCode}) before it was ready: ${proc.err().trim().slice(-500)}`,
+      startError
+        ? `could not start: ${startError.message}`
+        : `exited (${proc.child.exitCode ?? proc.child.signalCode}) before it was ready: ${(proc.err() || proc.out()).trim().slice(-500)}`,
     );
   }
 }

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parseRunArgs } from './cli/args.js';
-import { NO_REAL_K6, REPO, realK6 } from '../devkit/loadlab-run.js';
+import { REPO } from '../devkit/loadlab-run.js';
+import { NO_REAL_K6, realK6 } from '../devkit/real-k6.js';
 
 function loadlab(...args: string[]) {
   const r = spawnSync(process.execPath, [`${REPO}bin/loadlab.js`, ...args], { encoding: 'utf8' });

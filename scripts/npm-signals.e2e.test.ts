@@ -2,11 +2,10 @@
 // stop the service. npm signals its child, `sh -c <script>`, and a shell that does not exec its
 // command (Debian's dash) dies alone, leaving the server running on its port: the scripts `exec`.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../devkit/processes.js';
+import { startProcess, untilReady } from '../devkit/script-process.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,7 +46,8 @@ describe('npm run start:* under a supervisor', function () {
         CLINIC_PORT: await freePort(),
         CLINIC_SECURE_PORT: await freePort(),
       };
-      const npm = spawn('npm', ['run', '-s', script], {
+      // The SIGTERM goes to npm itself, as a supervisor sends it: stop() signals the process it started.
+      const npm = startProcess('npm', ['run', '-s', script], {
         cwd: REPO,
         env: {
           ...process.env,
@@ -57,26 +57,19 @@ describe('npm run start:* under a supervisor', function () {
           ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
         },
       });
-      let out = '';
-      npm.stdout.on('data', (d) => (out += d));
-      npm.stderr.on('data', (d) => (out += d));
-      const exited = once(npm, 'exit');
-      const deadline = Date.now() + 30_000;
-      while (
-        (out.match(/ listening"/g) ?? []).length < listening &&
-        npm.exitCode === null &&
-        Date.now() < deadline
-      )
-        await new Promise((r) => setTimeout(r, 100));
-      assert.equal((out.match(/ listening"/g) ?? []).length, listening, out);
-      npm.kill('SIGTERM');
-      await exited;
+      const out = () => npm.output();
+      const listened = async () =>
+        (out().match(/ listening"/g) ?? []).length >= listening ? true : undefined;
+      // The count is asserted below, with the output, whether the wait ended in time, early or not at all.
+      await untilReady(npm, `${listening} listening lines`, listened, 30_000).catch(() => undefined);
+      assert.equal((out().match(/ listening"/g) ?? []).length, listening, out());
+      await npm.stop('SIGTERM');
       const used = [ports.PORT, ports.CLINIC_PORT, ports.CLINIC_SECURE_PORT].filter((port) =>
-        out.includes(`127.0.0.1:${port}"`),
+        out().includes(`127.0.0.1:${port}"`),
       );
-      assert.equal(used.length, listening, out);
+      assert.equal(used.length, listening, out());
       for (const port of used)
-        assert.ok(await portClosed(port, Date.now() + 10_000), `port ${port} still open:\n${out}`);
+        assert.ok(await portClosed(port, Date.now() + 10_000), `port ${port} still open:\n${out()}`);
     });
   }
 });

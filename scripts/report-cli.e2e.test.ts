@@ -1,26 +1,22 @@
 // `npm run report`: real k6 sample files in, report files out; the exit code follows the verdict
 // (0 PASS, 1 FAIL); bad input gives one line and exit 2.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { K6_GOLDEN, K6_SAMPLES } from '../devkit/k6-reference.js';
+import { runScript } from '../devkit/command.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SAMPLES = K6_SAMPLES;
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'scripts', 'report-cli.ts'), ...args],
-      { cwd: ROOT },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { code, stdout, stderr } = await runScript('scripts/report-cli.ts', args, {
+    cwd: ROOT,
+    env: process.env,
   });
+  return { code: code ?? 1, stdout, stderr };
 }
 
 describe('report CLI', function () {

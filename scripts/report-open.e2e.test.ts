@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { desktopOpener } from '../report/open.js';
+import { runScript } from '../devkit/command.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function open(
+async function open(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'scripts', 'report-open.ts'), ...args],
-      { cwd: ROOT, env },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  const { code, stdout, stderr } = await runScript('scripts/report-open.ts', args, { cwd: ROOT, env });
+  return { code: code ?? 1, stdout, stderr };
 }
 
 describe('report:open', function () {

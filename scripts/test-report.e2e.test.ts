@@ -1,13 +1,13 @@
 // test:report end to end with a stand-in for scripts/run-k6.sh (the engines are other parts of the
 // project): real health check, real files under results/runs, real report generation.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runScript } from '../devkit/command.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const FAKE = join(ROOT, 'scripts', 'fixtures', 'report-fake-engine.mjs');
@@ -21,19 +21,15 @@ const BUNDLES = [
   'scenarios/spike/api-spike',
 ];
 
-function run(
+async function run(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'scripts', 'test-report.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+  const { code, stdout, stderr } = await runScript('scripts/test-report.ts', args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
   });
+  return { code: code ?? 1, stdout, stderr };
 }
 
 describe('test:report', function () {

@@ -3,7 +3,7 @@
 // refuses flags docker and compose do not have, records every call with the state of results/ at that
 // moment, and can carry out a host-network `docker run` with the real k6 of ../shared/tools/k6.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realK6 } from '../devkit/real-k6.js';
+import { runCommand } from '../devkit/command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FAKE = join(ROOT, 'stack/fixtures/fake-docker.mjs');
@@ -294,8 +295,10 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
       ].join('\n'),
     );
     try {
-      const code = await new Promise<number | null>((resolve) => {
-        const child = spawn(join(clone, 'scripts/run-k6.sh'), ['script.js', '--iterations', '2', '-q'], {
+      const { code } = await runCommand(
+        join(clone, 'scripts/run-k6.sh'),
+        ['script.js', '--iterations', '2', '-q'],
+        {
           cwd: clone,
           env: {
             ...withoutInherited(),
@@ -305,10 +308,9 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
             LT_ENGINE: 'docker',
             BASE_URL: url,
           },
-          stdio: 'ignore',
-        });
-        child.on('close', resolve);
-      });
+          timeoutMs: 60_000,
+        },
+      );
       assert.equal(code, 0);
       const summary = JSON.parse(readFileSync(join(clone, 'results/summary.json'), 'utf8')) as {
         metrics: { checks: { values: { passes: number } } };

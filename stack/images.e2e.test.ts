@@ -2,15 +2,23 @@
 // .dockerignore) are assembled in a temp folder and run there as the image would run them, and every
 // package the services import is a production dependency (the image installs only those).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { assemble, copiedFiles, contextCopySources, inContext, parseDockerignore } from './docker-context.js';
-import { simulate, stages } from './dockerfile-model.js';
-import { freePort, pollUntil, stopChild } from '../devkit/processes.js';
+import {
+  assemble,
+  copiedFiles,
+  contextCopySources,
+  inContext,
+  parseDockerignore,
+} from './testing/docker-context.js';
+import { simulate, stages } from './testing/dockerfile-model.js';
+import { freePort } from '../devkit/processes.js';
+import { runCommand } from '../devkit/command.js';
+import { startProcess, untilHealthy } from '../devkit/script-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -63,16 +71,14 @@ describe('stack/healthcheck.mjs', function () {
     const base = `http://127.0.0.1:${port}`;
     try {
       // Asynchronous children: the server answers on this process's event loop, which spawnSync would block.
-      const check = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-        new Promise<number | null>((resolve) => {
-          const { HEALTHCHECK_URL: _ignored, ...inherited } = process.env;
-          const child = spawn(process.execPath, ['stack/healthcheck.mjs', ...args], {
-            cwd: ROOT,
-            env: { ...inherited, ...env },
-            stdio: 'ignore',
-          });
-          child.once('exit', (code) => resolve(code));
+      const check = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+        const { HEALTHCHECK_URL: _ignored, ...inherited } = process.env;
+        const { code } = await runCommand(process.execPath, ['stack/healthcheck.mjs', ...args], {
+          cwd: ROOT,
+          env: { ...inherited, ...env },
         });
+        return code;
+      };
       assert.equal(await check([`${base}/ok`]), 0);
       assert.equal(await check([`${base}/down`]), 1);
       assert.equal(await check([], { HEALTHCHECK_URL: `${base}/ok` }), 0);
@@ -192,29 +198,22 @@ describe('stack/services.Dockerfile contents', function () {
   for (const target of targets) {
     it(`the ${target.name} target runs from the image's files and passes its HEALTHCHECK`, async () => {
       const port = await freePort();
-      const child = spawn(process.execPath, ['--import', 'tsx', target.entry], {
+      // tsx and the entry from the image's folder (not startScript's repository paths): the image is what runs.
+      const child = startProcess(process.execPath, ['--import', 'tsx', target.entry], {
         cwd: dir,
         env: { ...process.env, NODE_ENV: 'production', ...target.env(port) },
-        stdio: ['ignore', 'ignore', 'pipe'],
       });
-      let stderr = '';
-      child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
       try {
         const url = `http://127.0.0.1:${port}`;
-        await pollUntil(
-          `${target.name} from ${dir}`,
-          async () => {
-            if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${stderr}`);
-            return (await fetch(`${url}${target.paths[0]}`)).ok ? true : undefined;
-          },
-          30_000,
-        ).catch((error: Error) => assert.fail(`${error.message}\n${stderr}`));
+        await untilHealthy(child, `${url}${target.paths[0]}`, 30_000).catch((error: Error) =>
+          assert.fail(`${target.name} from ${dir}: ${error.message}\n${child.err()}`),
+        );
         for (const path of target.paths) {
           assert.equal((await fetch(`${url}${path}`)).status, 200, path);
         }
         assert.equal(healthcheck(dir, [`${url}${target.paths[0]}`]), 0);
       } finally {
-        await stopChild(child);
+        await child.stop();
       }
     });
   }

@@ -1,7 +1,7 @@
 // The command wrappers behind the npm docker:*, grafana:* and streaming scripts: they refuse with
 // one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { missingVariables } from '../scripts/lib/require-env.js';
 import { influxdConfig } from '../devkit/influxdb.js';
 import { localPrometheusConfig, readStackPrometheusConfig } from '../devkit/prometheus.js';
 import { parse } from 'yaml';
+import { runCommand } from '../devkit/command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLOUD_VARS = [
@@ -61,27 +62,29 @@ describe('stack command wrappers', () => {
     });
   }
 
-  it('stream-native.sh cloud names every missing K6_INFLUXDB_* variable in one line', () => {
+  it('native/stream.sh cloud names every missing K6_INFLUXDB_* variable in one line', () => {
     const env = { ...process.env, ...Object.fromEntries(CLOUD_VARS.map((name) => [name, ''])) };
-    const result = run('stack/stream-native.sh', ['cloud', 'scenarios/smoke/api-health'], env);
+    const result = run('stack/native/stream.sh', ['cloud', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 2);
     assert.equal(result.stderr.split('\n').length, 1, result.stderr);
     for (const name of CLOUD_VARS) assert.match(result.stderr, new RegExp(name));
   });
 
-  it('stream-native.sh cloud names only what is missing', () => {
+  it('native/stream.sh cloud names only what is missing', () => {
     const env = {
       ...process.env,
       K6_INFLUXDB_ADDR: 'https://example.invalid',
       K6_INFLUXDB_ORGANIZATION: 'o',
     };
     Object.assign(env, { K6_INFLUXDB_BUCKET: '', K6_INFLUXDB_TOKEN: '' });
-    const result = run('stack/stream-native.sh', ['cloud', 'scenarios/smoke/api-health'], env);
+    const result = run('stack/native/stream.sh', ['cloud', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /missing K6_INFLUXDB_BUCKET, K6_INFLUXDB_TOKEN \(/);
   });
 
-  it('stream-native.sh local passes k6 flags after the profile on to the engine', async () => {
+  it('native/stream.sh local passes k6 flags after the profile on to the engine', async function () {
+    // Two tsx processes and run-k6.sh: over the suite's 20 s on a loaded machine (seen at load 20).
+    this.timeout(60_000);
     // An InfluxDB 1.x that answers /ping, and a k6 >= 1.0 on PATH that prints its arguments.
     const influx = createServer((_req, res) =>
       res.writeHead(204, { 'X-Influxdb-Version': '1.6.7~rc0' }).end(),
@@ -95,24 +98,20 @@ describe('stack command wrappers', () => {
     chmodSync(join(bin, 'k6'), 0o755);
     try {
       const port = (influx.address() as AddressInfo).port;
-      const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(
-          join(ROOT, 'stack/stream-native.sh'),
-          ['local', 'scenarios/smoke/api-health', 'smoke', '--vus', '2', '--duration', '5s'],
-          {
-            cwd: ROOT,
-            env: {
-              ...process.env,
-              PATH: `${bin}:${process.env.PATH}`,
-              LOADLAB_INFLUXDB_V1_URL: `http://127.0.0.1:${port}/k6`,
-            },
+      const { code, output } = await runCommand(
+        join(ROOT, 'stack/native/stream.sh'),
+        ['local', 'scenarios/smoke/api-health', 'smoke', '--vus', '2', '--duration', '5s'],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            PATH: `${bin}:${process.env.PATH}`,
+            LOADLAB_INFLUXDB_V1_URL: `http://127.0.0.1:${port}/k6`,
           },
-        );
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('close', (code) => resolve({ code, out }));
-      });
+          timeoutMs: 60_000,
+        },
+      );
+      const result = { code, out: output };
       assert.equal(result.code, 0, result.out);
       assert.match(result.out, /InfluxDB 1\.6\.7~rc0 at http:\/\/127\.0\.0\.1:\d+ speaks the v1 API/);
       assert.match(result.out, /engine: k6 from PATH/);
@@ -126,9 +125,9 @@ describe('stack command wrappers', () => {
     }
   });
 
-  it('stream-native.sh local refuses when no InfluxDB answers', () => {
+  it('native/stream.sh local refuses when no InfluxDB answers', () => {
     const env = { ...process.env, LOADLAB_INFLUXDB_V1_URL: 'http://127.0.0.1:9/k6' };
-    const result = run('stack/stream-native.sh', ['local', 'scenarios/smoke/api-health'], env);
+    const result = run('stack/native/stream.sh', ['local', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 3);
     assert.match(
       result.stderr,
@@ -137,7 +136,7 @@ describe('stack command wrappers', () => {
   });
 
   it('both wrappers reject unknown commands with usage', () => {
-    assert.equal(run('stack/stream-native.sh', ['moon', 'x'], process.env).status, 2);
+    assert.equal(run('stack/native/stream.sh', ['moon', 'x'], process.env).status, 2);
     const result = run('stack/compose.sh', ['moon'], {
       ...process.env,
       PATH: `${fakeBin}:${process.env.PATH}`,
@@ -298,7 +297,7 @@ describe('npm scripts of the stack', () => {
     // Streaming scripts pass `scenarios/...`; compose.sh names the bundles inside the image as suite/....js.
     const named = [
       ...Object.values(scripts).flatMap((s) => [
-        ...s.matchAll(/(?:stream|stream-native\.sh \w+) (scenarios\/[\w/-]+)/g),
+        ...s.matchAll(/(?:stream|native\/stream\.sh \w+) (scenarios\/[\w/-]+)/g),
       ]),
       ...readFileSync(join(ROOT, 'stack/compose.sh'), 'utf8').matchAll(/suite\/(scenarios\/[\w/-]+)\.js/g),
     ].map((m) => m[1] ?? '');

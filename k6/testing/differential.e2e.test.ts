@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleSuite, suiteEntryPoints } from '../build.js';
-import { NO_REAL_K6, realK6Available } from '../../devkit/loadlab-run.js';
+import { NO_REAL_K6, realK6Available } from '../../devkit/real-k6.js';
 import { startInfluxCapture, type InfluxCapture } from '../../runner/testing/influx-capture.js';
 import { explain, sideBySide, type EngineRun } from '../../runner/testing/side-by-side.js';
 import { crossedTimeThresholds, failedOnTimingOnly, loadDecided } from '../../runner/testing/load-decided.js';

@@ -1,7 +1,5 @@
 // The live dashboard, driven through its Output methods with real k6 samples, opened in real Chromium.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -16,6 +14,7 @@ import { buildReport, buildScenarioReport, type Report, type ScenarioReport } fr
 import { renderHtml } from '../render/html.js';
 import { artifactPath, launchChromium } from '../../devkit/chromium.js';
 import { samplesFromNdjson, SAMPLES_DIR } from '../test-helpers.js';
+import { startScript, untilReady } from '../../devkit/script-process.js';
 import { createDashboardOutput, parsePeriod, thresholdSources } from './dashboard-output.js';
 
 // Page-side globals used inside page.evaluate / waitForFunction callbacks (run in Chromium, not Node).
@@ -417,30 +416,28 @@ describe('live dashboard output', function () {
   });
 
   it('lets the process exit after stop() although a client is still connected', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), 'fixtures-exit-child.ts')],
-      {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      },
+    // Bounded: a dashboard that held the process open fails below (and the child is killed).
+    const child = startScript(join(dirname(fileURLToPath(import.meta.url)), 'fixtures-exit-child.ts'), {
+      stdin: 'pipe',
+      killAfterMs: 60_000,
+    });
+    const url = await untilReady(
+      child,
+      'the dashboard URL on stdout',
+      async () => (child.out().includes('\n') ? child.out().trim() : undefined),
+      30_000,
     );
-    const exited = once(child, 'exit');
-    let stdout = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    while (!stdout.includes('\n')) await once(child.stdout, 'data');
-    const url = stdout.trim();
     // A browser-like client holding the event stream open.
     const res = await fetch(`${url}/events`);
     const reader = res.body?.getReader();
     const first = await reader?.read();
     assert.match(Buffer.from(first?.value ?? []).toString(), /retry: |event: snapshot/);
-    child.stdin.write('stop\n');
-    // Bounded wait: a dashboard that held the process open fails here (and the child is killed).
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code] = await exited;
+    child.child.stdin!.write('stop\n');
+    const timer = setTimeout(() => child.child.kill('SIGKILL'), 20_000);
+    const code = await child.exit;
     clearTimeout(timer);
     assert.equal(code, 0, 'the child exited by itself');
-    assert.match(stdout, /stopped/);
+    assert.match(child.out(), /stopped/);
     await reader?.cancel().catch(() => undefined);
   });
 });

@@ -2,8 +2,6 @@
 // against the real sandbox with K6_WEB_DASHBOARD=true while Chromium watches; then the files of the
 // same run feed the report generator.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +13,7 @@ import { createSandboxApp, listen, type StartedServer } from '@loadlab/services'
 import { chartPixels, collectErrors } from '../browser.e2e.test.js';
 import { buildScenarioReport } from '../model.js';
 import { artifactPath, launchChromium } from '../../devkit/chromium.js';
+import { startProcess, untilOutput } from '../../devkit/script-process.js';
 
 declare const window: {
   __loadlab: {
@@ -67,7 +66,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const errors = collectErrors(page);
     // cwd in the temp dir: the suite's handleSummary writes results/… relative to it.
-    const child = spawn(
+    const child = startProcess(
       process.execPath,
       [
         join(REPO, 'bin', 'loadlab.js'),
@@ -83,7 +82,6 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
       {
         cwd: dir,
         env: {
-          PATH: process.env.PATH ?? '',
           HOME: process.env.HOME ?? '/tmp',
           BASE_URL: sandbox.url,
           DEMO_EMAIL: CREDENTIALS.demoEmail,
@@ -94,19 +92,11 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
           K6_WEB_DASHBOARD_PERIOD: '500ms',
           K6_WEB_DASHBOARD_EXPORT: join(dir, 'report.html'),
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        killAfterMs: 90_000,
       },
     );
-    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    const exited = once(child, 'exit');
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => (stdout += d));
-    while (!/web dashboard: (http:\/\/\S+)/.test(stdout)) {
-      if (child.exitCode !== null) assert.fail(`runner exited early: ${stderr}`);
-      await once(child.stdout, 'data');
-    }
+    await untilOutput(child, /web dashboard: (http:\/\/\S+)/, 90_000);
+    const stdout = child.out();
     const url = (/web dashboard: (http:\/\/\S+)/.exec(stdout) as RegExpExecArray)[1] as string;
 
     await page.goto(`${url}/`);
@@ -151,9 +141,8 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     for (const n of pixels) assert.ok(n > 100, `live chart painted (${n} pixels)`);
     await page.screenshot({ path: artifactPath('live-dashboard-run.png'), fullPage: true });
 
-    const [code] = await exited; // with the tab still connected
-    clearTimeout(killer);
-    assert.equal(code, 0, stderr);
+    const code = await child.exit; // with the tab still connected
+    assert.equal(code, 0, child.err());
     await page.waitForFunction(() => document.getElementById('live-status')?.textContent === 'run finished');
     assert.deepEqual(
       await page.evaluate(() => [window.__loadlab.renders, window.__loadlab.charts.map((c) => c.plot.__id)]),

@@ -7,7 +7,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { realK6, runLoadlab } from '../../devkit/loadlab-run.js';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
+import { realK6 } from '../../devkit/real-k6.js';
 
 /** What the server has: a module that imports a sibling by relative path and a k6 module. */
 const MODULES: Record<string, string> = {

@@ -3,11 +3,11 @@
 // iteration as interrupted, runs teardown and the summary, and exits with its code. So must the runner;
 // where the real k6 is beside the clone, the same script runs on it for the same assertions.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realK6 } from '../../devkit/real-k6.js';
+import { runCommand } from '../../devkit/command.js';
 import { REPO } from '../../devkit/loadlab-run.js';
 
 /** VU 1's third iteration spins forever; the other VU keeps iterating. */
@@ -32,36 +32,31 @@ interface Finished {
  * Runs `run --summary-mode=compact <script>`, with a Ctrl-C `interruptAfterMs` after the first progress
  * line when asked; SIGKILL after 40 s stands for a run that never ends.
  */
-function run(command: string[], script: string, interruptAfterMs?: number): Promise<Finished> {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(command[0]!, [...command.slice(1), 'run', '--summary-mode=compact', script], {
+async function run(command: string[], script: string, interruptAfterMs?: number): Promise<Finished> {
+  const started = Date.now();
+  let interruptedAt = started;
+  let interrupt: NodeJS.Timeout | undefined;
+  const { code, output } = await runCommand(
+    command[0]!,
+    [...command.slice(1), 'run', '--summary-mode=compact', script],
+    {
       cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
-    });
-    // k6 prints its progress on stdout when that is not a TTY, the runner on stderr: both are read.
-    let output = '';
-    let interruptedAt = started;
-    let interrupt: NodeJS.Timeout | undefined;
-    const read = (d: Buffer) => {
-      output += d.toString();
-      // Timed from the first progress line (the run has started), not from spawn: a loaded machine
-      // can take seconds to get there, and a SIGINT before the handlers exist kills the process.
-      if (interruptAfterMs !== undefined && !interrupt && output.includes('running ('))
-        interrupt = setTimeout(() => {
-          interruptedAt = Date.now();
-          child.kill('SIGINT');
-        }, interruptAfterMs);
-    };
-    child.stderr.on('data', read);
-    child.stdout.on('data', read);
-    const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-    child.once('exit', (code) => {
-      clearTimeout(killer);
-      clearTimeout(interrupt);
-      resolve({ code, ms: Date.now() - (interruptAfterMs === undefined ? started : interruptedAt), output });
-    });
-  });
+      env: { HOME: process.env.HOME ?? '/tmp' },
+      timeoutMs: 40_000,
+      // k6 prints its progress on stdout when that is not a TTY, the runner on stderr: both are read.
+      onOutput: (proc) => {
+        // Timed from the first progress line (the run has started), not from spawn: a loaded machine
+        // can take seconds to get there, and a SIGINT before the handlers exist kills the process.
+        if (interruptAfterMs !== undefined && !interrupt && proc.output().includes('running ('))
+          interrupt = setTimeout(() => {
+            interruptedAt = Date.now();
+            proc.child.kill('SIGINT');
+          }, interruptAfterMs);
+      },
+    },
+  );
+  clearTimeout(interrupt);
+  return { code, ms: Date.now() - (interruptAfterMs === undefined ? started : interruptedAt), output };
 }
 
 const interruptedCount = (output: string) =>

@@ -1,5 +1,5 @@
 // The conformance corpus: small k6 scripts, each about behaviours of k6 the runner claims, run on
-// real k6 and on the runner by conformance-live.e2e.test.ts and compared with run-shape.ts. Each writes
+// real k6 and on the runner by corpus-vs-real-k6.e2e.test.ts and compared with run-shape.ts. Each writes
 // its handleSummary data to $SUMMARY_JSON; BASE_URL is the reference target (harness.ts).
 
 import { fileURLToPath } from 'node:url';

@@ -2,10 +2,10 @@
 // on real k6 and on the runner, its data file rewritten on disk between VU 0's init and the other
 // VUs', must log the same lines.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommand } from '../../devkit/command.js';
 import { REPO } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip } from '../testing/log-lines.js';
 
@@ -23,48 +23,34 @@ interface Outcome {
 }
 
 /** Runs the fixture in a fresh folder; rewrites data.txt when VU 0 says it has read it. */
-function runRewriting(command: string[]): Promise<Outcome> {
+async function runRewriting(command: string[]): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'init-files-'));
   copyFileSync(FIXTURE, join(dir, 'init-files.js'));
   writeFileSync(join(dir, 'data.txt'), 'original\n');
   writeFileSync(join(dir, 'late.txt'), 'late\n');
-  const child = spawn(
+  let rewroteAt = 0;
+  const { code, stderr } = await runCommand(
     command[0]!,
     [...command.slice(1), 'run', '-q', '--summary-mode=disabled', 'init-files.js'],
     {
       cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        INIT_WAIT_MS: String(INIT_WAIT_MS),
+      env: { HOME: process.env.HOME ?? '/tmp', INIT_WAIT_MS: String(INIT_WAIT_MS) },
+      timeoutMs: 120_000,
+      onOutput: ({ err }) => {
+        if (!rewroteAt && err().includes('VU 0 read data.txt')) {
+          writeFileSync(join(dir, 'data.txt'), 'rewritten\n');
+          rewroteAt = Date.now();
+        }
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
     },
-  );
-  let stderr = '';
-  let rewroteAt = 0;
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    if (!rewroteAt && stderr.includes('VU 0 read data.txt')) {
-      writeFileSync(join(dir, 'data.txt'), 'rewritten\n');
-      rewroteAt = Date.now();
-    }
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      rmSync(dir, { recursive: true, force: true });
-      if (code !== 0) return reject(new Error(`${command.join(' ')} exited ${code}:\n${stderr}`));
-      const lines = stderr
-        .split('\n')
-        .filter((l) => l.startsWith('time='))
-        .map((l) => l.replace(/^time="[^"]*" /, '').replaceAll(dir, '<dir>'));
-      const openedAt = lines.flatMap((l) => /opened at (\d+)/.exec(l)?.[1] ?? []).map(Number);
-      resolve({ lines: lines.filter((l) => !l.includes('opened at')).sort(), rewroteAt, openedAt });
-    });
-  });
+  ).finally(() => rmSync(dir, { recursive: true, force: true }));
+  if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}:\n${stderr}`);
+  const lines = stderr
+    .split('\n')
+    .filter((l) => l.startsWith('time='))
+    .map((l) => l.replace(/^time="[^"]*" /, '').replaceAll(dir, '<dir>'));
+  const openedAt = lines.flatMap((l) => /opened at (\d+)/.exec(l)?.[1] ?? []).map(Number);
+  return { lines: lines.filter((l) => !l.includes('opened at')).sort(), rewroteAt, openedAt };
 }
 
 describe('runner/vu files opened in init', () => {

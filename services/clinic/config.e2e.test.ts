@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { ConfigError, clinicConfigFromEnv, clinicDbFromEnv } from './config.js';
 import { startClinic } from './main.js';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+import { startScript } from '../../devkit/script-process.js';
 
 describe('clinic config', () => {
   it('reads CLINIC_SECURITY_ENABLE and upstream PETCLINIC_SECURITY_ENABLE', () => {
@@ -60,19 +52,12 @@ describe('clinic config', () => {
   });
 
   it('the clinic process exits 2 with one line on a default admin password', async () => {
-    const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-      cwd: mkdtempSync(join(tmpdir(), 'clinic-main-')),
-      env: {
-        PATH: process.env.PATH ?? '',
-        CLINIC_PORT: '0',
-        CLINIC_SECURE_PORT: '0',
-        ADMIN_PASSWORD: 'admin',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const clinic = startScript('services/clinic/main.ts', {
+      env: { CLINIC_PORT: '0', CLINIC_SECURE_PORT: '0', ADMIN_PASSWORD: 'admin' },
+      killAfterMs: 60_000,
     });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const code = await clinic.closed;
+    const stderr = clinic.err();
     assert.equal(code, 2);
     assert.match(stderr, /^clinic: ADMIN_PASSWORD is a well-known default password[^\n]*\n$/);
   });

@@ -2,20 +2,13 @@
 // it with one line and exit 2 before it listens; SIGTERM with writes in flight keeps every
 // acknowledged write and closes the pool before exiting.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort, pollUntil } from '../../devkit/processes.js';
+import { freePort } from '../../devkit/processes.js';
+import { startScript, untilHealthy, untilOutput, type ScriptProcess } from '../../devkit/script-process.js';
 import { startClinic } from './main.js';
 import { findPostgresBin, startPgServer } from '../../devkit/postgres.js';
 import { testDatabaseUrl } from './store/test-stores.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 const owner = (lastName: string) =>
   JSON.stringify({
     firstName: 'Ada',
@@ -25,30 +18,11 @@ const owner = (lastName: string) =>
     telephone: '6085550000',
   });
 
-interface Clinic {
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  exit: Promise<number | null>;
-}
-
 /** main.ts in an empty folder (no .env read), the open instance only, with `env`. */
-function run(env: Record<string, string>): Clinic {
-  const cwd = mkdtempSync(join(tmpdir(), 'clinic-main-'));
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', CLINIC_INSTANCE: 'open', CLINIC_HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function run(env: Record<string, string>): ScriptProcess {
+  return startScript('services/clinic/main.ts', {
+    env: { CLINIC_INSTANCE: 'open', CLINIC_HOST: '127.0.0.1', ...env },
   });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = once(child, 'exit').then(([code]) => {
-    rmSync(cwd, { recursive: true, force: true });
-    return code as number | null;
-  });
-  return { child, out: () => out, err: () => err, exit };
 }
 
 /** A new empty database on the test cluster (a database each, so tests never share a schema). */
@@ -110,11 +84,7 @@ describe('clinic process on PostgreSQL (main.ts)', function () {
       assert.match(wrong.err(), /^clinic: [^\n]*password authentication failed[^\n]*\n$/);
       const right = run({ ...env, PGPASSWORD: password });
       try {
-        await pollUntil(
-          'the clinic to listen',
-          async () => /listening/.test(right.out()) || undefined,
-          60_000,
-        );
+        await untilOutput(right, /listening/, 60_000);
       } finally {
         right.child.kill('SIGTERM');
       }
@@ -166,17 +136,7 @@ describe('clinic process on PostgreSQL (main.ts)', function () {
     const port = await freePort();
     const clinic = run({ CLINIC_DB: 'postgres', DATABASE_URL: db, CLINIC_PORT: String(port) });
     const base = `http://127.0.0.1:${port}/petclinic/api`;
-    for (
-      let tries = 0;
-      !(await fetch(`${base}/actuator/health`).then(
-        (r) => r.ok,
-        () => false,
-      ));
-      tries++
-    ) {
-      assert.ok(tries < 200, `not listening: ${clinic.err()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await untilHealthy(clinic, `${base}/actuator/health`, 60_000);
     const name = (i: number) => `Term${String.fromCharCode(97 + Math.floor(i / 26), 97 + (i % 26))}`;
     let first!: () => void;
     const firstAnswer = new Promise<void>((resolve) => (first = resolve));
@@ -243,15 +203,7 @@ describe('clinic process on PostgreSQL (main.ts)', function () {
     const base = `http://127.0.0.1:${port}/petclinic/api`;
     const locker = new pg.Client({ connectionString: db });
     try {
-      await pollUntil(
-        'the open instance',
-        () =>
-          fetch(`${base}/actuator/health`).then(
-            (r) => r.ok || undefined,
-            () => undefined,
-          ),
-        60_000,
-      );
+      await untilHealthy(clinic, `${base}/actuator/health`, 60_000);
       // A request in flight when the signal comes: it waits on a table lock the test releases later.
       await locker.connect();
       await locker.query('BEGIN');

@@ -2,7 +2,6 @@
 // --execution-segment/--execution-segment-sequence, the suite's runners together reach exactly the
 // profile's VUs and iterations, and each pod keeps its own summary files on a shared volume.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { createSandboxApp, listen, type StartedServer } from '@loadlab/services'
 import { PROFILE_NAMES, profileByName } from '../../k6/lib/profiles.js';
 import { freePort } from '../../devkit/processes.js';
 import { realK6 } from '../../devkit/real-k6.js';
+import { startProcess, untilReady, type ScriptProcess } from '../../devkit/script-process.js';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { k6Arguments } from './testrun.js';
 import { parseManifestArgs } from './manifest-args.js';
@@ -31,46 +31,28 @@ function operatorSegmentFlags(index: number, total: number): string[] {
   ];
 }
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startK6(k6: string, args: string[], env: Record<string, string>, cwd: string): Started {
-  const child = spawn(k6, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env } });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    }),
-  );
-  return { child, output: () => output, exited };
+/** k6 with only PATH, HOME (its config folder) and `env`, bounded at 90 s. */
+function startK6(k6: string, args: string[], env: Record<string, string>, cwd: string): ScriptProcess {
+  return startProcess(k6, args, { cwd, env: { HOME: cwd, ...env }, killAfterMs: 90_000 });
 }
 
 /** k6's lib.ExecutionStatus: after InitVUs (1), InitExecutors (2) and InitDone (3). */
 const PAUSED_BEFORE_RUN = 4;
 
 /** k6's REST API (what the operator's starter talks to): the VUs a paused runner has initialised. */
-async function pausedVusMax(port: number, runner: Started): Promise<number> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
+async function pausedVusMax(port: number, runner: ScriptProcess): Promise<number> {
+  return untilReady(
+    runner,
+    `k6 on ${port} to report a paused status`,
+    async () => {
       const res = await fetch(`http://127.0.0.1:${port}/v1/status`);
       const body = (await res.json()) as { data: { attributes: { 'vus-max': number; status: number } } };
       // paused is true from the start; status 4 (PausedBeforeRun) comes once every VU is initialised.
-      if (body.data.attributes.status === PAUSED_BEFORE_RUN) return body.data.attributes['vus-max'];
-    } catch {
-      // not listening yet
-    }
-    if (runner.child.exitCode !== null) throw new Error(`k6 exited early:\n${runner.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`k6 never reported a paused status:\n${runner.output()}`);
+      return body.data.attributes.status === PAUSED_BEFORE_RUN ? body.data.attributes['vus-max'] : undefined;
+    },
+    60_000,
+    200,
+  );
 }
 
 describe('execution segments on real k6 (what k6-operator relies on)', function () {
@@ -119,8 +101,7 @@ describe('execution segments on real k6 (what k6-operator relies on)', function 
     try {
       return await Promise.all(runners.map(({ port, runner }) => pausedVusMax(port, runner)));
     } finally {
-      for (const { runner } of runners) runner.child.kill('SIGKILL');
-      await Promise.all(runners.map(({ runner }) => runner.exited));
+      await Promise.all(runners.map(({ runner }) => runner.stop('SIGKILL')));
     }
   }
 
@@ -189,9 +170,9 @@ describe('execution segments on real k6 (what k6-operator relies on)', function 
       { K6_NO_USAGE_REPORT: 'true' },
       cwd,
     );
-    assert.equal(await archive.exited, 0, archive.output());
+    assert.equal(await archive.closed, 0, archive.output());
     const inspect = startK6(k6!, ['inspect', '--execution-requirements', 'test.tar'], {}, cwd);
-    assert.equal(await inspect.exited, 0, inspect.output());
+    assert.equal(await inspect.closed, 0, inspect.output());
     const requirements = JSON.parse(inspect.output().slice(inspect.output().indexOf('{'))) as {
       maxVUs: number;
     };
@@ -252,7 +233,7 @@ describe('execution segments on real k6 (what k6-operator relies on)', function 
         cwd,
       );
     });
-    const codes = await Promise.all(runners.map((r) => r.exited));
+    const codes = await Promise.all(runners.map((r) => r.closed));
     codes.forEach((code, i) => assert.equal(code, 0, runners[i]!.output()));
 
     const latest = readdirSync(results).filter((f) => f.startsWith('summary-latest-'));

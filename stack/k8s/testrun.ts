@@ -53,7 +53,7 @@ export function bundleConfigMapName(scenario: string): string {
   return `loadlab-bundle-${basename(scenario)}`;
 }
 
-/** `20261124T185000Z-api-health`, the form compose.sh and stream-native.sh give their runs. */
+/** `20261124T185000Z-api-health`, the form compose.sh and native/stream.sh give their runs. */
 export function defaultTestid(scenario: string, now: Date): string {
   return `${now
     .toISOString()

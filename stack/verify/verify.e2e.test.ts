@@ -6,7 +6,6 @@
 // to fail: a dashboard not provisioned, panels without data, a foreign-owned summary, an exit code at
 // odds with the thresholds, a scrape target down.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import {
   chownSync,
   existsSync,
@@ -20,10 +19,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boundedLoad, startTargets, type Targets } from '../../dashboards/prom-targets.js';
+import { boundedLoad, startTargets, type Targets } from '../../dashboards/testing/prom-targets.js';
 import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 import { startInfluxd } from '../../devkit/influxdb.js';
 import { freePort, pollUntil, type Daemon } from '../../devkit/processes.js';
+import { runCommand } from '../../devkit/command.js';
 import {
   localPrometheusConfig,
   promRangeQuery,
@@ -49,20 +49,13 @@ const SECRETS = {
   org: 'loadlab',
 };
 
-function spawnRun(
+async function spawnRun(
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (c: Buffer) => (output = (output + c.toString()).slice(-4000));
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? 1, output }));
-  });
+  const { code, output } = await runCommand(process.execPath, args, { cwd, env, timeoutMs: 180_000 });
+  return { code: code ?? 1, output: output.slice(-4000) };
 }
 
 describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flux doubles', function () {

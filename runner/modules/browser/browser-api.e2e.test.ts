@@ -1,13 +1,13 @@
 // k6/browser side by side: the fixtures in ./fixtures run on real k6 v1.3 and on the runner against a
 // local page, and what each engine logs, counts and exits with must be the same.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
+import { runCommand } from '../../../devkit/command.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
 import { DEFAULT_EXECUTABLE } from './launch.js';
 
@@ -51,7 +51,7 @@ interface EngineRun {
 }
 
 /** One `run` of a fixture; the environment is the one a user gives real k6 as root (see scripts/run-k6.sh). */
-function runEngine(
+async function runEngine(
   command: string[],
   script: string,
   flags: string[],
@@ -59,31 +59,22 @@ function runEngine(
 ): Promise<EngineRun> {
   const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-api-'));
   const args = [...command.slice(1), 'run', '-q', ...flags, script];
-  return new Promise((resolve) => {
-    const child = spawn(command[0]!, args, {
-      cwd: REPO,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        K6_BROWSER_EXECUTABLE_PATH: DEFAULT_EXECUTABLE,
-        K6_BROWSER_ARGS: 'no-sandbox',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000); // bounded even if a browser hangs
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const lines = stderr
-        .split('\n')
-        .filter((l) => l.startsWith('time=') && !l.includes('Error from API server'))
-        .filter((l) => !l.includes('source=browser'))
-        .map((l) => l.replace(/^time="[^"]*" /, ''));
-      resolve({ code, lines, stderr, dir });
-    });
+  const { code, stderr } = await runCommand(command[0]!, args, {
+    cwd: REPO,
+    env: {
+      HOME: process.env.HOME ?? '/tmp',
+      K6_BROWSER_EXECUTABLE_PATH: DEFAULT_EXECUTABLE,
+      K6_BROWSER_ARGS: 'no-sandbox',
+      ...env,
+    },
+    timeoutMs: 150_000, // bounded even if a browser hangs
   });
+  const lines = stderr
+    .split('\n')
+    .filter((l) => l.startsWith('time=') && !l.includes('Error from API server'))
+    .filter((l) => !l.includes('source=browser'))
+    .map((l) => l.replace(/^time="[^"]*" /, ''));
+  return { code, lines, stderr, dir };
 }
 
 interface JsonPoint {

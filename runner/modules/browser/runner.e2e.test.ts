@@ -1,12 +1,12 @@
 // The module inside the Node runner: a k6 browser script run by `bin/loadlab.js run` (VU worker,
 // tsx-loaded module, summary export) against a node:http page on a random loopback port.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runLoadlab } from '../../../devkit/loadlab-run.js';
 
 const SCRIPT = `import { browser } from 'k6/browser';
 import { check } from 'k6';
@@ -25,21 +25,8 @@ export default async function () {
 }
 `;
 
-function runLoadlab(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/loadlab.js', 'run', ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000); // bounded even if something hangs
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+/** This process's environment (the browser settings a developer gives the runner), and a bound. */
+const RUN = { env: process.env, timeoutMs: 90_000 };
 
 describe('k6/browser in the Node runner', function () {
   this.timeout(120_000);
@@ -59,14 +46,10 @@ describe('k6/browser in the Node runner', function () {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-run-'));
     writeFileSync(join(dir, 'script.js'), SCRIPT);
     const exportFile = join(dir, 'export.json');
-    const r = await runLoadlab([
-      '-q',
-      '-e',
-      `SITE=${site}`,
-      '--summary-export',
-      exportFile,
-      join(dir, 'script.js'),
-    ]);
+    const r = await runLoadlab(
+      ['-q', '-e', `SITE=${site}`, '--summary-export', exportFile, join(dir, 'script.js')],
+      RUN,
+    );
     assert.equal(r.code, 0, r.output);
     const metrics = (
       JSON.parse(readFileSync(exportFile, 'utf8')) as { metrics: Record<string, Record<string, number>> }
@@ -96,7 +79,7 @@ describe('k6/browser in the Node runner', function () {
 export default function () {}
 `,
     );
-    const r = await runLoadlab(['-q', join(dir, 'script.js')]);
+    const r = await runLoadlab(['-q', join(dir, 'script.js')], RUN);
     assert.equal(r.code, 104, r.output);
     assert.match(r.output, /no metric name \\"browser_http_req_failed\\" found/);
   });

@@ -3,29 +3,29 @@
 // kind, reflection, k6's errors), and fixtures/grpc-load.js writes the same metrics, tags, counts,
 // checks and thresholds on both engines.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import { logLines, realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
-import { realK6, REPO, runLoadlab } from '../../../devkit/loadlab-run.js';
+import { REPO, runLoadlab } from '../../../devkit/loadlab-run.js';
+import { realK6 } from '../../../devkit/real-k6.js';
+import { firstLine, startScript, untilReady } from '../../../devkit/script-process.js';
 import { startInfluxCapture } from '../../testing/influx-capture.js';
 import { explain, sideBySide } from '../../testing/side-by-side.js';
 import { fileDescriptorSet } from './grpc-descriptors.js';
 
 /** The fixture server in its own process, so that the engines can be run synchronously. */
 async function startServer(...args: string[]): Promise<{ addr: string; stop(): void }> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'runner/modules/fixtures/grpc/server.ts', ...args],
-    { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] },
+  // It prints its port, then serves until its stdin ends.
+  const server = startScript('runner/modules/fixtures/grpc/server.ts', { args, cwd: REPO, stdin: 'pipe' });
+  const port = await untilReady(
+    server,
+    'the fixture server port',
+    async () => firstLine(server.out()),
+    30_000,
   );
-  const port = await new Promise<string>((ok, fail) => {
-    child.stdout!.once('data', (d: Buffer) => ok(d.toString().trim()));
-    child.once('exit', (code) => fail(new Error(`fixture server exited (${code})`)));
-  });
-  return { addr: `127.0.0.1:${port}`, stop: () => child.stdin!.end() };
+  return { addr: `127.0.0.1:${port}`, stop: () => server.child.stdin!.end() };
 }
 
 const FIXTURE = 'runner/modules/fixtures/grpc.js';

@@ -2,13 +2,13 @@
 // log the same lines on real k6 and on the runner, both engines emit the same ws_* metrics (names,
 // types, tag sets, counts), and a socket open at the end of gracefulStop ends as it does in k6.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { logLines, realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
 import { REPO, runLoadlab } from '../../../devkit/loadlab-run.js';
+import { firstLine, startScript, untilReady, type ScriptProcess } from '../../../devkit/script-process.js';
 import { startInfluxCapture, type InfluxCapture } from '../../testing/influx-capture.js';
 import { explain, sideBySide } from '../../testing/side-by-side.js';
 import { goDialError } from '../../host/websocket-engine.js';
@@ -20,32 +20,23 @@ const FIXTURES = resolve(REPO, 'runner/modules/websocket/fixtures');
  * The echo server in a child process: logLines runs the engines with spawnSync, which blocks this
  * process's event loop, so a server here could not answer them.
  */
-async function startEchoProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', resolve(REPO, 'runner/modules/websocket/echo-server.ts')],
-    {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', ok);
-    child.once('exit', (code) => fail(new Error(`echo server exited (${code})`)));
-  });
-  return { url, child };
+async function startEchoProcess(): Promise<{ url: string; server: ScriptProcess }> {
+  // It prints its URL on its first line.
+  const server = startScript('runner/modules/websocket/echo-server.ts', { cwd: REPO });
+  const url = await untilReady(server, 'the echo server URL', async () => firstLine(server.out()), 30_000);
+  return { url, server };
 }
 
 describe('runner/modules/websocket', function () {
   this.timeout(120_000);
-  let echo: { url: string; child: ChildProcess };
+  let echo: { url: string; server: ScriptProcess };
   let influx: InfluxCapture | undefined;
 
   before(async () => {
     echo = await startEchoProcess();
   });
   after(async () => {
-    echo?.child.kill();
+    await echo?.server.stop();
     await influx?.close();
   });
 

@@ -2,14 +2,14 @@
 // every suite bundle that records a metric of its own (and smoke) against the real sandbox and streams
 // them with k6's v1 output (`-o influxdb=...`), as `npm run stream:influx:local` does, only shorter,
 // all under one testid. The stress run asks the sandbox for faults, so degraded_responses has samples.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
+import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
+import { runCommand } from '../../devkit/command.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SMOKE_BUNDLE = 'dist/k6/scenarios/smoke/api-health.js';
 
 const SHORT = ['--vus', '2', '--duration', '2s'];
@@ -40,19 +40,13 @@ export interface StreamedRun {
   toMs: number;
 }
 
-function run(
+async function run(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
-    child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? 1, output }));
-  });
+  const { code, output } = await runCommand(command, args, { cwd: ROOT, env, timeoutMs: 300_000 });
+  return { code: code ?? 1, output: output.slice(-4000) };
 }
 
 /** Short real runs of the suite on the Node runner, streamed with the k6 v1 InfluxDB output. */

@@ -2,15 +2,16 @@
 // up with the stack's configuration, Prometheus scrapes every service, and Ctrl-C (or the death of the
 // `npm run` above it) stops all of it.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, pollUntil } from '../devkit/processes.js';
-import { hasTool } from '../stack/tools.js';
+import { freePort, pollUntil } from '../../devkit/processes.js';
+import { startProcess, untilOutput, type ScriptProcess } from '../../devkit/script-process.js';
+import { hasTool } from '../tools.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const PORT_VARIABLES = [
   'PORT',
@@ -22,8 +23,8 @@ const PORT_VARIABLES = [
 ] as const;
 
 interface NativeStack {
-  /** The process that gets the signals: stack-native itself, or the shell `npm run` would put above it. */
-  child: ChildProcess;
+  /** The process that gets the signals: stack/native/start.ts itself, or the shell `npm run` would put above it. */
+  proc: ScriptProcess;
   ports: Record<(typeof PORT_VARIABLES)[number], number>;
   dataDir: string;
   output(): string;
@@ -35,14 +36,13 @@ async function startNative(options: { underShell?: boolean } = {}): Promise<Nati
   for (const name of PORT_VARIABLES) ports[name] = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'loadlab-stack-native-'));
   const password = `pw-${process.pid}-${Date.now()}`;
-  const command = [process.execPath, '--import', 'tsx', 'scripts/stack-native.ts'];
+  const command = [process.execPath, '--import', 'tsx', 'stack/native/start.ts'];
   // `sh -c '...; true'` keeps the shell as the parent (no exec), as under `npm run`.
   const [file, args] = options.underShell
     ? ['sh', ['-c', `${command.map((part) => `'${part}'`).join(' ')}; true`]]
     : [command[0]!, command.slice(1)];
-  const child = spawn(file, args, {
+  const proc = startProcess(file, args, {
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
@@ -54,11 +54,8 @@ async function startNative(options: { underShell?: boolean } = {}): Promise<Nati
       LOG_LEVEL: 'silent',
     },
   });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  await pollUntil('the ready line', async () => (output.includes('ready;') ? true : undefined), 60_000);
-  return { child, ports, dataDir, output: () => output };
+  await untilOutput(proc, /ready;/, 60_000);
+  return { proc, ports, dataDir, output: () => proc.output() };
 }
 
 /** Resolves once nothing answers on any of the ports any more. */
@@ -107,7 +104,7 @@ describe('stack:native', function () {
   });
 
   after(() => {
-    if (stack?.child.exitCode === null) stack.child.kill('SIGKILL');
+    void stack?.proc.stop('SIGKILL');
     if (stack) rmSync(stack.dataDir, { recursive: true, force: true });
   });
 
@@ -136,10 +133,8 @@ describe('stack:native', function () {
   });
 
   it('Ctrl-C stops everything it started', async () => {
-    const { child, ports } = stack!;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGINT');
-    assert.equal(await exited, 0, stack!.output());
+    const { proc, ports } = stack!;
+    assert.equal(await proc.stop('SIGINT'), 0, stack!.output());
     for (const port of [ports.PORT, ports.LOADLAB_INFLUXDB_PORT, ports.LOADLAB_PROMETHEUS_PORT]) {
       await assert.rejects(fetch(`http://127.0.0.1:${port}/`), `port ${port} still answers`);
     }
@@ -159,21 +154,27 @@ describe('stack:native when its parent dies (npm run killed with SIGTERM)', func
 
   after(() => {
     if (!stack) return;
-    // Should the test fail, the orphaned stack-native (found by its pid, never by name) must not outlive it.
+    // Should the test fail, the orphaned stack/native/start.ts (found by its pid, never by name) must not outlive it.
     if (nativePid && isAlive(nativePid)) process.kill(nativePid, 'SIGINT');
     rmSync(stack.dataDir, { recursive: true, force: true });
   });
 
   it('stops every service and daemon instead of leaving them on their ports', async () => {
-    const { child, ports } = stack!;
-    nativePid = Number(spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim());
-    assert.ok(nativePid > 0 && isAlive(nativePid), 'stack-native runs under the shell');
-    child.kill('SIGKILL'); // the shell dies without passing anything on, as when npm is terminated
+    const { proc, ports } = stack!;
+    nativePid = Number(
+      spawnSync('pgrep', ['-P', String(proc.child.pid)], { encoding: 'utf8' }).stdout.trim(),
+    );
+    assert.ok(nativePid > 0 && isAlive(nativePid), 'stack/native/start.ts runs under the shell');
+    await proc.stop('SIGKILL'); // the shell dies without passing anything on, as when npm is terminated
     await portsFreed(
       Object.values(ports).filter((port) => port !== ports.LOADLAB_INFLUXDB_RPC_PORT),
       15_000,
     );
-    await pollUntil('stack-native to exit', async () => (isAlive(nativePid!) ? undefined : true), 5_000);
+    await pollUntil(
+      'stack/native/start.ts to exit',
+      async () => (isAlive(nativePid!) ? undefined : true),
+      5_000,
+    );
     assert.match(stack!.output(), /the parent process is gone; stopping/);
   });
 });

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Streams any suite scenario or journey into InfluxDB without containers, through scripts/run-k6.sh:
 #   local: the InfluxDB at LOADLAB_INFLUXDB_LOCAL_URL (default http://127.0.0.1:8086/k6, the path is the
-#          database or bucket), asked which version it is (/ping, stack/influx-target.ts): 1.x (npm run
+#          database or bucket), asked which version it is (/ping, stack/native/influx-target.ts): 1.x (npm run
 #          stack:native) gets k6's v1 output; 2.x (the compose InfluxDB of grafana:up) the v2 write API
 #          with INFLUXDB_ORG, INFLUXDB_BUCKET and INFLUXDB_ADMIN_TOKEN
 #   cloud: InfluxDB 2.x / Cloud v2 API with K6_INFLUXDB_ADDR, _ORGANIZATION, _BUCKET, _TOKEN
 # The v2 API needs the xk6-influxdb output: a k6 built with xk6-output-influxdb streams when there is
 # one (LT_XK6_BINARY names it, else a k6 on PATH that has it), else the Node runner, which has it built in.
-#   stack/stream-native.sh local|cloud <scenario, e.g. scenarios/smoke/api-health> [profile] [k6 flags...]
+#   stack/native/stream.sh local|cloud <scenario, e.g. scenarios/smoke/api-health> [profile] [k6 flags...]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 target=${1:-}
 scenario=${2:-}
 profile=${3:-smoke}
-usage="usage: stack/stream-native.sh local|cloud <scenario, e.g. scenarios/smoke/api-health or journeys/login-flow> [profile] [k6 flags...]"
+usage="usage: stack/native/stream.sh local|cloud <scenario, e.g. scenarios/smoke/api-health or journeys/login-flow> [profile] [k6 flags...]"
 if [[ -z "$target" || -z "$scenario" ]]; then
   echo "$usage" >&2
   exit 2
@@ -76,7 +76,7 @@ case "$target" in
   local)
     influx_url=${LOADLAB_INFLUXDB_LOCAL_URL:-${LOADLAB_INFLUXDB_V1_URL:-http://127.0.0.1:8086/k6}}
     # KEY=VALUE lines (the -o argument, and K6_INFLUXDB_* for the v2 API), exported without eval.
-    picked=$(node --import tsx stack/influx-target.ts "$influx_url")
+    picked=$(node --import tsx stack/native/influx-target.ts "$influx_url")
     while IFS='=' read -r key value; do
       [[ -n $key ]] && export "$key=$value"
     done <<<"$picked"

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SAMPLES, realK6Available, runLoadlab, startReferenceTarget } from '../../devkit/loadlab-run.js';
+import { runLoadlab, startReferenceTarget } from '../../devkit/loadlab-run.js';
+import { realK6Available } from '../../devkit/real-k6.js';
+import { K6_SAMPLES } from '../../devkit/k6-reference.js';
 
 interface Group {
   name: string;
@@ -45,7 +47,7 @@ describe('runner conformance with real k6 outputs', function () {
   it('script-sample.js: same metrics, types, sub-metrics, thresholds and check tree as summary-pass.json', async () => {
     const out = mkdtempSync(join(tmpdir(), 'loadlab-conf-'));
     const result = await runLoadlab(
-      [`${SAMPLES}/script-sample.js`, '-q', '--out', `json=${out}/points.ndjson`],
+      [`${K6_SAMPLES}/script-sample.js`, '-q', '--out', `json=${out}/points.ndjson`],
       {
         cwd: out,
         env: { BASE_URL: target.url },
@@ -54,7 +56,7 @@ describe('runner conformance with real k6 outputs', function () {
     assert.equal(result.code, 0, result.stderr);
     // The reference script writes its handleSummary data to summary.json in the working directory.
     const mine = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    const ref = JSON.parse(readFileSync(`${SAMPLES}/summary-pass.json`, 'utf8'));
+    const ref = JSON.parse(readFileSync(`${K6_SAMPLES}/summary-pass.json`, 'utf8'));
     const shape = (d: {
       metrics: Record<string, { type: string; contains: string; values: object; thresholds?: object }>;
     }) =>
@@ -80,7 +82,7 @@ describe('runner conformance with real k6 outputs', function () {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const refPoints = readFileSync(`${SAMPLES}/points-head.ndjson`, 'utf8')
+    const refPoints = readFileSync(`${K6_SAMPLES}/points-head.ndjson`, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
@@ -273,7 +275,7 @@ describe('runner conformance with real k6 outputs', function () {
   for (const [script, code, message] of exitCases)
     for (const engine of engines)
       it(`${script} exits ${code} as k6 does${engine === 'k6' ? ' (real k6, live)' : ''}`, async () => {
-        const result = await runLoadlab([`${SAMPLES}/${script}`, '-q', '--no-summary'], {
+        const result = await runLoadlab([`${K6_SAMPLES}/${script}`, '-q', '--no-summary'], {
           engine,
           env: { BASE_URL: target.url },
         });
@@ -281,7 +283,7 @@ describe('runner conformance with real k6 outputs', function () {
         assert.match(result.stderr, message);
         // k6's flag parser says first that --no-summary is deprecated (output-err-iter.txt, line 1,
         // recorded with both streams together), on stdout: real k6 v1.3 writes it there.
-        const k6FirstLine = readFileSync(`${SAMPLES}/output-err-iter.txt`, 'utf8').split('\n')[0];
+        const k6FirstLine = readFileSync(`${K6_SAMPLES}/output-err-iter.txt`, 'utf8').split('\n')[0];
         assert.equal(result.stdout.split('\n')[0], k6FirstLine);
       });
 });

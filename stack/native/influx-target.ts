@@ -1,11 +1,11 @@
 // Which write API a local InfluxDB speaks, asked of the server itself: GET /ping answers with an
-// X-Influxdb-Version header, "1.x" on InfluxDB 1 and "v2.x" (or "2.x") on InfluxDB 2. stream-native.sh
+// X-Influxdb-Version header, "1.x" on InfluxDB 1 and "v2.x" (or "2.x") on InfluxDB 2. native/stream.sh
 // local runs this and exports what it prints (KEY=VALUE lines, no shell evaluation):
 //   1.x: k6's built-in v1 output, `-o influxdb=<base>/<database>`;
 //   2.x: the v2 write API through xk6-influxdb with the org, bucket and token of the compose stack
 //        (INFLUXDB_ORG, INFLUXDB_BUCKET, INFLUXDB_ADMIN_TOKEN from .env); plain k6 has no v2 output.
 // One line on stderr says which. Exit 3 when nothing answers, 2 when a 2.x has no token to use.
-//   node --import tsx stack/influx-target.ts <url, e.g. http://127.0.0.1:8086/k6>
+//   node --import tsx stack/native/influx-target.ts <url, e.g. http://127.0.0.1:8086/k6>
 import { isEntryPoint, loadDotEnv } from '@loadlab/services/plumbing';
 
 export interface InfluxTarget {

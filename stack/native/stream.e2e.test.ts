@@ -1,24 +1,24 @@
-// stream-native.sh end to end, one target at a time, with the real sandbox under a short run:
+// stack/native/stream.sh end to end, one target at a time, with the real sandbox under a short run:
 // - local, InfluxDB 1.x: a real influxd 1.6 (Debian's), asked its version, written with the v1 API;
 // - local, InfluxDB 2.x and cloud: a test double of the v2 write API that checks the exact request
 //   xk6-output-influxdb sends (facts from its source and its Go client's, cited at each assertion);
 // - cloud with a k6 built with xk6-output-influxdb (LT_XK6_BINARY): that k6 streams, and says so.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestSandbox, TEST_CREDENTIALS } from '../k6/testing/run-bundle.js';
+import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 import type { StartedServer } from '@loadlab/services/plumbing';
 import { chooseTarget, TargetError } from './influx-target.js';
-import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
-import { freePort, type Daemon } from '../devkit/processes.js';
-import { hasTool } from './tools.js';
+import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
+import { freePort, type Daemon } from '../../devkit/processes.js';
+import { runCommand } from '../../devkit/command.js';
+import { hasTool } from '../tools.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHORT = ['--vus', '1', '--duration', '2s'];
 
 interface Streamed {
@@ -27,22 +27,19 @@ interface Streamed {
 }
 
 /**
- * Runs stack/stream-native.sh with the sandbox's address and credentials, no k6 on PATH but ours. The
+ * Runs stack/native/stream.sh with the sandbox's address and credentials, no k6 on PATH but ours. The
  * script runs in the repository, so the summaries go to a temporary LT_RESULTS_DIR, removed after:
  * never into the user's results/.
  */
 function stream(args: string[], env: Record<string, string>): Promise<Streamed> {
   const results = mkdtempSync(join(tmpdir(), 'loadlab-stream-results-'));
-  return new Promise<Streamed>((resolve) => {
-    const child = spawn(join(ROOT, 'stack/stream-native.sh'), args, {
-      cwd: ROOT,
-      env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', LT_RESULTS_DIR: results, ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', (code) => resolve({ code, out }));
-  }).finally(() => rmSync(results, { recursive: true, force: true }));
+  return runCommand(join(ROOT, 'stack/native/stream.sh'), args, {
+    cwd: ROOT,
+    env: { ...process.env, ...TEST_CREDENTIALS, LT_THINK_TIME: '0.1', LT_RESULTS_DIR: results, ...env },
+    timeoutMs: 120_000,
+  })
+    .then(({ code, output }) => ({ code, out: output }))
+    .finally(() => rmSync(results, { recursive: true, force: true }));
 }
 
 // Line protocol: measurement, escaped tags, fields (quoted strings or numbers), a 19-digit ns time.
@@ -123,7 +120,7 @@ function assertXk6Write(writes: Write[], bucket: string, org: string, token: str
   assert.match(request, / url="[A-Z]+ \/[^"]*",value=1 \d{19}$/);
 }
 
-describe('stack/stream-native.sh: every scenario streams to every target', function () {
+describe('stack/native/stream.sh: every scenario streams to every target', function () {
   this.timeout(300_000);
   let sandbox: StartedServer;
   let noK6Bin = '';
@@ -320,7 +317,7 @@ describe('stack/stream-native.sh: every scenario streams to every target', funct
   });
 });
 
-describe('stack/influx-target.ts: the write API follows the server version', () => {
+describe('stack/native/influx-target.ts: the write API follows the server version', () => {
   it('1.x: the v1 output on the database of the URL path', () => {
     const t = chooseTarget('http://127.0.0.1:8086/k6', '1.6.7~rc0', {});
     assert.equal(t.output, 'influxdb=http://127.0.0.1:8086/k6');

@@ -6,11 +6,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadDotEnv, portFromEnv } from '@loadlab/services/plumbing';
-import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
-import { stopChild, type Daemon } from '../devkit/processes.js';
-import { hasTool } from '../stack/tools.js';
-import { localPrometheusConfig, readStackPrometheusConfig, startPrometheus } from '../devkit/prometheus.js';
-import { waitForHealthy } from '../devkit/wait-healthy.js';
+import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
+import { stopChild, type Daemon } from '../../devkit/processes.js';
+import { hasTool } from '../tools.js';
+import {
+  localPrometheusConfig,
+  readStackPrometheusConfig,
+  startPrometheus,
+} from '../../devkit/prometheus.js';
+import { waitForHealthy } from '../../devkit/wait-healthy.js';
 
 /** Ports and data folder: the stack's defaults, each overridable (the test runs it on random ports). */
 function settings(env: NodeJS.ProcessEnv) {
