@@ -1,5 +1,5 @@
 // The `k6` module: check, group, sleep, fail, randomSeed (internal/js/modules/k6/k6.go semantics).
-import { nowMs, type VuRuntime } from '../api/runtime.js';
+import { epochMs, nowMs, type VuRuntime } from '../api/runtime.js';
 import { goError } from '../api/go-error.js';
 
 type CheckSet = Record<string, unknown>;
@@ -44,6 +44,9 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
   function check(value: unknown, sets: CheckSet, tags?: Record<string, unknown>): boolean {
     if (rt.phase === 'init') throw new Error('check() is not allowed in the init context');
     rt.checkInterrupted();
+    // One time for every sample of the call, taken before its conditions run, as k6's Check does
+    // (it also saves a clock read per condition in a cold VU isolate).
+    const time = nowMs();
     let all = true;
     const extra: Record<string, string> = {};
     let hasExtra = false;
@@ -72,7 +75,7 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
         contains: 'default',
         value: ok ? 1 : 0,
         tags: hasExtra ? { ...rt.currentTags(), check: name, ...extra } : checkTags(name),
-        time: nowMs(),
+        time,
       });
       if (didThrow) throw thrown;
       if (!ok) all = false;
@@ -94,16 +97,17 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
     try {
       return fn();
     } finally {
-      const duration = performance.now() - start;
+      // One clock read for the duration and the sample's time, as k6 takes one time.Now() for both.
+      const end = performance.now();
       const tags = rt.currentTags();
       rt.groupPath = parent;
       rt.emit({
         metric: 'group_duration',
         type: 'trend',
         contains: 'time',
-        value: duration,
+        value: end - start,
         tags,
-        time: nowMs(),
+        time: epochMs(end),
       });
     }
   }
