@@ -2,7 +2,8 @@
 // With a real k6 (REAL_K6, ../shared/tools/k6 or k6 on PATH): both engines from their command lines
 // on the same script, alternating runs, BENCH_PAIRS (default 3) pairs per case, medians of the
 // runner/k6 ratios: 50 VUs with two checks per iteration, 10 VUs, and memory per VU at 125 VUs
-// (bench/lib/versus-k6.ts). BENCH_BRIDGE=1 adds the comparison below.
+// (bench/lib/versus-k6.ts), each run's CPU also split by phase (start, first 2 s, steady state by
+// thread, end: bench/lib/run-phases.ts). BENCH_BRIDGE=1 adds the comparison below.
 // Without one, the runner's VUs (runner/vu: one worker per VU, Atomics bridge, undici) next
 // to two references in the same command: the bare bridge (bench/lib/bare-bridge.ts, the design's
 // stand-in for real k6: its prototype ran at 1.1x k6) and a plain load generator (autocannon).
@@ -144,7 +145,7 @@ function describe(m: Measured): string {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-runner-'));
-const { url, child } = await startTarget(dir);
+const { url, child, requests } = await startTarget(dir);
 
 async function bridgeComparison(): Promise<void> {
   console.log(
@@ -199,7 +200,7 @@ try {
         .map((n) => n.toFixed(2))
         .join(' ')}`,
     );
-    const engines = { k6, loadlab };
+    const engines = { k6, loadlab, requests };
     const at50 = await versusK6(engines, url, dir, { vus: VUS, checks: true }, PAIRS, SECONDS);
     const at10 = await versusK6(engines, url, dir, { vus: 10, checks: true }, PAIRS, SECONDS);
     await memoryPerVu(engines, url, dir, 125, Math.min(SECONDS, 5));

@@ -7,6 +7,7 @@
 // (--max-opt=1); BENCH_TIER=all lets V8 optimise as usual. Linux with valgrind only.
 // Each VU sends BENCH_WARM requests (default 200), then BENCH_REQUESTS (default 1000) and twice as
 // many: the difference of the two counted phases, per request, is what is printed (bounded).
+// BENCH_CHECKS=1 gives the runner's VU bench:runner's script (two checks per iteration).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

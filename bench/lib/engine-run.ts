@@ -4,12 +4,22 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { watchRunPhases, type RunPhases } from './run-phases.js';
 
 export interface EngineRunResult {
   requests: number;
   rps: number;
   cpuUsPerReq: number;
   peakRssMb: number;
+  /** With a `watch`: the run's CPU by phase (and its end: the total minus the CPU at the steady end). */
+  phases?: RunPhases & { endCpuUs: number };
+}
+
+/** Asks runEngine to split the run's CPU by phase (run-phases.ts), counting the target's requests. */
+export interface PhaseWatch {
+  /** VU threads of the engine (0: not one thread per VU). */
+  vus: number;
+  requests(): Promise<number>;
 }
 
 /** `0m1.230s 0m0.450s` (children's user and system time, the last line of `times`) in µs. */
@@ -40,6 +50,7 @@ export function runEngine(
   env: Record<string, string>,
   timeoutMs: number,
   counter = 'http_reqs',
+  watch?: PhaseWatch,
 ): Promise<EngineRunResult> {
   const exported = join(dir, `export-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   // bash waits for the engine, then `times` reports the CPU of its finished child.
@@ -52,10 +63,12 @@ export function runEngine(
   let stderr = '';
   let enginePid: number | undefined;
   let peakKb = NaN;
+  let watcher: ReturnType<typeof watchRunPhases> | undefined;
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d: string) => {
     stderr += d;
     enginePid ??= Number(/^pid (\d+)$/m.exec(stderr)?.[1]) || undefined;
+    if (watch && enginePid && !watcher) watcher = watchRunPhases(enginePid, watch.vus, watch.requests);
   });
   const poll = setInterval(() => {
     const kb = enginePid === undefined ? undefined : peakRssKb(enginePid);
@@ -67,6 +80,7 @@ export function runEngine(
     child.once('exit', (code) => {
       clearInterval(poll);
       clearTimeout(timer);
+      const phases = watcher?.stop();
       if (code !== 0) return reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`));
       try {
         const lines = stderr.trim().split('\n');
@@ -80,6 +94,7 @@ export function runEngine(
           rps: rate,
           cpuUsPerReq: cpuUs / Math.max(1, count),
           peakRssMb: peakKb / 1024,
+          ...(phases ? { phases: { ...phases, endCpuUs: cpuUs - phases.cpuUsAtSteadyEnd } } : {}),
         });
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));

@@ -1,10 +1,12 @@
 // The runner next to real k6, both from their command lines on the same script and target:
 // alternating runs (the first of each pair alternates too, so a machine getting busier is charged
 // to neither), the median of the pairs' runner/k6 ratios of req/s and CPU per request, and
-// memory per VU at a high VU count.
+// memory per VU at a high VU count. With the target's request count, each run's CPU is also split
+// by phase (start, warm-up, steady state, end: run-phases.ts), and the steady state by thread.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { median, runEngine, type EngineRunResult } from './engine-run.js';
+import { WARMUP_MS, type ThreadKindSplit } from './run-phases.js';
 
 export interface VersusCase {
   vus: number;
@@ -28,6 +30,8 @@ const SCRIPT = (checks: boolean) =>
 export interface Engines {
   k6: string;
   loadlab: string;
+  /** The target's answered requests so far: each run's CPU is then split by phase. */
+  requests?: () => Promise<number>;
 }
 
 function run(
@@ -43,7 +47,28 @@ function run(
     engine === 'k6' ? [engines.k6, ['run']] : [process.execPath, [engines.loadlab, 'run']];
   // The text summary goes to a stdout nobody reads: k6 writes no --summary-export without it.
   const args = [...prefix, script, '--vus', String(vus), '--duration', `${seconds}s`, '-q'];
-  return runEngine(command, args, dir, { URL: url, K6_NO_USAGE_REPORT: 'true' }, (seconds + 60) * 1000);
+  // The runner has one thread per VU; k6's goroutines share a few threads.
+  const watch = engines.requests && { vus: engine === 'runner' ? vus : 0, requests: engines.requests };
+  const env = { URL: url, K6_NO_USAGE_REPORT: 'true' };
+  return runEngine(command, args, dir, env, (seconds + 60) * 1000, 'http_reqs', watch);
+}
+
+const kind = (k: ThreadKindSplit) =>
+  `${fmt(k.cpuUs)} (switches ${fmt(k.voluntary, 2)} blocked, ${fmt(k.involuntary, 2)} preempted)`;
+
+/** "start 4.1 s CPU | first 2 s ... | steady ... | end ...": where one run's CPU went. */
+function phasesLine(r: EngineRunResult, perVuThreads: boolean): string {
+  const p = r.phases;
+  if (!p) return 'phases: not measured (run too short, or no /proc)';
+  const s = p.steady;
+  const threads = perVuThreads
+    ? `main ${kind(s.main)}, VU threads ${kind(s.vuThreads)}, other ${kind(s.other)}`
+    : `main ${kind(s.main)}, other threads ${kind(s.other)}`;
+  return (
+    `start ${fmt(p.startCpuUs / 1e6, 2)} s CPU | first ${WARMUP_MS / 1000} s: ${fmt(p.warmup.requests)} req at ` +
+    `${fmt(p.warmup.cpuUsPerReq)} µs/req | steady: ${fmt(s.requests / s.seconds)} req/s at ${fmt(s.cpuUsPerReq)} µs/req ` +
+    `(${threads}) | end ${fmt(p.endCpuUs / 1e6, 2)} s CPU`
+  );
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -75,6 +100,7 @@ export async function versusK6(
         `  pair ${pair + 1} ${engine.padEnd(6)} ${fmt(r.rps).padStart(6)} req/s, ${fmt(r.cpuUsPerReq)} µs CPU/req, ` +
           `peak RSS ${fmt(r.peakRssMb)} MB`,
       );
+      if (engines.requests) console.log(`         ${phasesLine(r, engine === 'runner')}`);
     }
     k6Runs.push(got.k6!);
     runnerRuns.push(got.runner!);
@@ -90,6 +116,20 @@ export async function versusK6(
       `  median ${name.padEnd(6)} ${fmt(med(runs, (r) => r.rps)).padStart(6)} req/s, ` +
         `${fmt(med(runs, (r) => r.cpuUsPerReq))} µs CPU/req, ${fmt(med(runs, (r) => r.peakRssMb) / c.vus, 1)} MB/VU`,
     );
+  if (engines.requests) {
+    const steady = (runs: EngineRunResult[], pick: (p: NonNullable<EngineRunResult['phases']>) => number) =>
+      fmt(median(runs.flatMap((r) => (r.phases ? [pick(r.phases)] : []))));
+    for (const [name, runs] of [
+      ['k6', k6Runs],
+      ['runner', runnerRuns],
+    ] as const)
+      console.log(
+        `  median ${name.padEnd(6)} steady ${steady(runs, (p) => p.steady.cpuUsPerReq)} µs/req ` +
+          `(main ${steady(runs, (p) => p.steady.main.cpuUs)}, VU threads ${steady(runs, (p) => p.steady.vuThreads.cpuUs)}, ` +
+          `other ${steady(runs, (p) => p.steady.other.cpuUs)}), first ${WARMUP_MS / 1000} s ${steady(runs, (p) => p.warmup.cpuUsPerReq)} µs/req, ` +
+          `start ${steady(runs, (p) => p.startCpuUs / 1000)} ms CPU, end ${steady(runs, (p) => p.endCpuUs / 1000)} ms CPU`,
+      );
+  }
   const ratio = median(rpsRatios);
   console.log(
     `  runner/k6: req/s ${fmt(ratio, 2)} (pairs ${rpsRatios.map((r) => fmt(r, 2)).join(' ')}), ` +

@@ -26,6 +26,18 @@ async function phaseDone(name: string): Promise<void> {
   clearInterval(tick);
 }
 
+/** BENCH_CHECKS=1: bench:runner's script against real k6 (two checks on each response). */
+const PLAIN = `import http from 'k6/http';\nexport default function () { http.get(__ENV.URL); }\n`;
+const TWO_CHECKS = [
+  "import http from 'k6/http';",
+  "import { check } from 'k6';",
+  'export default function () {',
+  '  const res = http.get(__ENV.URL);',
+  "  check(res, { 'status is 200': (r) => r.status === 200, 'body is ok': (r) => r.body.length > 0 });",
+  '}',
+  '',
+].join('\n');
+
 const target = await startTarget('bare');
 const url = `${target.url}/health`;
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-vu-instructions-'));
@@ -41,10 +53,7 @@ try {
     }
   } else {
     const script = join(dir, 'bench.js');
-    await writeFile(
-      script,
-      `import http from 'k6/http';\nexport default function () { http.get(__ENV.URL); }\n`,
-    );
+    await writeFile(script, process.env.BENCH_CHECKS === '1' ? TWO_CHECKS : PLAIN);
     const vu = createVu(
       { scriptPath: script, bundle: await loadScript(script), vuId: 1, env: { URL: url }, runTags: {} },
       { onSamples: () => {}, onLog: () => {} },

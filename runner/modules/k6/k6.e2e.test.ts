@@ -36,6 +36,33 @@ describe('runner/modules k6, k6/metrics, k6/execution, k6/encoding, k6/crypto', 
     assert.match(error!, /check threw/);
   });
 
+  it("check: every sample of one call has the time taken before its conditions ran, as k6's Check; group_duration's time is its end", async () => {
+    const { h, out } = await iterate(`import { check, group } from 'k6';
+      const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end); return true; };
+      export default function () {
+        out(Date.now());
+        check(1, { first: () => busy(30), second: () => busy(30) });
+        out(Date.now());
+        group('G', () => busy(30));
+        out(Date.now());
+      }`);
+    const [before, afterCheck, afterGroup] = out as [number, number, number];
+    const times = h.samples.filter((s) => s.metric === 'checks').map((s) => s.time);
+    assert.equal(times.length, 2);
+    assert.equal(times[0], times[1]);
+    // Taken before the first condition's 30 ms: not after them (the call itself lasts 60 ms).
+    assert.ok(
+      times[0]! >= before - 1 && times[0]! < afterCheck - 50,
+      `check time ${times[0]} in [${before}, ${afterCheck}]`,
+    );
+    const g = h.samples.find((s) => s.metric === 'group_duration')!;
+    assert.ok(g.value >= 29, `group_duration ${g.value}`);
+    assert.ok(
+      g.time >= afterCheck + 29 && g.time <= afterGroup + 1,
+      `group time ${g.time} in [${afterCheck}, ${afterGroup}]`,
+    );
+  });
+
   it('group: nested ::A::B paths on samples, group_duration tagged with its own path even when it throws, returns the value', async () => {
     const { h, out } = await iterate(`import { check, group } from 'k6';
       export default function () {

@@ -1,5 +1,5 @@
 // The `k6` module: check, group, sleep, fail, randomSeed (internal/js/modules/k6/k6.go semantics).
-import { nowMs, type VuRuntime } from '../api/runtime.js';
+import { epochMs, nowMs, type VuRuntime } from '../api/runtime.js';
 import { goError } from '../api/go-error.js';
 
 type CheckSet = Record<string, unknown>;
@@ -44,16 +44,21 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
   function check(value: unknown, sets: CheckSet, tags?: Record<string, unknown>): boolean {
     if (rt.phase === 'init') throw new Error('check() is not allowed in the init context');
     rt.checkInterrupted();
+    // One time for every sample of the call, taken before its conditions run, as k6's Check does
+    // (it also saves a clock read per condition in a cold VU isolate).
+    const time = nowMs();
     let all = true;
-    const extra: Record<string, string> = {};
-    let hasExtra = false;
+    // Made only when the call has tags: most checks have none.
+    let extra: Record<string, string> | undefined;
     if (tags && typeof tags === 'object') {
-      for (const [k, v] of Object.entries(tags)) {
-        extra[k] = String(v);
-        hasExtra = true;
-      }
+      for (const [k, v] of Object.entries(tags)) (extra ??= {})[k] = String(v);
     }
-    for (const [name, cond] of Object.entries(sets ?? {})) {
+    const checks = sets ?? {};
+    // Keys, then each value: the same order and reads as Object.entries, without a pair array each.
+    const names = Object.keys(checks);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const cond = checks[name];
       if (name.includes('::')) throw new Error("group and check names may not contain '::'");
       if (isAsyncFunction(cond)) throw new Error('check() does not support async functions');
       let ok: boolean;
@@ -66,14 +71,9 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
         didThrow = true;
         thrown = err;
       }
-      rt.emit({
-        metric: 'checks',
-        type: 'rate',
-        contains: 'default',
-        value: ok ? 1 : 0,
-        tags: hasExtra ? { ...rt.currentTags(), check: name, ...extra } : checkTags(name),
-        time: nowMs(),
-      });
+      // record(), not emit(): no Sample object per condition.
+      const sampleTags = extra ? { ...rt.currentTags(), check: name, ...extra } : checkTags(name);
+      rt.record('checks', 'rate', 'default', ok ? 1 : 0, sampleTags, time);
       if (didThrow) throw thrown;
       if (!ok) all = false;
     }
@@ -94,16 +94,17 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
     try {
       return fn();
     } finally {
-      const duration = performance.now() - start;
+      // One clock read for the duration and the sample's time, as k6 takes one time.Now() for both.
+      const end = performance.now();
       const tags = rt.currentTags();
       rt.groupPath = parent;
       rt.emit({
         metric: 'group_duration',
         type: 'trend',
         contains: 'time',
-        value: duration,
+        value: end - start,
         tags,
-        time: nowMs(),
+        time: epochMs(end),
       });
     }
   }
