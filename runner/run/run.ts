@@ -22,6 +22,7 @@ import {
   ScriptError,
   ScriptLoadError,
   UncaughtInInitError,
+  warmVuThreads,
   type Vu,
   type VuConfig,
   type VuHooks,
@@ -127,6 +128,8 @@ export async function runTest(
     return EXIT.scriptException;
   }
 
+  // The threads of VU 0 and VU 1 boot while the script is bundled and VU 0 reads the options.
+  warmVuThreads(2);
   let bundle;
   try {
     bundle = await loadScript(scriptPath);
