@@ -505,8 +505,13 @@ class WorkerVu implements Vu {
       }, FORCED_INTERRUPT_MS);
     }
   }
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** The one close in progress: a second close() waits for the same thread and agent to end. */
+  private closing: Promise<void> | undefined;
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
+  }
+  private async closeNow(): Promise<void> {
     this.closed = true;
     const p = this.pending;
     this.pending = undefined;
