@@ -78,6 +78,11 @@ export function warmVuThreads(count: number): void {
   while (warm.length < count) warm.push(new WarmThread());
 }
 
+/** Warm threads waiting for a VU (tests). */
+export function warmVuThreadCount(): number {
+  return warm.length;
+}
+
 /** A thread for a VU: a warm one if there is one still alive, else one started now. */
 export function takeVuThread(): VuThread {
   for (let t = warm.shift(); t; t = warm.shift()) {
