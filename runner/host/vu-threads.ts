@@ -50,9 +50,9 @@ class WarmThread implements VuThread {
       eval: true,
       workerData: data,
       transferList: [config.port2],
-      // Without a stdin of its own a worker builds and ends a process.stdin stream at boot (Node's
-      // worker_thread.js); asking for one leaves it unbuilt. Nothing is ever written to it.
-      stdin: true,
+      // Not `stdin: true`, though a worker without it builds and ends a process.stdin stream at boot
+      // (Node's worker_thread.js): while looking for why this branch's 1-VU runs take longer to exit,
+      // `stdin: true` and the warm threads together were implicated and neither alone was cleared.
     });
     // Until a VU takes the thread, an error or exit only marks it unusable (take() skips it).
     const ended = () => {
