@@ -6,11 +6,15 @@
 // then BENCH_ITERATIONS iterations (default 2000) of a JavaScript-only default function on one of
 // them. BENCH_ROUNDS (default 3) rounds; the medians and their ratios to the plain script print.
 // BENCH_BASELINE=<dir> adds the plain script on another checkout's runner (e.g. the commit before).
+// The floor is a line of its own: as many bare Node workers (a one-line script that waits for a
+// message), started and closed the same way, so what a VU costs above a Node thread shows.
+// Per line: start (wall), CPU of the process per VU while they start, RSS per VU, close (wall).
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type * as VuApi from '../runner/host/vu.js';
 import { ctx } from '../runner/vu/test-support.js';
 
@@ -44,13 +48,16 @@ const VARIANTS = {
 
 interface Figures {
   startMs: number;
+  cpuMsPerVu: number;
   mbPerVu: number;
   iterationUs: number;
+  closeMs: number;
 }
 
 async function measure(api: typeof VuApi, script: string): Promise<Figures> {
   const bundle = await api.loadScript(script);
   const rssBefore = process.memoryUsage().rss;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const vus = Array.from({ length: VUS }, (_, i) =>
     api.createVu(
@@ -60,18 +67,48 @@ async function measure(api: typeof VuApi, script: string): Promise<Figures> {
   );
   await Promise.all(vus.map((vu) => vu.init()));
   const startMs = performance.now() - started;
+  const cpuMsPerVu = cpuMs(process.cpuUsage(cpuBefore)) / VUS;
   const mbPerVu = (process.memoryUsage().rss - rssBefore) / VUS / 1024 / 1024;
   const t0 = performance.now();
   for (let i = 0; i < ITERATIONS; i++) await vus[0]!.iterate('default', undefined, ctx({}, i));
   const iterationUs = ((performance.now() - t0) * 1000) / ITERATIONS;
+  const closing = performance.now();
   await Promise.all(vus.map((vu) => vu.close()));
-  return { startMs, mbPerVu, iterationUs };
+  return { startMs, cpuMsPerVu, mbPerVu, iterationUs, closeMs: performance.now() - closing };
+}
+
+const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
+
+/** The floor: VUS bare Node workers, each running one line that waits for a message. */
+async function measureFloor(): Promise<Figures> {
+  const rssBefore = process.memoryUsage().rss;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const workers = await Promise.all(
+    Array.from({ length: VUS }, async () => {
+      const worker = new Worker(
+        "const { parentPort } = require('node:worker_threads'); parentPort.postMessage('up'); parentPort.once('message', () => {});",
+        { eval: true },
+      );
+      await new Promise((up) => worker.once('message', up));
+      return worker;
+    }),
+  );
+  const startMs = performance.now() - started;
+  const cpuMsPerVu = cpuMs(process.cpuUsage(cpuBefore)) / VUS;
+  const mbPerVu = (process.memoryUsage().rss - rssBefore) / VUS / 1024 / 1024;
+  const closing = performance.now();
+  await Promise.all(workers.map((w) => w.terminate()));
+  return { startMs, cpuMsPerVu, mbPerVu, iterationUs: NaN, closeMs: performance.now() - closing };
 }
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
+
+/** Stands for the floor's line in the list of runners. */
+const FLOOR = {} as typeof VuApi;
 
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-vu-start-'));
 try {
@@ -89,6 +126,7 @@ try {
     const url = pathToFileURL(entry).href;
     apis.push(['plain, BENCH_BASELINE runner', (await import(url)) as typeof VuApi, apis[0]![2]]);
   }
+  apis.push(['floor: bare Node workers', FLOOR, '']);
   const results = new Map<string, Figures[]>();
   for (let round = 0; round < ROUNDS; round++) {
     // Each round starts with another variant: the first measurements of a process are slower.
@@ -96,14 +134,16 @@ try {
       ...apis.slice(round % apis.length),
       ...apis.slice(0, round % apis.length),
     ]) {
-      const figures = await measure(api, script);
+      const figures = api === FLOOR ? await measureFloor() : await measure(api, script);
       results.set(name, [...(results.get(name) ?? []), figures]);
     }
   }
   const ref = results.get('plain')!;
   const refStart = median(ref.map((f) => f.startMs));
+  const refCpu = median(ref.map((f) => f.cpuMsPerVu));
   const refMb = median(ref.map((f) => f.mbPerVu));
   const refIter = median(ref.map((f) => f.iterationUs));
+  const refClose = median(ref.map((f) => f.closeMs));
   console.log(
     `${VUS} VUs started at once, ${ITERATIONS} iterations on one, median of ${ROUNDS} interleaved rounds`,
   );
@@ -111,10 +151,14 @@ try {
     const start = median(figures.map((f) => f.startMs));
     const mb = median(figures.map((f) => f.mbPerVu));
     const iter = median(figures.map((f) => f.iterationUs));
+    const cpu = median(figures.map((f) => f.cpuMsPerVu));
+    const close = median(figures.map((f) => f.closeMs));
     console.log(
       `${name.padEnd(30)} start ${start.toFixed(0).padStart(5)} ms (${(start / refStart).toFixed(2)}x)  ` +
+        `CPU ${cpu.toFixed(1)} ms/VU (${(cpu / refCpu).toFixed(2)}x)  ` +
         `RSS ${mb.toFixed(1)} MB/VU (${(mb / refMb).toFixed(2)}x)  ` +
-        `iteration ${iter.toFixed(0)} µs (${(iter / refIter).toFixed(2)}x)`,
+        `close ${close.toFixed(0)} ms (${(close / refClose).toFixed(2)}x)  ` +
+        (Number.isNaN(iter) ? '' : `iteration ${iter.toFixed(0)} µs (${(iter / refIter).toFixed(2)}x)`),
     );
   }
 } finally {

@@ -6,7 +6,8 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import net, { type Socket } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
-import { Agent, type buildConnector, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, buildConnector, Dispatcher } from 'undici';
 import {
   ZERO_TIMINGS,
   type HopTimings,
@@ -20,6 +21,13 @@ import { INVALID_URL_CODE } from '../bridge/go-http.js';
 import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
+
+/**
+ * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
+ * and the rest of undici's 110 files, which was most of a run's module graph at start (130-300 ms
+ * under load, `loadlab version` included). undici 7 has no `exports` map, so the file is reachable.
+ */
+const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
 interface SocketInfo {
   connectMs: number;
@@ -186,7 +194,7 @@ export function classifyError(err: Error & { code?: string }): { error: string; 
 }
 
 export class HttpEngine {
-  private readonly agent: Agent;
+  private readonly agent: UndiciAgent;
   /** The VU's jar (http.cookieJar(), emptied every iteration). */
   readonly jar = new CookieJar();
   /** Jars the script made (`new http.CookieJar()`), by the id the VU gave each; created on first use. */

@@ -2,11 +2,10 @@
 // synchronous API; this side owns the VU's HTTP transport and answers the worker over a
 // MessagePort + SharedArrayBuffer bridge. See README.md.
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { IterationView } from '../bridge/iteration-view.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
-import { hostSocket } from './websocket-engine.js';
 import { failedHop, HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
 import type { GrpcEngine } from './grpc-engine.js';
@@ -36,9 +35,10 @@ import type { WorkerInit } from '../vu/worker.js';
 import { decodeSamples } from '../bridge/sample-batch.js';
 import { FILES_SEALED_KEY } from '../bridge/shared-keys.js';
 import { HttpSampleBook } from './http-samples.js';
-import { workerCode } from '../vu/worker-code.js';
+import { takeVuThread } from './vu-threads.js';
 
 export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
+export { warmVuThreads } from './vu-threads.js';
 export {
   INSTANCE_STATS,
   INSTANCE_STATS_SLOTS,
@@ -244,11 +244,9 @@ class WorkerVu implements Vu {
       eventPort: events.port2,
       sharedArrays: Object.fromEntries(this.sharedArrays),
     };
-    const worker = new Worker(workerCode(), {
-      eval: true,
-      workerData,
-      transferList: [port2, events.port2],
-    });
+    const thread = takeVuThread();
+    thread.start(workerData, [port2, events.port2]);
+    const worker = thread.worker;
     port1.on('message', (msg: BridgeCall) => {
       // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
       if (Array.isArray(msg)) {
@@ -397,7 +395,8 @@ class WorkerVu implements Vu {
         this.onLoopResult?.(ev.result);
         return;
       case 'ws-open':
-        hostSocket(ev);
+        // The WebSocket engine (and the ws package, ~50 ms of a run's start) loads on a script's first socket.
+        void import('./websocket-engine.js').then(({ hostSocket }) => hostSocket(ev));
         return;
       case 'reply': {
         const p = this.pending;
@@ -521,8 +520,13 @@ class WorkerVu implements Vu {
       }, FORCED_INTERRUPT_MS);
     }
   }
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** The one close in progress: a second close() waits for the same thread and agent to end. */
+  private closing: Promise<void> | undefined;
+  close(): Promise<void> {
+    this.closing ??= this.closeNow();
+    return this.closing;
+  }
+  private async closeNow(): Promise<void> {
     this.closed = true;
     const p = this.pending;
     this.pending = undefined;

@@ -2,6 +2,7 @@
 // require so a script pays only for what it imports; k6/browser is preloaded asynchronously
 // (playwright-core is heavy) and only when the script imports it.
 import { BROWSER_METRICS } from '../metrics/builtin.js';
+import { dynamicImport } from '../bridge/dynamic-import.js';
 import type { VuModuleEnv } from '../types.js';
 import { createCryptoModule } from './crypto/crypto.js';
 import { createCsvModule } from './csv/csv.js';
@@ -53,10 +54,10 @@ export class ModuleRegistry {
       try {
         // The browser module is TypeScript when the runner runs from sources: register tsx first.
         if (this.tsxApiUrl) {
-          const { register } = (await import(this.tsxApiUrl)) as { register: () => unknown };
+          const { register } = (await dynamicImport(this.tsxApiUrl)) as { register: () => unknown };
           register();
         }
-        const mod = (await import(this.browserModuleUrl)) as {
+        const mod = (await dynamicImport(this.browserModuleUrl)) as {
           createBrowserModule?: (env: VuModuleEnv) => ModuleObject;
         };
         this.browserFactory = mod.createBrowserModule;

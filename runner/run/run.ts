@@ -2,7 +2,7 @@
 // (VU 0's init), the outputs started and the banner printed, the scheduler (VUs, setup, scenarios),
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../cli/args.js';
-import { ScriptError, type Vu } from '../host/vu.js';
+import { ScriptError, warmVuThreads, type Vu } from '../host/vu.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import type { TestConfig } from '../options/options.js';
@@ -28,6 +28,8 @@ export async function runTest(
 ): Promise<number> {
   const redactor = new SecretRedactor();
   const log = runLog(io, redactor);
+  // The threads of VU 0 and VU 1 boot while the script is bundled and VU 0 reads the options.
+  warmVuThreads(2);
   const script = await openScript(flags, log);
   if (typeof script === 'number') return script;
 
@@ -107,5 +109,6 @@ async function runScenarios(vu0: Vu, ctx: SchedulingContext): Promise<FinishedRu
             }),
           ),
   });
+  ctx.vus.releaseScenarioVus();
   return { ...outcome, vu0, setupData, testStart };
 }

@@ -3,7 +3,7 @@
 // exception is thrown: a same-thread inspector session pausing on every exception records the
 // frames of the last primitive thrown and resumes at once. The session slows a VU's start and a
 // pause costs about a millisecond, so the worker opens it only for a script that throws a literal.
-import { Session } from 'node:inspector';
+import type { Session } from 'node:inspector';
 
 interface CallFrame {
   functionName: string;
@@ -27,7 +27,8 @@ export function mayThrowNonErrors(code: string): boolean {
 }
 
 export class ThrownValues {
-  private readonly session = new Session();
+  // node:inspector only for the scripts that open a session, not at every VU's start.
+  private readonly session: Session = new (process.getBuiltinModule('node:inspector').Session)();
   /** scriptId -> file path, for the bundle only (the frames of the runner itself are not printed). */
   private readonly scripts = new Map<string, string>();
   private last: { value: unknown; stack: string } | undefined;

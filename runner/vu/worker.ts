@@ -12,7 +12,7 @@ import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
 import type { InstanceCounters } from '../modules/execution/execution.js';
 import { TimerQueue } from '../modules/timers/timers.js';
-import { installWebCryptoCompat } from '../modules/webcrypto/webcrypto.js';
+import { installWebCryptoCompatLazily } from '../modules/webcrypto/webcrypto.js';
 import { PendingWork } from '../event-loop/pending-work.js';
 import { allOf } from '../event-loop/settle.js';
 import { useProtoLoaderAt } from '../modules/grpc/grpc-descriptors.js';
@@ -82,16 +82,43 @@ export interface WorkerInit {
   sharedArrays?: Record<string, SharedArrayBuffer>;
 }
 
-const init = workerData as WorkerInit;
+/** What a VU thread is started with (host/vu-threads.ts), before it knows its VU. */
+export interface VuThreadStart {
+  /** Set to 1 once the VU's WorkerInit is on configPort. */
+  wake: SharedArrayBuffer;
+  configPort: MessagePort;
+}
+
+/**
+ * The VU's configuration. The thread was started ahead of its VU, and every module above is
+ * evaluated by now: it waits here until a VU takes it (see host/vu-threads.ts).
+ */
+function vuInit(): WorkerInit {
+  const start = workerData as VuThreadStart;
+  const wake = new Int32Array(start.wake);
+  for (;;) {
+    Atomics.wait(wake, 0, 0);
+    const msg = receiveMessageOnPort(start.configPort);
+    if (msg) {
+      start.configPort.close();
+      return msg.message as WorkerInit;
+    }
+  }
+}
+const init = vuInit();
 useProtoLoaderAt(init.protoLoaderPath);
 const port = parentPort!;
 const signals = new Int32Array(init.signals);
 const bundleName = path.join(init.bundle.scriptDir, '__loadlab_bundle.js');
 /** How esbuild names a fetched module in the source map: namespace, colon, URL. */
 const REMOTE_SOURCE = `${REMOTE_NAMESPACE}:`;
-const sourceMap = init.bundle.sourceMap
-  ? new SourceMap(fixSources(JSON.parse(init.bundle.sourceMap)))
-  : undefined;
+/** Parsed on the first error that needs it: every VU parsing it at start cost its init for nothing. */
+let sourceMap: SourceMap | undefined;
+function scriptSourceMap(): SourceMap | undefined {
+  if (sourceMap === undefined && init.bundle.sourceMap)
+    sourceMap = new SourceMap(fixSources(JSON.parse(init.bundle.sourceMap)));
+  return sourceMap;
+}
 const tla = init.bundle.topLevelAwait;
 // Wrapped on the bundle's first line so stack line numbers stay the bundle's own. The timer
 // parameters stand in for Node's globals in the script's code only (the runner's own code, such
@@ -105,7 +132,9 @@ let evaluatedLines: readonly string[] | undefined;
 const source: ScriptSource = {
   bundleName,
   evaluatedLines: () => (evaluatedLines ??= evaluated.split('\n')),
-  map: sourceMap,
+  get map() {
+    return scriptSourceMap();
+  },
   mappedByK6: (file) =>
     file.startsWith('file://') &&
     (/\.[cm]?tsx?$/.test(file) || (inputFiles.size > 0 && !inputFiles.has(file))),
@@ -409,7 +438,7 @@ Object.defineProperty(globalThis, '__ENV', { value: init.env, writable: true, co
 Object.defineProperty(globalThis, '__VU', { get: () => init.vuId, configurable: true });
 Object.defineProperty(globalThis, '__ITER', { get: () => iterInInstance, configurable: true });
 Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
-installWebCryptoCompat(globalThis);
+installWebCryptoCompatLazily(globalThis);
 (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
   // As k6: the file scheme's prefix dropped, a relative path the calling module's.
   rt.readFile(fromCallingModule(String(p).replace(/^file:\/\//, '')), mode === 'b');

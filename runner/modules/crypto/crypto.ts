@@ -1,10 +1,12 @@
 // `k6/crypto`: the digests k6 offers (md4 ... ripemd160), hmac, createHash/createHMAC hashers,
 // randomBytes and hexEncode, with k6 v1.3's output encodings and its GoErrors for bad input.
-import nodeCrypto from 'node:crypto';
 import { goBase64Encode } from '../encoding/go-base64.js';
 import { goError } from '../api/go-error.js';
 import { goBytes, toArrayBuffer } from '../api/go-values.js';
 import { hmacMd4, md4 } from './md4.js';
+
+/** node:crypto on first use: loading it costs a VU's start 5-12 ms (bench:vu-start), most scripts never hash. */
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 /** k6's algorithm names, and OpenSSL's for those Node has (MD4 is computed here). */
 const ALGORITHMS: Record<string, string | undefined> = {
@@ -27,12 +29,12 @@ function checkAlgorithm(algorithm: unknown): string {
 
 function digestOf(algorithm: string, message: Buffer): Buffer {
   const openssl = ALGORITHMS[algorithm];
-  return openssl ? nodeCrypto.createHash(openssl).update(message).digest() : md4(message);
+  return openssl ? nodeCrypto().createHash(openssl).update(message).digest() : md4(message);
 }
 
 function hmacOf(algorithm: string, key: Buffer, message: Buffer): Buffer {
   const openssl = ALGORITHMS[algorithm];
-  return openssl ? nodeCrypto.createHmac(openssl, key).update(message).digest() : hmacMd4(key, message);
+  return openssl ? nodeCrypto().createHmac(openssl, key).update(message).digest() : hmacMd4(key, message);
 }
 
 /** A digest in one of k6's output encodings; no encoding at all is an error too, as in k6. */
@@ -89,7 +91,7 @@ export function createCryptoModule(): Record<string, unknown> {
     randomBytes(size: unknown): ArrayBuffer {
       const count = Math.trunc(Number(size));
       if (!(count >= 1)) throw goError('invalid size');
-      return toArrayBuffer(nodeCrypto.randomBytes(count));
+      return toArrayBuffer(nodeCrypto().randomBytes(count));
     },
     hexEncode: (input: unknown) => goBytes(input).toString('hex'),
   };

@@ -1,7 +1,6 @@
 // http.file() and the multipart/form-data body k6 builds from an object holding one (Go's
 // mime/multipart writer: a random 60-hex boundary, a part per field, file parts with a filename
 // and a Content-Type). Other fields are written as Go's fmt.Sprint shows them, as in k6.
-import { randomBytes } from 'node:crypto';
 import { goBytes, goSprint } from '../api/go-values.js';
 
 const FILE = Symbol('loadlab.fileData');
@@ -48,7 +47,8 @@ function quoted(s: string): string {
 
 /** The body and its Content-Type header value. */
 export function multipartBody(body: Record<string, unknown>): { bytes: Uint8Array; contentType: string } {
-  const boundary = randomBytes(30).toString('hex');
+  // node:crypto on first use, not at every VU's start.
+  const boundary = process.getBuiltinModule('node:crypto').randomBytes(30).toString('hex');
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(body)) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"`;
