@@ -10,8 +10,13 @@ export function runLog(io: ConsoleIO, redactor: SecretRedactor): RunLog {
   return (level, msg, fields) => io.err(logLine(level, redactor.redact(msg), redactor.fields(fields)));
 }
 
-/** An exception in the script's init, setup or teardown: k6's line with its hint, and exit 107. */
-export function scriptException(log: RunLog, error: unknown): number {
-  log('error', (error as Error).message, { hint: 'script exception' });
+/**
+ * An exception in the script's init, setup or teardown: k6's line with its hint, and exit 107. An
+ * init that threw in a VU after VU 0 is named: "error while initializing VU #2 (script exception)".
+ */
+export function scriptException(log: RunLog, error: unknown, vuId?: number): number {
+  const hint =
+    vuId === undefined ? 'script exception' : `error while initializing VU #${vuId} (script exception)`;
+  log('error', (error as Error).message, { hint });
   return EXIT.scriptException;
 }

@@ -10,7 +10,7 @@ import type { Output } from '../types.js';
 import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
 import { runLog, scriptException, type RunLog } from './run-log.js';
-import { RunController, Scheduler } from './scheduler.js';
+import { RunController, Scheduler, VuInitError } from './scheduler.js';
 import { startOutputs } from './start-outputs.js';
 import { readTestOptions } from './read-options.js';
 import { openScript } from './open-script.js';
@@ -84,6 +84,7 @@ async function runScenarios(vu0: Vu, ctx: SchedulingContext): Promise<FinishedRu
   try {
     await scheduler.initVus();
   } catch (error) {
+    if (error instanceof VuInitError) return scriptException(log, error, error.vuId);
     return scriptException(log, error);
   }
 

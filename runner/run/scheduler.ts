@@ -38,6 +38,16 @@ export async function inPool<T, R>(items: T[], size: number, fn: (item: T) => Pr
   return results;
 }
 
+/** A VU's init threw before the test started: k6 names that VU in its line's hint. */
+export class VuInitError extends Error {
+  constructor(
+    readonly vuId: number,
+    cause: unknown,
+  ) {
+    super((cause as Error).message, { cause });
+  }
+}
+
 export type StopReason = 'signal' | 'abort' | 'thresholds';
 
 export class RunController {
@@ -122,8 +132,13 @@ export class Scheduler {
 
   private async newPooled(scenarioTags: Record<string, string>): Promise<PooledVu> {
     const { config, vus } = this.deps;
-    const vu = vus.make(this.nextVuId++, { ...config.runTags, ...scenarioTags });
-    await vu.init();
+    const vuId = this.nextVuId++;
+    const vu = vus.make(vuId, { ...config.runTags, ...scenarioTags });
+    try {
+      await vu.init();
+    } catch (error) {
+      throw new VuInitError(vuId, error);
+    }
     Atomics.add(vus.instanceStats, INSTANCE_STATS.vusInitialized, 1);
     return { vu, busy: false, iterationsInScenario: 0 };
   }
