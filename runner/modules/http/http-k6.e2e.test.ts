@@ -73,6 +73,8 @@ async function startRecorder(): Promise<{
         raw[i] = raw[i]!.replace(/boundary=[0-9a-f]+/, 'boundary=B');
       }
       records.push({ method: req.method ?? '', url: req.url ?? '', raw, body });
+      // Read, never answered: the request ends at its timeout (fixtures/http-no-answer.js).
+      if (url.pathname === '/silent') return;
       if (url.pathname === '/set') {
         res.setHeader(
           'Set-Cookie',
@@ -181,6 +183,19 @@ describe('runner/modules k6/http on real k6 and the runner', function () {
     assert.equal(k6.connections, 1);
     assert.equal(runner.connections, k6.connections);
     assert.deepEqual(runner.bytes, k6.bytes);
+  });
+
+  it('fixtures/http-no-answer.js: requests never answered end at their timeout, their bytes sent counted as k6 counts them', async function () {
+    realK6OrSkip(this);
+    const script = 'runner/modules/fixtures/http-no-answer.js';
+    const k6 = await runOn('k6', script);
+    const runner = await runOn('node', script);
+    assert.equal(k6.lines.length, 8, k6.lines.join('\n'));
+    assert.deepEqual(runner.lines, k6.lines);
+    assert.deepEqual(sortedRecords(runner.records), sortedRecords(k6.records));
+    assert.ok(k6.bytes.sent > 0 && k6.bytes.received === 0, JSON.stringify(k6.bytes));
+    assert.deepEqual(runner.bytes, k6.bytes);
+    assert.deepEqual(runner.httpReqs, k6.httpReqs);
   });
 
   it('fixtures/http-jar.js: cookie jars (the VU jar, new http.CookieJar with params.jar, set options) log the same lines', async function () {
