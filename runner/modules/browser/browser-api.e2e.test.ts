@@ -247,6 +247,35 @@ describe('k6/browser on real k6 and on the runner', function () {
     );
   });
 
+  it('fixtures/dropped.js: a browser scenario beside an HTTP one drops iterations it has no VU for, and both engines count them', async function () {
+    const k6 = realK6OrSkip(this);
+    const run = async (command: string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-dropped-'));
+      const out = join(dir, 'points.json');
+      const r = await runEngine(command, `${FIXTURES}/dropped.js`, [
+        '-e',
+        `SITE=${site}`,
+        '--out',
+        `json=${out}`,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const dropped = readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as JsonPoint)
+        .filter((p) => p.type === 'Point' && p.metric === 'dropped_iterations');
+      return { lines: r.lines, dropped };
+    };
+    const [real, ours] = [await run(k6), await run(RUNNER)];
+    // How many are dropped depends on how long each visit takes; that some are, and where, does not.
+    for (const engine of [real, ours]) {
+      assert.ok(engine.dropped.length >= 3, `${engine.dropped.length} dropped`);
+      assert.deepEqual([...new Set(engine.dropped.map((p) => p.data.tags.scenario))], ['ui']);
+    }
+    assert.deepEqual(ours.lines, real.lines);
+    assert.equal(real.lines.length, 1, real.lines.join('\n')); // the 'Insufficient VUs' warning
+  });
+
   it('fixtures/launch-failure.js: a browser that cannot start aborts the test with exit 108 and k6’s line', async function () {
     const k6 = realK6OrSkip(this);
     const env = { K6_BROWSER_EXECUTABLE_PATH: '/nonexistent/chromium' };
