@@ -1,4 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseRunArgs } from '../cli/args.js';
+import { EXIT, runTest } from '../run/run.js';
 import { closeWarmVuThreads, warmVuThreadCount, warmVuThreads } from './vu-threads.js';
 import { ctx, makeVu, vuSuite, type Harness } from '../vu/test-support.js';
 
@@ -64,5 +69,25 @@ describe('runner/host/vu-threads: VU threads started ahead of their VU', functio
     assert.equal(h.vu.close(), first);
     await first;
     await assert.rejects(h.vu.iterate('default', undefined, ctx()), /closed/);
+  });
+});
+
+describe('runner/run: a run that ends before its VUs leaves no warm thread behind', () => {
+  it('an options error (exit 104) ends the two threads warmed for VU 0 and VU 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-warm-'));
+    try {
+      const script = join(dir, 'bad-options.js');
+      writeFileSync(
+        script,
+        "export const options = { scenarios: { a: { executor: 'nope' } } };\nexport default function () {}\n",
+      );
+      const lines: string[] = [];
+      const io = { out: () => {}, err: (t: string) => void lines.push(t), isTTY: false };
+      const code = await runTest(parseRunArgs([script, '-q']), io, {});
+      assert.equal(code, EXIT.invalidConfig, lines.join(''));
+      assert.equal(warmVuThreadCount(), 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

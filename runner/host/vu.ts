@@ -38,7 +38,7 @@ import { HttpSampleBook } from './http-samples.js';
 import { takeVuThread } from './vu-threads.js';
 
 export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
-export { warmVuThreads } from './vu-threads.js';
+export { closeWarmVuThreads, warmVuThreads } from './vu-threads.js';
 export {
   INSTANCE_STATS,
   INSTANCE_STATS_SLOTS,

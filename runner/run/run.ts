@@ -2,7 +2,7 @@
 // (VU 0's init), the outputs started and the banner printed, the scheduler (VUs, setup, scenarios),
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../cli/args.js';
-import { ScriptError, warmVuThreads, type Vu } from '../host/vu.js';
+import { closeWarmVuThreads, ScriptError, warmVuThreads, type Vu } from '../host/vu.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import type { TestConfig } from '../options/options.js';
@@ -30,6 +30,22 @@ export async function runTest(
   const log = runLog(io, redactor);
   // The threads of VU 0 and VU 1 boot while the script is bundled and VU 0 reads the options.
   warmVuThreads(2);
+  try {
+    return await runOpened(flags, io, env, controller, log, redactor);
+  } finally {
+    // A run that ends before a VU took them (a script or options error) ends them, not Node's exit.
+    await closeWarmVuThreads();
+  }
+}
+
+async function runOpened(
+  flags: RunFlags,
+  io: ConsoleIO,
+  env: NodeJS.ProcessEnv,
+  controller: RunController,
+  log: RunLog,
+  redactor: SecretRedactor,
+): Promise<number> {
   const script = await openScript(flags, log);
   if (typeof script === 'number') return script;
 
