@@ -94,7 +94,7 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
   });
 
   it("drops the main thread's side of cookie jars the script can no longer reach; a jar kept in a global lives on", async function () {
-    this.timeout(60_000);
+    this.timeout(300_000);
     // Every iteration makes a jar and stores a cookie in it (the main thread then holds that jar);
     // the global jar's cookie, set once, must still be sent after thousands of collected jars.
     const h = await vuFor(`import http from 'k6/http';
@@ -109,17 +109,17 @@ describe('runner/vu: a VU looping by itself (looping executors)', function () {
           console.log(n + ' ' + sent);
         }
       }`);
+    // V8 reports collected objects only after a full collection, which this VU's small heap may not
+    // reach in tens of thousands of such iterations: the VU asks for one every 1,000 jars it makes
+    // (worker.ts COLLECT_AFTER), so at most about that many are held at any time. Bounded by count.
     const { ran } = await h.vu.loop(
-      loopSpec({ maxIterations: 60_000, endAt: Date.now() + 40_000 }),
+      loopSpec({ maxIterations: 20_000, endAt: Date.now() + 240_000 }),
       () => {},
     );
+    assert.equal(ran, 20_000);
     await settle();
-    // V8 reports collected objects after a full collection, which this VU's heap needs tens of
-    // thousands of such iterations to reach (20,000 were not enough here).
-    assert.equal(ran, 60_000, 'too slow to reach a full collection');
-    const made = ran + 1;
     const held = h.vu.scriptJarCount();
-    assert.ok(held < made / 2, `${held} of ${made} jars still held`);
+    assert.ok(held <= 1_001 + 1, `${held} of ${ran + 1} jars still held`);
     assert.ok(h.logs.length >= 2, JSON.stringify(h.logs));
     for (const line of h.logs) assert.match(line.message, /^\d+ kept=yes$/);
   });
