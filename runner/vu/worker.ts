@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import vm from 'node:vm';
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { MetricType, ValueType } from '../types.js';
 import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import { ModuleRegistry } from '../modules/index.js';
@@ -55,39 +55,7 @@ import { iterationView, runLoop, type LoopIterationResult } from './worker-loop.
 import { SampleBatcher } from '../bridge/sample-batch.js';
 import { filterSystemTags } from '../bridge/system-tags.js';
 import { REMOTE_NAMESPACE } from '../script/remote-modules.js';
-import type { ScriptBundle } from '../script/load-script.js';
-
-export interface WorkerInit {
-  scriptPath: string;
-  bundle: ScriptBundle;
-  vuId: number;
-  env: Record<string, string>;
-  runTags: Record<string, string>;
-  systemTags: string[] | undefined;
-  signals: SharedArrayBuffer;
-  httpPort: MessagePort;
-  /** Events the main thread posts on its own (k6/net/grpc streams and async calls). */
-  eventPort: MessagePort;
-  /** Absolute path of @grpc/proto-loader's entry, loaded when a script loads protos. */
-  protoLoaderPath: string;
-  /** file:// URL of runner/modules/browser/index.(ts|js). */
-  browserModuleUrl: string;
-  /** file:// URL of tsx's ESM API when the runner runs from TypeScript sources. */
-  tsxApiUrl: string | undefined;
-  /** --secret-source secrets by source name (k6/secrets). */
-  secretSources?: Record<string, Record<string, string>>;
-  /** The run's INSTANCE_STATS; absent for a VU made on its own (tests), which counts only itself. */
-  instanceStats?: SharedArrayBuffer;
-  /** SharedArrays other VUs of the run made (k6/data), by name. */
-  sharedArrays?: Record<string, SharedArrayBuffer>;
-}
-
-/** What a VU thread is started with (host/vu-threads.ts), before it knows its VU. */
-export interface VuThreadStart {
-  /** Set to 1 once the VU's WorkerInit is on configPort. */
-  wake: SharedArrayBuffer;
-  configPort: MessagePort;
-}
+import type { VuThreadStart, WorkerInit } from './worker-init.js';
 
 /**
  * The VU's configuration. The thread was started ahead of its VU, and every module above is
