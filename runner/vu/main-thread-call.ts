@@ -14,7 +14,7 @@ export function callMainThread(vu: VuState, message: BridgeCall): unknown {
   else message.resetJar = vu.jarResetPending;
   vu.jarResetPending = false;
   const signals = vu.signals;
-  const httpPort = vu.init.httpPort;
+  const httpPort = vu.httpPort;
   Atomics.store(signals, SIGNAL, 0);
   httpPort.postMessage(message);
   for (;;) {

@@ -144,10 +144,14 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       const call: HttpCall = [false];
       for (let i = 0; i < reqs.length; i++) call.push(reqs[i]!);
       const answers = callMainThread(vu, call) as ResponseTuple[];
+      let sent = 0;
+      let received = 0;
       for (let i = 0; i < answers.length; i++) {
-        vu.sentBytes += answers[i]![Res.sent];
-        vu.receivedBytes += answers[i]![Res.received];
+        sent += answers[i]![Res.sent];
+        received += answers[i]![Res.received];
       }
+      vu.sentBytes += sent;
+      vu.receivedBytes += received;
       return answers;
     },
     jarSync(op: JarOp): JarAnswer {

@@ -20,6 +20,8 @@ export interface VuState {
   readonly init: WorkerInit;
   /** Messages to the main thread (WorkerEvent). */
   readonly port: MessagePort;
+  /** The blocking calls' port (init.httpPort), one property away on the per-request path. */
+  readonly httpPort: MessagePort;
   /** The VU's slots shared with the main thread (SIGNAL, INTERRUPT, GO, ...). */
   readonly signals: Int32Array;
   /** The run's instance counters (exec.instance), or this VU's own when it runs alone. */
@@ -79,6 +81,7 @@ export function createVuState(init: WorkerInit, port: MessagePort): VuState {
   return {
     init,
     port,
+    httpPort: init.httpPort,
     signals: new Int32Array(init.signals),
     instanceStats,
     samples: new SampleBatcher(),
