@@ -5,7 +5,7 @@
 // has only the script's own init left. See ../vu/README.md "Where a run's seconds go".
 import { MessageChannel, type MessagePort, type Transferable, Worker } from 'node:worker_threads';
 import { workerCode, workerCodeCache, WORKER_FILENAME } from '../vu/worker-code.js';
-import type { VuThreadStart } from '../vu/worker.js';
+import type { VuThreadStart } from '../vu/worker-init.js';
 import { DYNAMIC_IMPORT } from '../bridge/dynamic-import.js';
 
 /**

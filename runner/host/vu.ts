@@ -31,7 +31,7 @@ import {
   type WorkerCommand,
   type WorkerEvent,
 } from '../bridge/protocol.js';
-import type { WorkerInit } from '../vu/worker.js';
+import type { WorkerInit } from '../vu/worker-init.js';
 import { decodeSamples } from '../bridge/sample-batch.js';
 import { FILES_SEALED_KEY } from '../bridge/shared-keys.js';
 import { HttpSampleBook } from './http-samples.js';

@@ -25,7 +25,7 @@ export interface LoopIterationResult {
 }
 
 export interface LoopDeps {
-  /** A promise only for an async default function (see worker.ts). */
+  /** A promise only for an async default function (see lifecycle.ts). */
   runIteration(
     fnName: string,
     data: unknown,

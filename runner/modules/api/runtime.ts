@@ -1,5 +1,5 @@
 // What the k6 module implementations need from the VU that runs them. The worker
-// (runner/vu/worker.ts) provides it; tests can provide their own.
+// (runner/vu/vu-runtime.ts) provides it; tests can provide their own.
 import type { Sample } from '../../types.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../../bridge/grpc-protocol.js';

@@ -1,5 +1,5 @@
 // The global WebCrypto (`crypto.subtle`) is Node's; this adjusts what scripts can see differ from k6
-// v1.3 (runner/vu/worker.ts installs it once per VU):
+// v1.3 (runner/vu/script-globals.ts installs it once per VU):
 // - JSON.stringify(cryptoKey) prints k6's fields (type, extractable, algorithm, usages), with the
 //   algorithm shaped as k6's Go structs serialise it, where Node's CryptoKey prints `{}`;
 // - a generated key pair lists privateKey first, as k6's;

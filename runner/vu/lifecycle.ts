@@ -1,0 +1,338 @@
+// A VU's stages on its script: init (evaluating the bundle), setup and teardown, one iteration
+// (begun, run, waited for, ended with its samples and counters), handleSummary, and the words of
+// their failures. Made once per VU; the functions close over its parts.
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+import type { MetricType, ValueType } from '../types.js';
+import type { ModuleRegistry } from '../modules/index.js';
+import type { TimerQueue } from '../modules/timers/timers.js';
+import { allOf } from '../event-loop/settle.js';
+import {
+  InterruptSignal,
+  isAbortSignal,
+  epochMs,
+  nowMs,
+  type IterationView,
+  type Phase,
+  type VuRuntime,
+} from '../modules/api/runtime.js';
+import { formatScriptException } from '../script/errors.js';
+import { INSTANCE_STATS, INTERRUPT } from '../bridge/protocol.js';
+import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
+import type { LoopIterationResult } from './worker-loop.js';
+import { flush, flushIfFull } from './main-thread-call.js';
+import { envForScenario } from './script-globals.js';
+import type { ScriptText } from './script-text.js';
+import type { DeclaredMetrics } from './vu-runtime.js';
+import { collectIfDue } from './collection.js';
+import type { VuState } from './vu-state.js';
+
+export interface InitResult {
+  options: Record<string, unknown>;
+  exports: string[];
+  metrics: { name: string; type: MetricType; contains: ValueType }[];
+}
+
+/** A promise the init code left rejected and unhandled: k6 fails to load the script with it. */
+export class RejectedInInit {
+  constructor(readonly reason: unknown) {}
+}
+
+/** What an iteration that threw nothing passes to endIteration. */
+const RETURNED = Symbol('returned');
+
+export interface LifecycleParts {
+  vu: VuState;
+  rt: VuRuntime;
+  text: ScriptText;
+  registry: ModuleRegistry;
+  timers: TimerQueue;
+  declared: DeclaredMetrics;
+}
+
+export function createLifecycle({ vu, rt, text, registry, timers, declared }: LifecycleParts) {
+  const init = vu.init;
+  const signals = vu.signals;
+  const instanceStats = vu.instanceStats;
+  const source = text.source;
+  /** What an iteration waits for after its body: its timers and the work modules hold (streams, sockets). */
+  const asyncWork = allOf(timers, rt.pending);
+
+  function setPhase(p: Phase): void {
+    (rt as { phase: Phase }).phase = p;
+  }
+
+  async function runInit(): Promise<InitResult> {
+    setPhase('init');
+    await registry.preload(init.bundle.k6Imports ?? []);
+    const module = { exports: {} as Record<string, unknown> };
+    const wrapper = vm.runInThisContext(text.evaluated, { filename: text.bundleName }) as (
+      e: unknown,
+      r: (n: string) => unknown,
+      m: unknown,
+      ...t: unknown[]
+    ) => unknown;
+    const { setTimeout, clearTimeout, setInterval, clearInterval } = timers.api;
+    const running = wrapper(
+      module.exports,
+      (n) => registry.require(n),
+      module,
+      setTimeout,
+      clearTimeout,
+      setInterval,
+      clearInterval,
+    );
+    if (init.bundle.topLevelAwait) await running;
+    // Node reports an unhandled rejection once the microtasks have run: look after one turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (vu.rejectedInInit) throw vu.rejectedInInit;
+    const scriptExports = (vu.scriptExports = module.exports);
+    if (mayThrowNonErrors(init.bundle.code))
+      vu.thrownValues = new ThrownValues(pathToFileURL(text.bundleName).href, text.bundleName);
+    const options =
+      scriptExports.options === undefined ? {} : JSON.parse(JSON.stringify(scriptExports.options));
+    return {
+      options,
+      exports: Object.keys(scriptExports).filter((k) => k !== '__esModule'),
+      // Custom metrics declared in init, so thresholds on unknown metrics are refused before the test (k6: exit 104).
+      metrics: [...declared].map(([name, m]) => ({ name, ...m })),
+    };
+  }
+
+  function fn(name: string): (...args: unknown[]) => unknown {
+    const f = vu.scriptExports[name];
+    if (typeof f !== 'function') throw new Error(`function '${name}' not found in exports`);
+    return f as (...args: unknown[]) => unknown;
+  }
+
+  /** Runs a script function outside iterations (setup/teardown) with k6's `::setup` style group. */
+  async function runLifecycle(
+    name: 'setup' | 'teardown',
+    args: unknown[],
+    testOptions: Record<string, unknown>,
+  ) {
+    setPhase(name);
+    (rt as { testOptions: unknown }).testOptions = testOptions;
+    vu.scenarioName = '';
+    vu.scenarioTags = {};
+    rt.groupPath = `::${name}`;
+    vu.sentBytes = 0;
+    vu.receivedBytes = 0;
+    try {
+      let value = fn(name)(...args);
+      if (value && typeof (value as Promise<unknown>).then === 'function') value = await value;
+      return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    } finally {
+      emitClosingSamples(nowMs());
+      flush(vu);
+    }
+  }
+
+  /**
+   * data_sent/data_received and, for a counted iteration (`duration` set), iteration_duration and
+   * iterations: one compound row the main thread expands (sample-batch.ts).
+   */
+  function emitClosingSamples(time: number, duration?: number): void {
+    vu.samples.addIteration(vu.sentBytes, vu.receivedBytes, duration, rt.baseTags(), time);
+    flushIfFull(vu);
+    vu.sentBytes = 0;
+    vu.receivedBytes = 0;
+  }
+
+  /**
+   * Runs one iteration. A plain (synchronous) default function's iteration ends without a promise:
+   * an await per iteration was a promise pair and a microtask turn in every VU's loop. Async default
+   * functions (k6/browser) are awaited.
+   */
+  function runIteration(
+    fnName: string,
+    data: unknown,
+    ctx: IterationView,
+  ): LoopIterationResult | Promise<LoopIterationResult> {
+    beginIteration(ctx);
+    const start = performance.now();
+    let value: unknown;
+    try {
+      rt.checkInterrupted();
+      value = fn(fnName)(data);
+    } catch (err) {
+      stopAsyncWork(err instanceof InterruptSignal);
+      return endIteration(start, err);
+    }
+    if (value && typeof (value as Promise<unknown>).then === 'function') {
+      return Promise.resolve(value).then(
+        () => afterModules(() => afterTimers(start)),
+        (err: unknown) => {
+          stopAsyncWork(err instanceof InterruptSignal);
+          return afterModules(() => endIteration(start, err, true));
+        },
+      );
+    }
+    return asyncWork.busy ? afterTimers(start) : endIteration(start, RETURNED);
+  }
+
+  /** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
+  function afterModules<T>(next: () => T | Promise<T>): T | Promise<T> {
+    const ending = registry.iterationEnd();
+    return ending ? ending.then(next) : next();
+  }
+
+  function stopAsyncWork(interrupted = false): void {
+    asyncWork.stopAll(interrupted);
+  }
+
+  /**
+   * Ends an iteration whose body returned once its timers and other asynchronous work are done (or a
+   * callback threw, or it was interrupted).
+   */
+  function afterTimers(start: number): LoopIterationResult | Promise<LoopIterationResult> {
+    if (!asyncWork.busy) return endIteration(start, RETURNED);
+    return asyncWork
+      .settle(() => Atomics.load(signals, INTERRUPT) !== 0)
+      .then(
+        (how) => endIteration(start, how === 'interrupted' ? new InterruptSignal() : RETURNED),
+        (err: unknown) => {
+          stopAsyncWork();
+          return endIteration(start, err);
+        },
+      );
+  }
+
+  /**
+   * Counts this VU in exec.instance.vusActive while an executor has it: for a looping executor the
+   * whole loop, for an arrival-rate one each iteration, as k6 activates and returns its VUs.
+   */
+  async function whileActive<T>(work: () => T | Promise<T>): Promise<T> {
+    Atomics.add(instanceStats, INSTANCE_STATS.vusActive, 1);
+    try {
+      return await work();
+    } finally {
+      Atomics.sub(instanceStats, INSTANCE_STATS.vusActive, 1);
+    }
+  }
+
+  function beginIteration(ctx: IterationView): void {
+    setPhase('iteration');
+    (rt as { iteration: unknown }).iteration = ctx;
+    (rt as { testOptions: unknown }).testOptions = ctx.testOptions;
+    const scenario = ctx.scenario;
+    vu.scenarioName = scenario.name;
+    vu.scenarioTags = scenario.tags ?? {};
+    envForScenario(vu, scenario);
+    rt.groupPath = '';
+    vu.abortReason = undefined;
+    vu.failReason = undefined;
+    // k6 empties the VU's cookie jar at the start of every iteration; the jar lives on the main thread.
+    vu.jarResetPending = true;
+    vu.sentBytes = 0;
+    vu.receivedBytes = 0;
+  }
+
+  /**
+   * Closes an iteration that returned (`thrown` is RETURNED) or threw (`inPromise`: an async default
+   * function rejected): its samples, counters and result.
+   */
+  function endIteration(start: number, thrown: unknown, inPromise = false): LoopIterationResult {
+    let completed = true;
+    let error: string | undefined;
+    if (thrown !== RETURNED) {
+      if (thrown instanceof InterruptSignal) completed = false;
+      else if (isAbortSignal(thrown)) {
+        vu.abortReason = `${thrown.logged}${abortLocation(thrown)}`;
+      } else {
+        // k6 logs an async default function's rejection as an uncaught promise (a value bare, no frame).
+        error = inPromise
+          ? uncaughtInPromise(thrown)
+          : formatScriptException(thrown, source, vu.thrownValues?.stackOf(thrown));
+      }
+    }
+    const abortReason = vu.abortReason;
+    if (Atomics.load(signals, INTERRUPT) !== 0 && error === undefined && abortReason === undefined) {
+      // The iteration returned, but only because sleep()/http were cut short: k6 does not count it.
+      completed = false;
+    }
+    // One clock reading serves the duration, the samples' time and the loop's flush check: in a
+    // VU's cold isolate each performance.now() is a JS wrapper and an API call (~1k instructions).
+    const end = performance.now();
+    vu.lastIterationEnd = end;
+    rt.groupPath = '';
+    emitClosingSamples(epochMs(end), completed ? end - start : undefined);
+    Atomics.add(
+      instanceStats,
+      completed ? INSTANCE_STATS.iterationsCompleted : INSTANCE_STATS.iterationsInterrupted,
+      1,
+    );
+    vu.iterInInstance++;
+    (rt as { iteration: unknown }).iteration = undefined;
+    collectIfDue(vu);
+    const result: LoopIterationResult = { completed };
+    if (error !== undefined) result.error = error;
+    if (error !== undefined && inPromise) result.inPromise = true;
+    if (abortReason !== undefined) result.abort = { reason: abortReason };
+    const failReason = vu.failReason;
+    if (failReason !== undefined) result.markFailed = failReason;
+    return result;
+  }
+
+  function abortLocation(err: Error): string {
+    const formatted = formatScriptException(err, source);
+    const frame = formatted.split('\n')[1];
+    return frame ? ` ${frame.trim()}` : '';
+  }
+
+  async function runSummary(data: unknown) {
+    if (typeof vu.scriptExports.handleSummary !== 'function') return undefined;
+    setPhase('summary');
+    vu.scenarioName = '';
+    vu.scenarioTags = {};
+    rt.groupPath = '';
+    let out = fn('handleSummary')(data);
+    if (out && typeof (out as Promise<unknown>).then === 'function') out = await out;
+    flush(vu);
+    if (out === undefined || out === null) return {};
+    if (typeof out !== 'object') throw new Error('handleSummary() must return an object');
+    const res: Record<string, string | ArrayBuffer> = {};
+    for (const [k, v] of Object.entries(out as Record<string, unknown>)) {
+      if (v instanceof ArrayBuffer) res[k] = v;
+      else if (ArrayBuffer.isView(v))
+        res[k] = v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) as ArrayBuffer;
+      else res[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    }
+    return res;
+  }
+
+  /** k6's line for a rejected promise nobody handled. */
+  function uncaughtInPromise(reason: unknown): string {
+    return `Uncaught (in promise) ${reason instanceof Error ? formatScriptException(reason, source) : String(reason)}`;
+  }
+
+  /**
+   * A promise the script forgot to await must not kill the VU: in an iteration k6 logs it and goes
+   * on; in init it stops the test (runInit looks once the init code has run).
+   */
+  function onUnhandledRejection(reason: unknown): void {
+    if (rt.phase === 'init') vu.rejectedInInit ??= new RejectedInInit(reason);
+    else rt.log('error', uncaughtInPromise(reason).trimEnd());
+  }
+
+  /** A failed command's error line and kind, as the reply carries them. */
+  function commandFailure(cmd: string, err: unknown): { error: string; kind: 'init-promise' | 'script' } {
+    if (err instanceof RejectedInInit)
+      return { error: uncaughtInPromise(err.reason).trimEnd(), kind: 'init-promise' };
+    const error = isAbortSignal(err)
+      ? `${err.logged}${abortLocation(err)}`
+      : // k6 has no location for a value thrown in init: its module evaluation rejects with the bare value.
+        formatScriptException(err, source, cmd === 'init' ? undefined : vu.thrownValues?.stackOf(err));
+    return { error, kind: 'script' };
+  }
+
+  return {
+    runInit,
+    runLifecycle,
+    runIteration,
+    whileActive,
+    runSummary,
+    onUnhandledRejection,
+    commandFailure,
+  };
+}
