@@ -341,6 +341,9 @@ function runCommand(words: string[], line: number, run: RunContext): void {
       return;
     }
     default:
-      run.fail(line, `${command}: the model does not know what it writes; teach stack/testing/dockerfile-model.ts`);
+      run.fail(
+        line,
+        `${command}: the model does not know what it writes; teach stack/testing/dockerfile-model.ts`,
+      );
   }
 }
