@@ -109,6 +109,15 @@ const LAYOUTS: Layout[] = [
   },
   { name: 'a negative setupTimeout', options: "{ setupTimeout: '-1s' }", status: 104 },
   { name: 'a duration in milliseconds', options: '{ duration: 5 }', status: 104 },
+  { name: 'a duration as a numeric string (milliseconds)', options: "{ duration: '5' }", status: 104 },
+  { name: 'a zero duration', options: "{ duration: '0s' }", status: 104 },
+  { name: 'empty scenarios and vus (warnings)', options: '{ scenarios: {}, vus: 3 }', status: 0 },
+  {
+    name: 'a --stage without target',
+    options: '{}',
+    flags: ['--stage', '1s:1', '--stage', '1s'],
+    status: 104,
+  },
   { name: 'negative vus with a duration', options: "{ vus: -1, duration: '1s' }", status: 104 },
   // Shortcuts that conflict.
   {

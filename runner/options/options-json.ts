@@ -4,6 +4,9 @@
 // and words it as k6 v1.3 does, Go's json package and the line of the JSON text included.
 import { DurationError, parseDuration } from '../metrics/index.js';
 
+/** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
+export const BARE_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 /** Where a value sits in the encoded text: [start, end) byte offsets (the options are ASCII-safe). */
 interface Encoded {
   text: string;
@@ -193,7 +196,8 @@ class Decoder {
   duration(v: unknown): Problem | undefined {
     if (typeof v !== 'string' || v === '') return undefined;
     try {
-      parseDuration(v.trim().replace(/^[-+]/, ''));
+      // k6 reads a bare number as milliseconds (ParseExtendedDuration), Go's durations may be negative.
+      if (!BARE_NUMBER.test(v)) parseDuration(v.replace(/^[-+]/, ''));
       return undefined;
     } catch (error) {
       return (error as DurationError).message;

@@ -10,7 +10,7 @@ import {
   type ScenarioConfig,
   type StageMs,
 } from '../executors/index.js';
-import { optionsDecodeError } from './options-json.js';
+import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -50,8 +50,12 @@ export interface TestConfig {
   warnings: string[];
 }
 
-/** A duration option; Go's durations may be negative (k6's validation then refuses them). */
+/**
+ * A duration option as k6 decodes it: a bare number (or numeric string) is milliseconds; Go's
+ * durations may be negative (k6's validation then refuses them).
+ */
 function duration(value: unknown): number {
+  if (typeof value === 'string' && BARE_NUMBER.test(value)) return Number(value);
   try {
     if (typeof value === 'string' && /^\s*-/.test(value)) return -parseDuration(value.trim().slice(1));
     return parseDuration(value);
@@ -93,7 +97,11 @@ const SCENARIO_NAME = /^[0-9a-zA-Z_-]+$/;
 /** A scenario's config, or the problems k6's BaseConfig and executor Validate() find, in their order. */
 function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfig | string[] {
   // optionsDecodeError refused missing and unknown executors before: k6 decodes before validating.
-  const found = findExecutor(raw.executor)!;
+  const found = findExecutor(raw.executor);
+  if (!found)
+    throw new OptionsError(
+      `scenario ${name}: the ${String(raw.executor)} executor is not supported by the loadlab Node runner; run the test on k6`,
+    );
   const executor: ExecutorName = found.name;
   const s: ScenarioConfig = {
     name,
