@@ -136,6 +136,9 @@ const LAYOUTS: Layout[] = [
   // Flags and the environment.
   { name: 'a bad --stage target', options: '{}', flags: ['--stage', '1s:x'], status: 255 },
   { name: 'a bad --stage duration', options: '{}', flags: ['--stage', 'xx:1'], status: 255 },
+  { name: '-d xx', options: '{}', flags: ['-d', 'xx'], status: 255 },
+  { name: '-d without unit', options: '{}', flags: ['-d', '5'], status: 255 },
+  { name: '-d in days (not a Go unit)', options: '{}', flags: ['-d', '1d'], status: 255 },
   { name: '-i 0', options: '{}', flags: ['-i', '0'], status: 104 },
   { name: 'more VUs than iterations', options: '{}', flags: ['-i', '1', '--vus', '2'], status: 104 },
   { name: '--vus 0 with a duration', options: '{}', flags: ['--vus', '0', '-d', '1s'], status: 104 },

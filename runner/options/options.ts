@@ -218,6 +218,23 @@ function deriveScenarios(
   return { default: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
 }
 
+/** Go's time.ParseDuration's error for a `-d` flag value (cobra's DurationVar), or undefined. */
+function goDurationError(text: string): string | undefined {
+  if (text === '0' || /^[+-]?0$/.test(text)) return undefined;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return `time: missing unit in duration ${JSON.stringify(text)}`;
+  const parts = /^[+-]?((\d+\.?\d*|\.\d+)([^\d.]*))+$/.test(text)
+    ? text.match(/(\d+\.?\d*|\.\d+)([^\d.]*)/g)!
+    : null;
+  if (!parts) return `time: invalid duration ${JSON.stringify(text)}`;
+  for (const part of parts) {
+    const unit = part.replace(/^[\d.]+/, '');
+    if (unit === '') return `time: missing unit in duration ${JSON.stringify(text)}`;
+    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit))
+      return `time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`;
+  }
+  return undefined;
+}
+
 /** A K6_* integer as k6's envconfig reads it, or its error. */
 function envInt(env: Record<string, string | undefined>, name: string, field: string): number | undefined {
   const text = env[name];
@@ -307,6 +324,11 @@ export function consolidate(
     iterations: envInt(env, 'K6_ITERATIONS', 'Iterations'),
     stages: env.K6_STAGES ? env.K6_STAGES.split(',').map(cliStage) : undefined,
   };
+  const flagDurationError = flags.duration === undefined ? undefined : goDurationError(flags.duration);
+  if (flagDurationError)
+    throw new OptionsPlainError(
+      `invalid argument ${JSON.stringify(flags.duration)} for "-d, --duration" flag: ${flagDurationError}`,
+    );
   const fromCli: Execution & { vus?: number } = {
     vus: flags.vus,
     duration: flags.duration,
