@@ -61,11 +61,13 @@ function keyValue(text: string, flag: string): [string, string] {
   return [text.slice(0, at), text.slice(at + 1)];
 }
 
-function positiveInteger(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`invalid argument "${text}" for "${flag}" flag: expected a non-negative integer`);
-  return n;
+/** An Int64 flag as k6's cobra reads it (negative values are k6's validation's to refuse). */
+function integer(text: string, flag: string): number {
+  if (!/^[+-]?\d+$/.test(text))
+    throw new UsageError(
+      `invalid argument "${text}" for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`,
+    );
+  return Number(text);
 }
 
 /** `--flag=value` as cobra reads it: the flag and its inline value; any other argument as it is. */
@@ -103,13 +105,13 @@ export function parseRunArgs(argv: string[]): RunFlags {
       if (value === undefined) throw new UsageError(`flag needs an argument: ${arg}`);
       switch (VALUE_FLAGS[arg]) {
         case 'vus':
-          flags.vus = positiveInteger(value, arg);
+          flags.vus = integer(value, '-u, --vus');
           break;
         case 'duration':
           flags.duration = value;
           break;
         case 'iterations':
-          flags.iterations = positiveInteger(value, arg);
+          flags.iterations = integer(value, '-i, --iterations');
           break;
         case 'stage':
           // k6 reads --stage as a string slice: `-s 5s:10,1m:20` is two stages, like two flags.

@@ -3,17 +3,19 @@
 import type { ArrivalsConfig, ScenarioConfig, ScenarioDriver, ScenarioSnapshot } from './executor.js';
 import { fixedInt } from './fixed-width.js';
 
-/** k6's error for the VU pool, or undefined; maxVUs defaults to preAllocatedVUs. */
-export function vuPoolError(raw: Record<string, unknown>): string | undefined {
-  if (raw.preAllocatedVUs === undefined) return "the number of preAllocatedVUs isn't specified";
-  return undefined;
+/** k6's errors for the VU pool, in its order; maxVUs defaults to preAllocatedVUs. */
+export function vuPoolErrors(s: ScenarioConfig, raw: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  if (raw.preAllocatedVUs === undefined) errors.push("the number of preAllocatedVUs isn't specified");
+  else if (s.preAllocatedVUs < 0) errors.push("the number of preAllocatedVUs can't be negative");
+  if (raw.maxVUs === undefined) s.maxVUs = Math.max(s.preAllocatedVUs, 0);
+  else if (s.maxVUs < s.preAllocatedVUs) errors.push("maxVUs can't be less than preAllocatedVUs");
+  return errors;
 }
 
-/** After the executor's own checks: maxVUs defaults to preAllocatedVUs and may not be below it. */
-export function maxVusError(s: ScenarioConfig): string | undefined {
-  if (s.maxVUs < 0) s.maxVUs = s.preAllocatedVUs;
-  if (s.maxVUs < s.preAllocatedVUs) return "maxVUs shouldn't be less than preAllocatedVUs";
-  return undefined;
+/** k6's error for an arrival-rate timeUnit, or undefined. */
+export function timeUnitError(s: ScenarioConfig): string | undefined {
+  return s.timeUnitMs > 0 ? undefined : 'the timeUnit must be more than 0';
 }
 
 /** "02/10 VUs": VUs in an iteration now over the VUs the pool holds, as wide as maxVUs. */

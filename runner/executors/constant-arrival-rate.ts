@@ -1,20 +1,31 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
-import { describeRate, perSecond, steadySteps, timeColumn, type Executor } from './executor.js';
+import { maxVusFact, runArrivals, timeUnitError, vuColumn, vuPoolErrors } from './arrival-rate.js';
+import {
+  describeRate,
+  errorsOf,
+  minDurationError,
+  perSecond,
+  steadySteps,
+  timeColumn,
+  type Executor,
+} from './executor.js';
 import { fixedRate } from './fixed-width.js';
 import { constantArrivalsBy } from './schedule.js';
 
 /** constant-arrival-rate (k6 lib/executor/constant_arrival_rate.go): `rate` iterations per timeUnit for `duration`. */
 export const constantArrivalRate: Executor = {
   name: 'constant-arrival-rate',
-  validate(s, raw) {
-    return (
-      vuPoolError(raw) ??
-      (!(s.rate > 0) ? 'the rate should be more than 0' : undefined) ??
-      (!(s.durationMs > 0) ? 'the duration should be more than 0' : undefined) ??
-      maxVusError(s)
-    );
-  },
+  validate: (s, raw) =>
+    errorsOf(
+      raw.rate === undefined
+        ? "the iteration rate isn't specified"
+        : s.rate > 0
+          ? undefined
+          : 'the iteration rate must be more than 0',
+      timeUnitError(s),
+      minDurationError('duration', s.durationMs, raw.duration !== undefined),
+      ...vuPoolErrors(s, raw),
+    ),
   durationMs: (s) => s.durationMs,
   maxVus: (s) => s.maxVUs,
   executionSteps: (s) => steadySteps(s, s.durationMs, s.preAllocatedVUs, s.maxVUs),

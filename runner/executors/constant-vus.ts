@@ -1,10 +1,14 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { steadySteps, timeColumn, type Executor } from './executor.js';
+import { errorsOf, minDurationError, steadySteps, timeColumn, type Executor } from './executor.js';
 
 /** constant-vus (k6 lib/executor/constant_vus.go): `vus` VUs loop for `duration`. */
 export const constantVus: Executor = {
   name: 'constant-vus',
-  validate: (s) => (s.durationMs > 0 ? undefined : 'the duration should be more than 0'),
+  validate: (s, raw) =>
+    errorsOf(
+      s.vus > 0 ? undefined : 'the number of VUs must be more than 0',
+      minDurationError('duration', s.durationMs, raw.duration !== undefined),
+    ),
   durationMs: (s) => s.durationMs,
   maxVus: (s) => s.vus,
   executionSteps: (s) => steadySteps(s, s.durationMs, s.vus),

@@ -123,10 +123,11 @@ export interface ScenarioDriver {
 export interface Executor {
   readonly name: ExecutorName;
   /**
-   * k6's configuration error for this executor (the part after "scenario X has configuration
-   * errors: "), or undefined; fills the executor's defaults in `s` (arrival-rate maxVUs).
+   * k6's configuration errors of this executor's own fields, in its Validate's order (k6 joins
+   * them with ", " after "scenario X has configuration errors: "); fills the executor's defaults in
+   * `s` (arrival-rate maxVUs). `raw` tells which fields were given (k6's Valid).
    */
-  validate(s: ScenarioConfig, raw: Record<string, unknown>): string | undefined;
+  validate(s: ScenarioConfig, raw: Record<string, unknown>): string[];
   /** Regular run time from the scenario's start (without gracefulStop). */
   durationMs(s: ScenarioConfig): number;
   /** How many VUs the scenario may need at once. */
@@ -190,6 +191,60 @@ export function perSecond(s: ScenarioConfig, rate: number): number {
 export function describeRate(s: ScenarioConfig, rate: number): string {
   return `${perSecond(s, rate).toFixed(2)} iterations/s`;
 }
+
+/** A Go time.Duration's String() of milliseconds, as k6 prints a duration in its errors: "5ms", "1m30s". */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  const abs = Math.abs(ms);
+  if (abs < 1) return `${sign}${Number((abs * 1000).toFixed(3))}µs`;
+  if (abs < 1000) return `${sign}${Number(abs.toFixed(6))}ms`;
+  const hours = Math.floor(abs / 3_600_000);
+  const minutes = Math.floor((abs % 3_600_000) / 60_000);
+  const seconds = `${Number(((abs % 60_000) / 1000).toFixed(9))}s`;
+  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}`;
+  if (minutes > 0) return `${sign}${minutes}m${seconds}`;
+  return `${sign}${seconds}`;
+}
+
+/** k6's shortest duration of a timed executor (lib/executor minDuration). */
+const MIN_DURATION_MS = 1000;
+
+/** k6's check of a timed executor's `duration` or `maxDuration`, or undefined. */
+export function minDurationError(
+  field: 'duration' | 'maxDuration',
+  ms: number,
+  given: boolean,
+): string | undefined {
+  if (!given && field === 'duration') return 'the duration is unspecified';
+  if (ms < MIN_DURATION_MS)
+    return `the ${field} must be at least ${goDuration(MIN_DURATION_MS)}, but is ${goDuration(ms)}`;
+  return undefined;
+}
+
+/** k6's validateStages: every stage needs a duration and a target, neither negative (1-based). */
+export function stagesErrors(raw: unknown): string[] {
+  const stages = Array.isArray(raw) ? (raw as Record<string, unknown>[]) : [];
+  if (stages.length === 0) return ['at least one stage has to be specified'];
+  return stages.flatMap((stage, i) => {
+    const n = i + 1;
+    const errors: string[] = [];
+    const duration = stage?.duration;
+    if (duration === undefined || duration === null || duration === '')
+      errors.push(`stage ${n} doesn't have a duration`);
+    else if (String(duration).trim().startsWith('-') || Number(duration) < 0)
+      errors.push(`the duration for stage ${n} can't be negative`);
+    const target = stage?.target;
+    if (target === undefined || target === null || target === '')
+      errors.push(`stage ${n} doesn't have a target`);
+    else if (Number(target) < 0) errors.push(`the target for stage ${n} can't be negative`);
+    return errors;
+  });
+}
+
+/** Keeps the defined strings of k6's checks, in order. */
+export const errorsOf = (...checks: (string | undefined)[]): string[] =>
+  checks.filter((c): c is string => c !== undefined);
 
 /** The sum of the stages' durations (ramping executors). */
 export function stagesDurationMs(s: ScenarioConfig): number {

@@ -1,12 +1,17 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { steadySteps, timeColumn, type Executor } from './executor.js';
+import { errorsOf, steadySteps, timeColumn, type Executor } from './executor.js';
 import { fixedInt } from './fixed-width.js';
-import { iterationsError } from './iterations.js';
+import { maxDurationError, vusError } from './iterations.js';
 
 /** per-vu-iterations (k6 lib/executor/per_vu_iterations.go): each of `vus` VUs runs `iterations`. */
 export const perVuIterations: Executor = {
   name: 'per-vu-iterations',
-  validate: (s) => iterationsError(s),
+  validate: (s) =>
+    errorsOf(
+      vusError(s),
+      s.iterations > 0 ? undefined : 'the number of iterations must be more than 0',
+      maxDurationError(s),
+    ),
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
   executionSteps: (s) => steadySteps(s, s.maxDurationMs, s.vus),

@@ -1,7 +1,9 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
-import { maxVusError, maxVusFact, runArrivals, vuColumn, vuPoolError } from './arrival-rate.js';
+import { maxVusFact, runArrivals, timeUnitError, vuColumn, vuPoolErrors } from './arrival-rate.js';
 import {
   describeRate,
+  errorsOf,
+  stagesErrors,
   perSecond,
   stagesDurationMs,
   steadySteps,
@@ -17,13 +19,11 @@ const topRate = (s: { startRate: number; stages: { target: number }[] }) =>
 /** ramping-arrival-rate (k6 lib/executor/ramping_arrival_rate.go): a rate from startRate through each stage's target. */
 export const rampingArrivalRate: Executor = {
   name: 'ramping-arrival-rate',
-  validate(s, raw) {
-    return (
-      vuPoolError(raw) ??
-      (s.stages.length === 0 ? 'at least one stage has to be specified' : undefined) ??
-      maxVusError(s)
-    );
-  },
+  validate: (s, raw) => [
+    ...errorsOf(s.startRate < 0 ? "the startRate value can't be negative" : undefined, timeUnitError(s)),
+    ...stagesErrors(raw.stages),
+    ...vuPoolErrors(s, raw),
+  ],
   durationMs: stagesDurationMs,
   maxVus: (s) => s.maxVUs,
   executionSteps: (s) => steadySteps(s, stagesDurationMs(s), s.preAllocatedVUs, s.maxVUs),

@@ -1,6 +1,8 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
 import {
+  errorsOf,
   stagesDurationMs,
+  stagesErrors,
   toNs,
   type ExecutionStep,
   type Executor,
@@ -16,7 +18,15 @@ const maxVus = (s: { startVUs: number; stages: { target: number }[] }) =>
 /** ramping-vus (k6 lib/executor/ramping_vus.go): looping VUs from startVUs through each stage's target. */
 export const rampingVus: Executor = {
   name: 'ramping-vus',
-  validate: (s) => (s.stages.length === 0 ? 'at least one stage has to be specified' : undefined),
+  validate: (s, raw) => [
+    ...errorsOf(
+      s.startVUs < 0 ? "the number of start VUs can't be negative" : undefined,
+      maxVus(s) > 0
+        ? undefined
+        : "either startVUs or one of the stages' target values must be greater than 0",
+    ),
+    ...stagesErrors(raw.stages),
+  ],
   durationMs: stagesDurationMs,
   maxVus,
   executionSteps,

@@ -1,19 +1,20 @@
 import { formatDuration } from '@loadlab/k6-format/duration';
 import { timeColumnFixed } from './columns.js';
-import { steadySteps, type Executor } from './executor.js';
+import { errorsOf, steadySteps, type Executor } from './executor.js';
 import { fixedInt } from './fixed-width.js';
-import { iterationsError } from './iterations.js';
+import { maxDurationError, vusError } from './iterations.js';
 
 /** shared-iterations (k6 lib/executor/shared_iterations.go): `iterations` in total, taken by `vus` VUs as they free up. */
 export const sharedIterations: Executor = {
   name: 'shared-iterations',
-  validate(s) {
-    const error = iterationsError(s);
-    if (error) return error;
-    if (s.iterations < s.vus)
-      return `the number of iterations (${s.iterations}) can't be less than the number of VUs (${s.vus})`;
-    return undefined;
-  },
+  validate: (s) =>
+    errorsOf(
+      vusError(s),
+      s.iterations < s.vus
+        ? `the number of iterations (${s.iterations}) can't be less than the number of VUs (${s.vus})`
+        : undefined,
+      maxDurationError(s),
+    ),
   durationMs: (s) => s.maxDurationMs,
   maxVus: (s) => s.vus,
   executionSteps: (s) => steadySteps(s, s.maxDurationMs, s.vus),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseRunArgs, UsageError } from '../cli/args.js';
-import { consolidate, OptionsError, scenarioMaxVus } from './options.js';
+import { consolidate, OptionsError, OptionsLoadError, scenarioMaxVus } from './options.js';
 
 const flags = (...argv: string[]) => parseRunArgs(['script.js', ...argv]);
 
@@ -162,8 +162,23 @@ describe('runner options', () => {
       bad({ few: { executor: 'shared-iterations', vus: 3, iterations: 2 } }),
       /scenario few has configuration errors: the number of iterations \(2\) can't be less than the number of VUs \(3\)/,
     );
-    assert.throws(bad({ 'bad name': { executor: 'constant-vus', duration: '1s' } }), /invalid scenario name/);
-    assert.throws(bad({ s: { executor: 'constant-vus', duration: 'soon' } }), /invalid duration/);
+    assert.throws(
+      bad({ 'bad name': { executor: 'constant-vus', duration: '1s' } }),
+      /scenario bad name has configuration errors: the scenario name should contain only numbers, latin letters, underscores, and dashes/,
+    );
+    // A problem of decoding, not of validation: k6's "could not load JS test" family.
+    assert.throws(
+      bad({ s: { executor: 'constant-vus', duration: 'soon' } }),
+      (e: Error) => e instanceof OptionsLoadError && e.message === 'time: invalid duration "soon"',
+    );
+    // Every problem of a scenario on its line, joined as k6 joins them.
+    assert.throws(
+      bad({ s: { executor: 'constant-vus', vus: 0, duration: '0s' } }),
+      (e: Error) =>
+        e.message ===
+        'There were problems with the specified script configuration:\n\t- scenario s has configuration ' +
+          'errors: the number of VUs must be more than 0, the duration must be at least 1s, but is 0s',
+    );
     assert.throws(
       () =>
         consolidate(
@@ -171,8 +186,30 @@ describe('runner options', () => {
           {},
           flags(),
         ),
-      /shortcuts/,
+      /using `duration` and `scenarios` options simultaneously is not allowed/,
     );
+  });
+
+  it("words Go's json type errors with the line of k6's indented options JSON", () => {
+    const decoding = (options: Record<string, unknown>) => () => consolidate(options, {}, flags());
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { scenarios: { a: { executor: 123 } } },
+        'parsing options from script got error while parsing "": json: cannot unmarshal number into Go struct field Options.scenarios of type string',
+      ],
+      [
+        { tags: { a: 1 } },
+        'parsing options from script got error while parsing "\\"a\\": 1": json: cannot unmarshal number into Go struct field Options.tags of type string',
+      ],
+      [
+        { vus: 1.5 },
+        'parsing options from script got error while parsing "\\"vus\\":": json: cannot unmarshal number 1.5 into Go struct field Options.vus of type int64',
+      ],
+      [{ iterations: 'x' }, 'strconv.ParseInt: parsing "x": invalid syntax'],
+      [{ scenarios: { a: {} } }, "scenario 'a' doesn't have a specified executor type"],
+    ];
+    for (const [options, message] of cases)
+      assert.throws(decoding(options), (e: Error) => e instanceof OptionsLoadError && e.message === message);
   });
 
   it('reads summary and output settings from env and flags', () => {

@@ -10,10 +10,27 @@ import {
   type ScenarioConfig,
   type StageMs,
 } from '../executors/index.js';
+import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
 export class OptionsError extends Error {}
+
+/**
+ * An error k6 meets while decoding the exported options into its Go struct: k6 prints it as
+ * "could not initialize '<script>': could not load JS test '<url>': <message>".
+ */
+export class OptionsLoadError extends OptionsError {}
+
+/** An options error k6 returns without an exit code of its own (exit 255): a flag's or a trend stat's. */
+export class OptionsPlainError extends OptionsError {}
+
+/** k6's one error listing every validation problem, each on its own line (internal/cmd/config.go). */
+export function validationError(problems: string[]): OptionsError {
+  return new OptionsError(
+    `There were problems with the specified script configuration:\n\t- ${problems.join('\n\t- ')}`,
+  );
+}
 
 export interface TestConfig {
   /** What the script sees as exec.test.options and outputs get: k6-shaped, after overrides. */
@@ -29,54 +46,70 @@ export interface TestConfig {
   outs: string[];
   setupTimeoutMs: number;
   teardownTimeoutMs: number;
+  /** k6's warnings about the options (a `vus` no scenario uses, empty `stages`). */
+  warnings: string[];
 }
 
-function duration(value: unknown, what: string): number {
+/**
+ * A duration option as k6 decodes it: a bare number (or numeric string) is milliseconds; Go's
+ * durations may be negative (k6's validation then refuses them).
+ */
+function duration(value: unknown): number {
+  if (typeof value === 'string' && BARE_NUMBER.test(value)) return Number(value);
   try {
+    if (typeof value === 'string' && /^\s*-/.test(value)) return -parseDuration(value.trim().slice(1));
     return parseDuration(value);
   } catch (error) {
-    throw new OptionsError(`${what}: ${(error as DurationError).message}`);
+    throw new OptionsLoadError((error as DurationError).message);
   }
 }
 
-function stagesFrom(value: unknown, where: string): StageMs[] {
-  if (!Array.isArray(value)) throw new OptionsError(`${where}: stages must be a list`);
-  return value
-    .filter((s: { duration?: unknown }) => s && s.duration !== undefined && s.duration !== '')
-    .map((s: { duration?: unknown; target?: unknown }, i) => {
-      const target = Number(s.target ?? 0);
-      if (!Number.isInteger(target) || target < 0)
-        throw new OptionsError(`${where}: stage ${i} has an invalid target ${String(s.target)}`);
-      return { durationMs: duration(s.duration, `${where}: stage ${i}`), target };
-    });
+/** The stages as decoded (types were checked by optionsDecodeError; validation reports gaps). */
+function stagesFrom(value: unknown): StageMs[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((s: { duration?: unknown; target?: unknown }) => ({
+    durationMs: s?.duration === undefined || s.duration === '' ? 0 : duration(s.duration),
+    target: Number(s?.target ?? 0),
+  }));
 }
 
-/** `10s:5` -> stage; the CLI `-s` form and K6_STAGES. */
-function cliStage(text: string): { duration: string; target: number } {
+/** `10s:5` -> stage; the CLI `-s` form and K6_STAGES (a stage without target is k6's validation's). */
+function cliStage(text: string, i: number): { duration: string; target?: number } {
   const [d, t] = text.split(':');
-  const target = Number(t ?? 0);
-  if (!d || !Number.isInteger(target) || target < 0)
-    throw new OptionsError(`invalid stage "${text}": expected DURATION:TARGET`);
-  return { duration: d, target };
+  if (t !== undefined && !/^[+-]?\d+$/.test(t))
+    throw new OptionsPlainError(
+      `error for stage ${i}: strconv.ParseInt: parsing ${JSON.stringify(t)}: invalid syntax`,
+    );
+  try {
+    if (d) duration(d);
+  } catch (error) {
+    throw new OptionsPlainError(`error for stage ${i}: ${(error as Error).message}`);
+  }
+  return { duration: d ?? '', ...(t === undefined ? {} : { target: Number(t) }) };
 }
 
-const num = (v: unknown, fallback: number) => (v === undefined || v === null ? fallback : Number(v));
+const num = (v: unknown, fallback: number) =>
+  v === undefined || v === null || v === '' ? fallback : Number(v);
 
-function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfig {
-  const where = `scenario ${name} has configuration errors`;
-  if (!/^[0-9a-zA-Z_-]+$/.test(name))
-    throw new OptionsError(`invalid scenario name "${name}": only letters, digits, _ and - are allowed`);
+/** k6's scenario names (lib/executor/base_config.go). */
+const SCENARIO_NAME = /^[0-9a-zA-Z_-]+$/;
+
+/** A scenario's config, or the problems k6's BaseConfig and executor Validate() find, in their order. */
+function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfig | string[] {
+  // optionsDecodeError refused missing and unknown executors before: k6 decodes before validating.
   const found = findExecutor(raw.executor);
-  if (!found) throw new OptionsError(`${where}: unknown executor "${String(raw.executor)}"`);
+  if (!found)
+    throw new OptionsError(
+      `scenario ${name}: the ${String(raw.executor)} executor is not supported by the loadlab Node runner; run the test on k6`,
+    );
   const executor: ExecutorName = found.name;
-  if (raw.exec === '') throw new OptionsError(`${where}: exec must not be empty`);
   const s: ScenarioConfig = {
     name,
     executor,
     exec: typeof raw.exec === 'string' ? raw.exec : 'default',
     execExplicit: typeof raw.exec === 'string',
-    startTimeMs: raw.startTime === undefined ? 0 : duration(raw.startTime, where),
-    gracefulStopMs: raw.gracefulStop === undefined ? 30_000 : duration(raw.gracefulStop, where),
+    startTimeMs: raw.startTime === undefined ? 0 : duration(raw.startTime),
+    gracefulStopMs: raw.gracefulStop === undefined ? 30_000 : duration(raw.gracefulStop),
     env: Object.fromEntries(
       Object.entries((raw.env as Record<string, unknown>) ?? {}).map(([k, v]) => [k, String(v)]),
     ),
@@ -85,67 +118,152 @@ function scenarioFrom(name: string, raw: Record<string, unknown>): ScenarioConfi
     ),
     vus: num(raw.vus, 1),
     iterations: num(raw.iterations, 1),
-    maxDurationMs: raw.maxDuration === undefined ? 600_000 : duration(raw.maxDuration, where),
-    durationMs: raw.duration === undefined ? 0 : duration(raw.duration, where),
+    maxDurationMs: raw.maxDuration === undefined ? 600_000 : duration(raw.maxDuration),
+    durationMs: raw.duration === undefined ? 0 : duration(raw.duration),
     startVUs: num(raw.startVUs, 1),
-    stages: raw.stages === undefined ? [] : stagesFrom(raw.stages, where),
-    gracefulRampDownMs: raw.gracefulRampDown === undefined ? 30_000 : duration(raw.gracefulRampDown, where),
+    stages: stagesFrom(raw.stages),
+    gracefulRampDownMs: raw.gracefulRampDown === undefined ? 30_000 : duration(raw.gracefulRampDown),
     rate: num(raw.rate, 0),
     startRate: num(raw.startRate, 0),
-    timeUnitMs: raw.timeUnit === undefined ? 1000 : duration(raw.timeUnit, where),
+    timeUnitMs: raw.timeUnit === undefined ? 1000 : duration(raw.timeUnit),
     preAllocatedVUs: num(raw.preAllocatedVUs, -1),
     maxVUs: num(raw.maxVUs, -1),
   };
-  const error = found.validate(s, raw);
-  if (error) throw new OptionsError(`${where}: ${error}`);
-  return s;
+  const problems = [
+    ...(name === '' ? ["scenario name can't be empty"] : []),
+    ...(SCENARIO_NAME.test(name)
+      ? []
+      : ['the scenario name should contain only numbers, latin letters, underscores, and dashes']),
+    ...(raw.exec === '' ? ['exec value cannot be empty'] : []),
+    ...(s.startTimeMs < 0 ? ["the startTime can't be negative"] : []),
+    ...(s.gracefulStopMs < 0 ? ["the gracefulStop timeout can't be negative"] : []),
+    ...found.validate(s, raw),
+  ];
+  return problems.length ? problems : s;
 }
 
 /**
- * Every scenario, or k6's one error listing each scenario's configuration error (k6's
- * Options.Validate, as real k6 v1.3 prints it); other errors (a bad name or duration) stop at once.
+ * Every scenario and k6's validation problems of them all: one line per scenario, its problems
+ * joined by ", " (k6's Options.Validate; k6 walks a Go map, so its scenarios' order varies).
  */
-function validScenarios(raw: Record<string, Record<string, unknown>>): ScenarioConfig[] {
+function validScenarios(raw: Record<string, Record<string, unknown>>): {
+  scenarios: ScenarioConfig[];
+  problems: string[];
+} {
   const problems: string[] = [];
   const scenarios: ScenarioConfig[] = [];
   for (const [name, config] of Object.entries(raw)) {
-    try {
-      scenarios.push(scenarioFrom(name, config));
-    } catch (error) {
-      if (!(
-        error instanceof OptionsError && error.message.startsWith(`scenario ${name} has configuration errors`)
-      ))
-        throw error;
-      problems.push(error.message);
-    }
+    const result = scenarioFrom(name, config);
+    if (Array.isArray(result))
+      problems.push(`scenario ${name} has configuration errors: ${result.join(', ')}`);
+    else scenarios.push(result);
   }
-  if (problems.length)
-    throw new OptionsError(
-      `There were problems with the specified script configuration:\n\t- ${problems.join('\n\t- ')}`,
-    );
-  return scenarios;
+  return { scenarios, problems };
 }
 
-/** k6's DeriveScenariosFromShortcuts: the single `default` scenario of vus/duration/iterations/stages. */
-function shortcutScenario(o: {
-  vus?: number;
-  duration?: string;
-  iterations?: number;
+/** The execution options of one layer (script, K6_* env or flags) before k6 derives its scenarios. */
+interface Execution {
+  duration?: unknown;
+  iterations?: unknown;
   stages?: unknown[];
-}): Record<string, unknown> {
-  if (o.iterations !== undefined) {
+  scenarios?: Record<string, Record<string, unknown>>;
+}
+
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/**
+ * k6's DeriveScenariosFromShortcuts: the single `default` scenario of vus/duration/iterations/stages,
+ * or k6's error for shortcuts that conflict. `warn` gets k6's warnings.
+ */
+function deriveScenarios(
+  e: Execution,
+  vus: unknown,
+  warn: (message: string) => void,
+): Record<string, Record<string, unknown>> {
+  const conflict = (a: string, b: string) =>
+    new OptionsError(`using \`${a}\` and \`${b}\` options simultaneously is not allowed`);
+  const hasStages = Array.isArray(e.stages) && e.stages.length > 0;
+  const hasScenarios = e.scenarios !== undefined && e.scenarios !== null;
+  const withVus = { vus: given(vus) ? vus : 1 };
+  if (given(e.iterations)) {
+    if (hasStages) throw conflict('iterations', 'stages');
+    if (hasScenarios) throw conflict('iterations', 'scenarios');
+    const maxDuration = given(e.duration) ? { maxDuration: e.duration } : {};
     return {
-      executor: 'shared-iterations',
-      vus: o.vus ?? 1,
-      iterations: o.iterations,
-      ...(o.duration ? { maxDuration: o.duration } : {}),
+      default: { executor: 'shared-iterations', ...withVus, iterations: e.iterations, ...maxDuration },
     };
   }
-  if (o.duration !== undefined && duration(o.duration, 'duration') > 0)
-    return { executor: 'constant-vus', vus: o.vus ?? 1, duration: o.duration };
-  if (o.stages !== undefined && o.stages.length > 0)
-    return { executor: 'ramping-vus', startVUs: o.vus ?? 1, stages: o.stages };
-  return { executor: 'per-vu-iterations', vus: 1, iterations: 1 };
+  if (given(e.duration)) {
+    if (hasStages) throw conflict('duration', 'stages');
+    if (hasScenarios) throw conflict('duration', 'scenarios');
+    if (duration(e.duration) <= 0)
+      throw new OptionsError(
+        '`duration` option should be more than 0, for infinite duration use the externally-controlled executor',
+      );
+    return { default: { executor: 'constant-vus', ...withVus, duration: e.duration } };
+  }
+  if (hasStages) {
+    if (hasScenarios) throw conflict('stages', 'scenarios');
+    return { default: { executor: 'ramping-vus', startVUs: given(vus) ? vus : 1, stages: e.stages } };
+  }
+  if (hasScenarios && Object.keys(e.scenarios!).length > 0) return e.scenarios!;
+  if (given(vus) && Number(vus) !== 1)
+    warn(
+      `\`vus=${Number(vus)}\` option will be ignored, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``,
+    );
+  if (Array.isArray(e.stages))
+    warn('`stages` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
+  if (hasScenarios)
+    warn('`scenarios` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
+  return { default: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
+}
+
+/** Go's time.ParseDuration's error for a `-d` flag value (cobra's DurationVar), or undefined. */
+function goDurationError(text: string): string | undefined {
+  if (text === '0' || /^[+-]?0$/.test(text)) return undefined;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return `time: missing unit in duration ${JSON.stringify(text)}`;
+  const parts = /^[+-]?((\d+\.?\d*|\.\d+)([^\d.]*))+$/.test(text)
+    ? text.match(/(\d+\.?\d*|\.\d+)([^\d.]*)/g)!
+    : null;
+  if (!parts) return `time: invalid duration ${JSON.stringify(text)}`;
+  for (const part of parts) {
+    const unit = part.replace(/^[\d.]+/, '');
+    if (unit === '') return `time: missing unit in duration ${JSON.stringify(text)}`;
+    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit))
+      return `time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`;
+  }
+  return undefined;
+}
+
+/** A K6_* integer as k6's envconfig reads it, or its error. */
+function envInt(env: Record<string, string | undefined>, name: string, field: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  if (!/^[+-]?\d+$/.test(text))
+    throw new OptionsError(
+      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type null.Int. ` +
+        `details: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`,
+    );
+  return Number(text);
+}
+
+/** A K6_* duration as k6's envconfig reads it, or its error. */
+function envDuration(
+  env: Record<string, string | undefined>,
+  name: string,
+  field: string,
+): string | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  try {
+    duration(text);
+  } catch (error) {
+    throw new OptionsError(
+      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type types.NullDuration. ` +
+        `details: ${(error as Error).message}`,
+    );
+  }
+  return text;
 }
 
 const STATIC_TREND_STATS = new Set(['avg', 'min', 'med', 'max', 'count']);
@@ -154,12 +272,12 @@ const STATIC_TREND_STATS = new Set(['avg', 'min', 'med', 'max', 'count']);
 function validateTrendStat(stat: string): void {
   if (STATIC_TREND_STATS.has(stat)) return;
   if (!stat.startsWith('p(') || !stat.endsWith(')')) {
-    throw new OptionsError(`invalid trend stat '${stat}', unknown format`);
+    throw new OptionsPlainError(`invalid trend stat '${stat}', unknown format`);
   }
   const inner = stat.slice(2, -1);
   const percentile = Number(inner);
   if (inner.trim() === '' || !Number.isFinite(percentile) || percentile < 0 || percentile > 100) {
-    throw new OptionsError(
+    throw new OptionsPlainError(
       `invalid percentile trend stat value '${stat}', provide a number between 0 and 100`,
     );
   }
@@ -194,63 +312,51 @@ export function consolidate(
   script: Record<string, unknown>,
   env: Record<string, string | undefined>,
   flags: RunFlags,
+  isExported?: (name: string) => boolean,
 ): TestConfig {
+  const decodeError = optionsDecodeError(script);
+  if (decodeError) throw new OptionsLoadError(decodeError);
   refuseExecutionSegments(script, env, flags);
-  const fromEnv = {
-    vus: env.K6_VUS ? Number(env.K6_VUS) : undefined,
-    duration: env.K6_DURATION || undefined,
-    iterations: env.K6_ITERATIONS ? Number(env.K6_ITERATIONS) : undefined,
+  const warnings: string[] = [];
+  const fromEnv: Execution & { vus?: number } = {
+    vus: envInt(env, 'K6_VUS', 'VUs'),
+    duration: envDuration(env, 'K6_DURATION', 'Duration'),
+    iterations: envInt(env, 'K6_ITERATIONS', 'Iterations'),
     stages: env.K6_STAGES ? env.K6_STAGES.split(',').map(cliStage) : undefined,
   };
-  const fromCli = {
+  const flagDurationError = flags.duration === undefined ? undefined : goDurationError(flags.duration);
+  if (flagDurationError)
+    throw new OptionsPlainError(
+      `invalid argument ${JSON.stringify(flags.duration)} for "-d, --duration" flag: ${flagDurationError}`,
+    );
+  const fromCli: Execution & { vus?: number } = {
     vus: flags.vus,
     duration: flags.duration,
     iterations: flags.iterations,
     stages: flags.stages.length ? flags.stages.map(cliStage) : undefined,
   };
-  const pick = <K extends keyof typeof fromCli>(k: K) => fromCli[k] ?? fromEnv[k];
-  const overridden =
-    pick('duration') !== undefined || pick('iterations') !== undefined || pick('stages') !== undefined;
-
-  let scenariosRaw: Record<string, Record<string, unknown>>;
-  if (overridden) {
-    // A duration, iteration count or stages from env/CLI replace the script's execution config, as in k6.
-    scenariosRaw = {
-      default: shortcutScenario({
-        vus: pick('vus') ?? (script.vus as number | undefined),
-        duration: pick('duration'),
-        iterations: pick('iterations'),
-        stages: pick('stages'),
-      }),
-    };
-  } else if (script.scenarios && typeof script.scenarios === 'object') {
-    const shortcuts = ['duration', 'iterations', 'stages'].filter((k) => script[k] !== undefined);
-    if (shortcuts.length > 0)
-      throw new OptionsError(
-        `using multiple execution config shortcuts (${shortcuts.join(', ')}) simultaneously with scenarios is not allowed`,
-      );
-    scenariosRaw = script.scenarios as Record<string, Record<string, unknown>>;
-  } else {
-    const given = ['duration', 'iterations', 'stages'].filter((k) => script[k] !== undefined);
-    if (
-      given.length > 1 &&
-      !(given.length === 2 && given.includes('duration') && given.includes('iterations'))
-    ) {
-      throw new OptionsError(
-        `using multiple execution config shortcuts (${given.join(', ')}) simultaneously is not allowed`,
-      );
-    }
-    scenariosRaw = {
-      default: shortcutScenario({
-        vus: pick('vus') ?? (script.vus as number | undefined),
-        duration: script.duration as string | undefined,
-        iterations: script.iterations as number | undefined,
-        stages: script.stages as unknown[] | undefined,
-      }),
-    };
-  }
-  const scenarios = validScenarios(scenariosRaw);
-  if (scenarios.length === 0) throw new OptionsError('no scenarios configured');
+  // A layer that sets duration, iterations or stages replaces the execution options below it (k6's
+  // consolidation: script < K6_* env < flags).
+  let execution: Execution = {
+    duration: script.duration,
+    iterations: script.iterations,
+    stages: script.stages as unknown[] | undefined,
+    scenarios: script.scenarios as Execution['scenarios'],
+  };
+  for (const layer of [fromEnv, fromCli])
+    if (given(layer.duration) || given(layer.iterations) || layer.stages !== undefined)
+      execution = { duration: layer.duration, iterations: layer.iterations, stages: layer.stages };
+  const vus = fromCli.vus ?? fromEnv.vus ?? script.vus;
+  const scenariosRaw = deriveScenarios(execution, vus, (w) => warnings.push(w));
+  const { scenarios, problems } = validScenarios(scenariosRaw);
+  const setupTimeoutMs = script.setupTimeout === undefined ? 60_000 : duration(script.setupTimeout);
+  if (given(script.setupTimeout) && setupTimeoutMs <= 0) problems.push('setupTimeout must be positive');
+  // k6 checks every scenario's exec, those with other problems too.
+  if (isExported)
+    for (const [name, raw] of Object.entries(scenariosRaw))
+      if (typeof raw.exec === 'string' && raw.exec !== '' && !isExported(raw.exec))
+        problems.push(`executor ${name}: function '${raw.exec}' not found in exports`);
+  if (problems.length) throw validationError(problems);
 
   const trendStats =
     flags.summaryTrendStats ??
@@ -290,10 +396,9 @@ export function consolidate(
     noThresholds: flags.noThresholds || env.K6_NO_THRESHOLDS === 'true' || script.noThresholds === true,
     runTags,
     outs: flags.outs.length > 0 ? flags.outs : outs,
-    setupTimeoutMs:
-      script.setupTimeout === undefined ? 60_000 : duration(script.setupTimeout, 'setupTimeout'),
-    teardownTimeoutMs:
-      script.teardownTimeout === undefined ? 60_000 : duration(script.teardownTimeout, 'teardownTimeout'),
+    setupTimeoutMs,
+    teardownTimeoutMs: script.teardownTimeout === undefined ? 60_000 : duration(script.teardownTimeout),
+    warnings,
   };
 }
 

@@ -4,13 +4,24 @@ import { pathToFileURL } from 'node:url';
 import type { RunFlags } from '../cli/args.js';
 import { UncaughtInInitError, type Vu } from '../host/vu.js';
 import { MetricsEngine, parseThresholds, ThresholdSyntaxError } from '../metrics/index.js';
-import { consolidate, OptionsError, type TestConfig } from '../options/options.js';
+import {
+  consolidate,
+  OptionsError,
+  OptionsLoadError,
+  OptionsPlainError,
+  type TestConfig,
+} from '../options/options.js';
 import { EXIT } from './exit-codes.js';
 import type { RunLog } from './run-log.js';
 
 export interface ConfiguredTest {
   config: TestConfig;
   engine: MetricsEngine;
+}
+
+/** k6's line for a script it cannot load: an init that throws, or options it cannot decode. */
+function couldNotLoad(script: string, scriptPath: string, message: string): string {
+  return `could not initialize '${script}': could not load JS test '${pathToFileURL(scriptPath).href}': ${message}`;
 }
 
 export async function readTestOptions(
@@ -27,11 +38,7 @@ export async function readTestOptions(
   } catch (error) {
     if (error instanceof UncaughtInInitError) {
       // k6 cannot load such a script at all: its line, no hint, a plain error's exit code.
-      const url = pathToFileURL(scriptPath).href;
-      log(
-        'error',
-        `could not initialize '${flags.script}': could not load JS test '${url}': ${error.message}`,
-      );
+      log('error', couldNotLoad(flags.script, scriptPath, error.message));
       return EXIT.plainError;
     }
     log('error', (error as Error).message, { hint: 'script exception' });
@@ -41,7 +48,7 @@ export async function readTestOptions(
   let config: TestConfig;
   let engine: MetricsEngine;
   try {
-    config = consolidate(init.options, env, flags);
+    config = consolidate(init.options, env, flags, (name) => init.exports.includes(name));
     engine = new MetricsEngine({
       thresholds: parseThresholds(config.thresholds),
       summaryTrendStats: config.summaryTrendStats,
@@ -50,22 +57,27 @@ export async function readTestOptions(
       sectionAggregates: config.summaryMode === 'full',
     });
     if (init.metrics) engine.validateAgainst(init.metrics);
-    for (const s of config.scenarios) {
-      if (!init.exports.includes(s.exec)) {
-        throw new OptionsError(
-          s.exec === 'default'
-            ? 'could not initialize the script: no exported default function and no scenario with exec'
-            : `executor ${s.name}: function '${s.exec}' not found in exports`,
-        );
-      }
-    }
+    // A named exec missing from the exports is among consolidate's validation problems, as in k6.
+    if (config.scenarios.some((s) => s.exec === 'default' && !init.exports.includes('default')))
+      throw new OptionsError(
+        'could not initialize the script: no exported default function and no scenario with exec',
+      );
   } catch (error) {
+    if (error instanceof OptionsLoadError) {
+      log('error', couldNotLoad(flags.script, scriptPath, error.message));
+      return EXIT.invalidConfig;
+    }
+    if (error instanceof OptionsPlainError) {
+      log('error', error.message);
+      return EXIT.plainError;
+    }
     if (error instanceof OptionsError || error instanceof ThresholdSyntaxError) {
       log('error', error.message);
       return EXIT.invalidConfig;
     }
     throw error;
   }
+  for (const warning of config.warnings) log('warn', warning);
   if (config.summaryMode === 'legacy') {
     log(
       'warn',

@@ -25,12 +25,19 @@ export function realK6OrSkip(context: Mocha.Context): string[] {
 /** Generous: the fixtures end in seconds, on a loaded 2-core machine in tens of seconds. */
 const LOG_RUN_TIMEOUT_MS = 120_000;
 
-export function logLines(command: string[], script: string, flags: string[] = [], status = 0): string[] {
+export function logLines(
+  command: string[],
+  script: string,
+  flags: string[] = [],
+  status = 0,
+  /** Added to the bare PATH and HOME the run gets (K6_* options). */
+  env: Record<string, string> = {},
+): string[] {
   const args = [...command.slice(1), 'run', '-q', '--summary-mode=disabled', ...flags, script];
   const run = spawnSync(command[0]!, args, {
     cwd: REPO,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     // A run that hangs fails its test in one line instead of holding the suite until CI's limit.
     timeout: LOG_RUN_TIMEOUT_MS,
     killSignal: 'SIGKILL',

@@ -1,0 +1,186 @@
+// Bad options, each run on real k6 v1.3 and on the runner: the runner must print k6's lines and exit
+// with k6's code. k6 has two families: what it meets while decoding the exported options into its Go
+// struct ("could not initialize ...: could not load JS test ...") and what its validation finds after
+// ("There were problems with the specified script configuration:" and one line per problem).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
+
+interface Layout {
+  name: string;
+  /** The exported options, as JS source. */
+  options: string;
+  flags?: string[];
+  env?: Record<string, string>;
+  status: number;
+}
+
+const CV = "executor: 'constant-vus', vus: 1, duration: '1s'";
+const LAYOUTS: Layout[] = [
+  // The brief's six.
+  { name: 'a scenario without executor', options: '{ scenarios: { a: {} } }', status: 104 },
+  { name: 'an unknown executor', options: "{ scenarios: { a: { executor: 'nope' } } }", status: 104 },
+  { name: 'a number as executor', options: '{ scenarios: { a: { executor: 123 } } }', status: 104 },
+  { name: 'a scenario name with a space', options: `{ scenarios: { 'a b': { ${CV} } } }`, status: 104 },
+  { name: 'an empty exec', options: `{ scenarios: { a: { ${CV}, exec: '' } } }`, status: 104 },
+  {
+    name: 'a bad scenario duration',
+    options: "{ scenarios: { a: { executor: 'constant-vus', vus: 1, duration: 'xx' } } }",
+    status: 104,
+  },
+  // Decoding: Go's json type errors and k6's own parsers.
+  { name: 'vus as a word', options: "{ vus: 'x' }", status: 104 },
+  { name: 'vus as a fraction', options: '{ vus: 1.5 }', status: 104 },
+  { name: 'iterations as a word', options: "{ iterations: 'x' }", status: 104 },
+  { name: 'a bad top-level duration', options: "{ duration: 'xx' }", status: 104 },
+  { name: 'stages as an object', options: '{ stages: { a: 1 } }', status: 104 },
+  { name: 'a stage target as a word', options: "{ stages: [{ duration: '1s', target: 'x' }] }", status: 104 },
+  {
+    name: 'a stage target as a fraction',
+    options: "{ stages: [{ duration: '1s', target: 1.5 }] }",
+    status: 104,
+  },
+  { name: 'a bad stage duration', options: "{ stages: [{ duration: 'zz', target: 1 }] }", status: 104 },
+  { name: 'scenarios as a list', options: '{ scenarios: [1] }', status: 104 },
+  { name: 'scenarios as a string', options: "{ scenarios: 'x' }", status: 104 },
+  {
+    name: 'a number among scenario env',
+    options: `{ scenarios: { a: { ${CV}, env: { A: 1 } } } }`,
+    status: 104,
+  },
+  {
+    name: 'a scenario vus as a fraction',
+    options: "{ scenarios: { a: { executor: 'constant-vus', vus: 1.5, duration: '1s' } } }",
+    status: 104,
+  },
+  { name: 'an unknown scenario field', options: `{ scenarios: { a: { ${CV}, foo: 1 } } }`, status: 104 },
+  { name: 'a bad gracefulStop', options: `{ scenarios: { a: { ${CV}, gracefulStop: 'x' } } }`, status: 104 },
+  { name: 'tags as a list', options: "{ tags: ['a'] }", status: 104 },
+  { name: 'a number among tags', options: '{ tags: { a: 1 } }', status: 104 },
+  { name: 'systemTags as a string', options: "{ systemTags: 'x' }", status: 104 },
+  { name: 'summaryTrendStats as a number', options: '{ summaryTrendStats: 5 }', status: 104 },
+  { name: 'thresholds as a list', options: "{ thresholds: ['x'] }", status: 104 },
+  { name: 'a threshold as a number', options: '{ thresholds: { http_req_duration: 5 } }', status: 104 },
+  { name: 'a threshold as a string', options: "{ thresholds: { m: 'x' } }", status: 104 },
+  { name: 'a bad setupTimeout', options: "{ setupTimeout: 'x' }", status: 104 },
+  // Validation, several problems at once.
+  {
+    name: 'three bad scenarios',
+    options:
+      "{ scenarios: { a: { executor: 'constant-vus', vus: 0, duration: '0s' }, b: { executor: 'shared-iterations', vus: 2, iterations: 1 }, c: { executor: 'constant-arrival-rate', rate: 0, duration: '1s', preAllocatedVUs: 0 } } }",
+    status: 104,
+  },
+  {
+    name: 'bad stages of ramping-vus',
+    options:
+      "{ scenarios: { a: { executor: 'ramping-vus', stages: [{ target: -1 }, { duration: '-1s', target: 1 }] } } }",
+    status: 104,
+  },
+  {
+    name: 'an arrival rate without rate and VUs',
+    options: "{ scenarios: { a: { executor: 'constant-arrival-rate', duration: '1s' } } }",
+    status: 104,
+  },
+  {
+    name: 'negative start, stop and a short maxDuration',
+    options:
+      "{ scenarios: { a: { executor: 'per-vu-iterations', startTime: '-1s', gracefulStop: '-2s', maxDuration: '10ms' } } }",
+    status: 104,
+  },
+  {
+    name: 'negative startVUs and no target',
+    options:
+      "{ scenarios: { a: { executor: 'ramping-vus', startVUs: -1, stages: [{ duration: '1s', target: 0 }] } } }",
+    status: 104,
+  },
+  {
+    name: 'maxVUs below preAllocatedVUs',
+    options:
+      "{ scenarios: { a: { executor: 'ramping-arrival-rate', stages: [{ duration: '1s', target: 1 }], preAllocatedVUs: 1, maxVUs: 0 } } }",
+    status: 104,
+  },
+  { name: 'an empty scenario name', options: `{ scenarios: { '': { ${CV} } } }`, status: 104 },
+  {
+    name: 'a scenario and a missing exec',
+    options: `{ scenarios: { a: { ${CV}, exec: 'nope', vus: 0 } } }`,
+    status: 104,
+  },
+  { name: 'a negative setupTimeout', options: "{ setupTimeout: '-1s' }", status: 104 },
+  { name: 'a duration in milliseconds', options: '{ duration: 5 }', status: 104 },
+  { name: 'a duration as a numeric string (milliseconds)', options: "{ duration: '5' }", status: 104 },
+  { name: 'a zero duration', options: "{ duration: '0s' }", status: 104 },
+  { name: 'empty scenarios and vus (warnings)', options: '{ scenarios: {}, vus: 3 }', status: 0 },
+  {
+    name: 'a --stage without target',
+    options: '{}',
+    flags: ['--stage', '1s:1', '--stage', '1s'],
+    status: 104,
+  },
+  { name: 'negative vus with a duration', options: "{ vus: -1, duration: '1s' }", status: 104 },
+  // Shortcuts that conflict.
+  {
+    name: 'duration and stages',
+    options: "{ duration: '1s', stages: [{ duration: '1s', target: 1 }] }",
+    status: 104,
+  },
+  {
+    name: 'iterations and stages',
+    options: "{ iterations: 3, stages: [{ duration: '1s', target: 1 }] }",
+    status: 104,
+  },
+  { name: 'duration and scenarios', options: `{ duration: '1s', scenarios: { a: { ${CV} } } }`, status: 104 },
+  // Trend stats (k6 gives them no exit code of its own).
+  { name: 'a bad percentile', options: "{ summaryTrendStats: ['p(x)'] }", status: 255 },
+  // Flags and the environment.
+  { name: 'a bad --stage target', options: '{}', flags: ['--stage', '1s:x'], status: 255 },
+  { name: 'a bad --stage duration', options: '{}', flags: ['--stage', 'xx:1'], status: 255 },
+  { name: '-d xx', options: '{}', flags: ['-d', 'xx'], status: 255 },
+  { name: '-d without unit', options: '{}', flags: ['-d', '5'], status: 255 },
+  { name: '-d in days (not a Go unit)', options: '{}', flags: ['-d', '1d'], status: 255 },
+  { name: '-i 0', options: '{}', flags: ['-i', '0'], status: 104 },
+  { name: 'more VUs than iterations', options: '{}', flags: ['-i', '1', '--vus', '2'], status: 104 },
+  { name: '--vus 0 with a duration', options: '{}', flags: ['--vus', '0', '-d', '1s'], status: 104 },
+  { name: '--vus -1 alone (a warning)', options: '{}', flags: ['--vus', '-1'], status: 0 },
+  { name: 'K6_VUS=x', options: '{}', env: { K6_VUS: 'x' }, status: 104 },
+  { name: 'K6_DURATION=xx', options: '{}', env: { K6_DURATION: 'xx' }, status: 104 },
+  { name: 'K6_ITERATIONS=-1', options: '{}', env: { K6_ITERATIONS: '-1' }, status: 104 },
+  { name: 'K6_STAGES without target', options: '{}', env: { K6_STAGES: '1s' }, status: 104 },
+  {
+    name: 'K6_VUS=-2 with K6_DURATION',
+    options: '{}',
+    env: { K6_VUS: '-2', K6_DURATION: '1s' },
+    status: 104,
+  },
+];
+
+/**
+ * k6 walks its scenarios as a Go map, in an order that changes from run to run: the problems after
+ * the title are compared as a set, each with its own words.
+ */
+function unordered(line: string): string {
+  const quoted = line.endsWith('"');
+  const [title, ...problems] = (quoted ? line.slice(0, -1) : line).split('\\n\\t- ');
+  return [title, ...problems.sort()].join('\\n\\t- ') + (quoted ? '"' : '');
+}
+
+describe('option errors worded as k6 v1.3 words them (side by side)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => (dir = mkdtempSync(join(tmpdir(), 'loadlab-option-errors-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  LAYOUTS.forEach((layout, i) => {
+    it(`${layout.name}: k6's lines and exit code ${layout.status}`, function () {
+      const k6 = realK6OrSkip(this);
+      const script = join(dir, `o${i}.js`);
+      writeFileSync(script, `export const options = ${layout.options};\nexport default function () {}\n`);
+      const run = (command: string[]) =>
+        logLines(command, script, layout.flags, layout.status, layout.env).map(unordered);
+      const expected = run(k6);
+      assert.ok(expected.length >= 1, `k6 logged nothing for ${layout.options}`);
+      assert.deepEqual(run(RUNNER), expected);
+    });
+  });
+});
