@@ -2,6 +2,10 @@
 // k6, a shell script or a lab command as a child and read its exit code, stdout and stderr. Asynchronous
 // (a test's own servers keep answering while it runs, which spawnSync would block) and bounded: a
 // command still running after `timeoutMs` is killed, so a hang fails its test instead of the suite.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { nodeScript, startProcess, type ScriptProcess } from './script-process.js';
 
 export interface CommandResult {
@@ -22,6 +26,8 @@ export interface CommandOptions {
   timeoutMs?: number;
   /** Run as this user; default this process's. */
   user?: { uid: number; gid: number };
+  /** Written to the command's stdin, which is then closed (default: an empty input). */
+  input?: string;
   /** Called at each chunk of stdout or stderr: to signal the child once it has printed something. */
   onOutput?: (proc: ScriptProcess) => void;
 }
@@ -39,7 +45,13 @@ export async function runCommand(
     cwd: options.cwd,
     killAfterMs: options.timeoutMs ?? 60_000,
     user: options.user,
+    stdin: options.input === undefined ? 'ignore' : 'pipe',
   });
+  if (options.input !== undefined) {
+    // A child that exits without reading its input closes the pipe: that is its answer, not the test's error.
+    proc.child.stdin!.on('error', () => {});
+    proc.child.stdin!.end(options.input);
+  }
   const { onOutput } = options;
   if (onOutput)
     for (const stream of [proc.child.stdout!, proc.child.stderr!]) stream.on('data', () => onOutput(proc));
@@ -57,4 +69,39 @@ export function runScript(
   options: CommandOptions = {},
 ): Promise<CommandResult> {
   return runCommand(...nodeScript(script, args), options);
+}
+
+/** What runCommandSync returns: runCommand's result without `output` (a synchronous child's pipes are read apart). */
+export type SyncCommandResult = Omit<CommandResult, 'output'>;
+
+/**
+ * runCommand for the few places that cannot wait (a synchronous helper many tests call): same
+ * environment rule, temporary folder, kill bound and exit 127 for a command that cannot start. It
+ * blocks this process's event loop, so a server the test runs in this process does not answer meanwhile.
+ */
+export function runCommandSync(
+  command: string,
+  args: string[],
+  options: Omit<CommandOptions, 'onOutput'> = {},
+): SyncCommandResult {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'loadlab-script-'));
+  try {
+    const run = spawnSync(command, args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      encoding: 'utf8',
+      input: options.input,
+      timeout: options.timeoutMs ?? 60_000,
+      killSignal: 'SIGKILL',
+      // Far above what a test prints: Node's default (1 MiB) would kill a chatty run.
+      maxBuffer: 256 * 1024 * 1024,
+      ...options.user,
+    });
+    const started = !run.error || run.pid;
+    const stderr = run.stderr ?? '';
+    if (!started) return { code: 127, stdout: '', stderr: `${stderr}${run.error!.message}\n` };
+    return { code: run.status, stdout: run.stdout ?? '', stderr };
+  } finally {
+    if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+  }
 }

@@ -2,7 +2,7 @@
 // `node -e` children: what it collects, when its waits give up, and what stop and the bounds do.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { runCommand } from './command.js';
+import { runCommand, runCommandSync } from './command.js';
 import { firstLine, startProcess, untilOutput, untilReady } from './script-process.js';
 
 const node = (code: string): [string, string[]] => [process.execPath, ['-e', code]];
@@ -143,6 +143,42 @@ describe('devkit/script-process and devkit/command', function () {
 
   it('runCommand reports a command that does not exist as exit 127 with the reason', async () => {
     const result = await runCommand('/nonexistent/loadlab-harness', []);
+    assert.equal(result.code, 127);
+    assert.match(result.stderr, /ENOENT/);
+  });
+
+  it('runCommand writes the given input to the command and closes it', async () => {
+    const result = await runCommand(...node('process.stdin.pipe(process.stdout)'), { input: 'in\n' });
+    assert.deepEqual([result.code, result.stdout], [0, 'in\n']);
+  });
+
+  it('runCommandSync returns the exit code, stdout and stderr, with only PATH and the given environment', () => {
+    process.env.LOADLAB_HARNESS_LEAK = 'leaked';
+    try {
+      const result = runCommandSync(
+        ...node(
+          "console.log(process.env.LOADLAB_HARNESS_LEAK ?? 'none', process.env.GIVEN, process.cwd()); console.error('err'); process.exitCode = 4",
+        ),
+        { env: { GIVEN: 'given' } },
+      );
+      assert.equal(result.code, 4);
+      assert.equal(result.stderr, 'err\n');
+      assert.match(result.stdout, /^none given \/.*loadlab-script-/);
+      assert.equal(existsSync(result.stdout.split(' ')[2]!.trim()), false);
+    } finally {
+      delete process.env.LOADLAB_HARNESS_LEAK;
+    }
+  });
+
+  it('runCommandSync writes the given input and kills a command still running after timeoutMs', () => {
+    assert.equal(runCommandSync(...node('process.stdin.pipe(process.stdout)'), { input: 'in' }).stdout, 'in');
+    const started = Date.now();
+    assert.equal(runCommandSync(...node('setInterval(() => {}, 1000)'), { timeoutMs: 500 }).code, null);
+    assert.ok(Date.now() - started < 10_000);
+  });
+
+  it('runCommandSync reports a command that does not exist as exit 127 with the reason', () => {
+    const result = runCommandSync('/nonexistent/loadlab-harness', []);
     assert.equal(result.code, 127);
     assert.match(result.stderr, /ENOENT/);
   });

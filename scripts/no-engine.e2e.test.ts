@@ -2,11 +2,11 @@
 // `docker` whose `info` fails) exits 3 and says so in one line. stack:doctor exited 1 where
 // grafana:up and test:load:mixed:grafana exited 3 for the same missing engine.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../devkit/command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,10 +26,9 @@ describe('no container engine: exit 3 in every command', function () {
     ['LT_ENGINE=docker test:smoke', 'scripts/run-k6.sh', ['k6/scenarios/smoke/api-health.ts']],
   ];
   for (const [name, file, args] of commands) {
-    it(`${name}`, () => {
-      const r = spawnSync(file, args, {
+    it(`${name}`, async () => {
+      const r = await runCommand(file, args, {
         cwd: ROOT,
-        encoding: 'utf8',
         env: {
           ...process.env,
           PATH: `${bin}:${process.env.PATH}`,
@@ -39,9 +38,9 @@ describe('no container engine: exit 3 in every command', function () {
           LOADLAB_STACK_INFLUXDB_URL: 'http://127.0.0.1:9',
           LOADLAB_STACK_GRAFANA_URL: 'http://127.0.0.1:9',
         },
-        timeout: 45_000,
+        timeoutMs: 45_000,
       });
-      assert.equal(r.status, 3, `${r.stdout}${r.stderr}`);
+      assert.equal(r.code, 3, `${r.stdout}${r.stderr}`);
       assert.match(r.stderr.split('\n')[0] ?? '', /no container engine answers \('docker info' failed\)/);
     });
   }

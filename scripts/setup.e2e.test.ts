@@ -2,11 +2,11 @@
 // dpkg-query, apt-get, apt-cache and npm that record what they were asked and answer from a made-up
 // archive: what gets installed, what is named as missing, and whether npm ci still runs.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../devkit/command.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SETUP = join(ROOT, 'scripts/setup.sh');
@@ -43,15 +43,15 @@ function fakeTools(dir: string): void {
   );
 }
 
-function runSetup(distribution: string, archive: string[]): SetupRun {
+async function runSetup(distribution: string, archive: string[]): Promise<SetupRun> {
   const dir = mkdtempSync(join(tmpdir(), 'loadlab-setup-'));
   try {
     fakeTools(dir);
     writeFileSync(join(dir, 'os-release'), `NAME="Test"\nID=${distribution}\n`);
     const calls = join(dir, 'calls');
     writeFileSync(calls, '');
-    const result = spawnSync('bash', [SETUP], {
-      encoding: 'utf8',
+    const result = await runCommand('bash', [SETUP], {
+      cwd: process.cwd(),
       env: {
         ...process.env,
         PATH: `${dir}:${process.env.PATH}`,
@@ -61,7 +61,7 @@ function runSetup(distribution: string, archive: string[]): SetupRun {
       },
     });
     return {
-      status: result.status,
+      status: result.code,
       stderr: result.stderr,
       calls: readFileSync(calls, 'utf8').split('\n').filter(Boolean),
     };
@@ -73,8 +73,8 @@ function runSetup(distribution: string, archive: string[]): SetupRun {
 const installs = (run: SetupRun) => run.calls.filter((c) => c.startsWith('apt-get install'));
 
 describe('scripts/setup.sh on a fresh machine (stand-in package tools)', () => {
-  it('Debian: installs every package by its Debian name, then the npm packages', () => {
-    const run = runSetup('debian', DEBIAN_NAMES);
+  it('Debian: installs every package by its Debian name, then the npm packages', async () => {
+    const run = await runSetup('debian', DEBIAN_NAMES);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(installs(run), [
       `apt-get install -y -qq --no-install-recommends ${DEBIAN_NAMES.join(' ')}`,
@@ -82,8 +82,8 @@ describe('scripts/setup.sh on a fresh machine (stand-in package tools)', () => {
     assert.equal(run.calls.at(-1), 'npm ci --no-fund --no-audit');
   });
 
-  it('Debian: a name the archive lacks stops setup with one line naming it, before installing anything', () => {
-    const run = runSetup(
+  it('Debian: a name the archive lacks stops setup with one line naming it, before installing anything', async () => {
+    const run = await runSetup(
       'debian',
       DEBIAN_NAMES.filter((p) => p !== 'influxdb-client'),
     );
@@ -96,8 +96,8 @@ describe('scripts/setup.sh on a fresh machine (stand-in package tools)', () => {
     );
   });
 
-  it('Ubuntu: never asks for chromium (a snap shim); names what its archive lacks and installs the rest', () => {
-    const run = runSetup('ubuntu', ['influxdb', 'shellcheck', 'yamllint']);
+  it('Ubuntu: never asks for chromium (a snap shim); names what its archive lacks and installs the rest', async () => {
+    const run = await runSetup('ubuntu', ['influxdb', 'shellcheck', 'yamllint']);
     assert.equal(run.status, 0, run.stderr);
     assert.ok(!run.calls.some((c) => / chromium\b/.test(c)), run.calls.join('\n'));
     assert.deepEqual(installs(run), [
@@ -107,8 +107,8 @@ describe('scripts/setup.sh on a fresh machine (stand-in package tools)', () => {
     assert.equal(run.calls.at(-1), 'npm ci --no-fund --no-audit');
   });
 
-  it('another distribution: says which packages to install by hand, and still installs the npm packages', () => {
-    const run = runSetup('fedora', DEBIAN_NAMES);
+  it('another distribution: says which packages to install by hand, and still installs the npm packages', async () => {
+    const run = await runSetup('fedora', DEBIAN_NAMES);
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(installs(run), []);
     assert.match(run.stderr, /^setup: fedora is neither Debian nor Ubuntu; install chromium influxdb/m);

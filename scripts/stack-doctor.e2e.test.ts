@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runScript } from '../devkit/command.js';
 import {
   checkBundles,
   checkCompose,
@@ -102,13 +102,13 @@ describe('stack:doctor', () => {
     }
   });
 
-  it('the command prints one line per problem and exits 3 when no engine answers (as compose.sh)', function () {
+  it('the command prints one line per problem and exits 3 when no engine answers (as compose.sh)', async function () {
     this.timeout(30_000);
     const bin = mkdtempSync(join(tmpdir(), 'loadlab-doctor-bin-'));
     symlinkSync(new URL('../stack/fixtures/fake-docker.mjs', import.meta.url).pathname, join(bin, 'docker'));
     try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/stack-doctor.ts'], {
-        encoding: 'utf8',
+      const result = await runScript('scripts/stack-doctor.ts', [], {
+        cwd: process.cwd(),
         env: {
           ...process.env,
           PATH: `${bin}:${process.env.PATH}`,
@@ -117,7 +117,7 @@ describe('stack:doctor', () => {
           LOADLAB_STACK_GRAFANA_URL: 'http://127.0.0.1:9',
         },
       });
-      assert.equal(result.status, 3, result.stderr);
+      assert.equal(result.code, 3, result.stderr);
       assert.match(
         result.stderr.split('\n')[0]!,
         /^stack:doctor: no container engine answers .*; start Docker, or use npm run stack:native$/,

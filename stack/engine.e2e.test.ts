@@ -3,7 +3,6 @@
 // refuses flags docker and compose do not have, records every call with the state of results/ at that
 // moment, and can carry out a host-network `docker run` with the real k6 of ../shared/tools/k6.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -61,9 +60,9 @@ function withoutInherited(): NodeJS.ProcessEnv {
   return env;
 }
 
-function runWrapper(cwd: string, script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(join(cwd, script), args, { cwd, env, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr.trim() };
+async function runWrapper(cwd: string, script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const result = await runCommand(join(cwd, script), args, { cwd, env });
+  return { status: result.code, stdout: result.stdout, stderr: result.stderr.trim() };
 }
 
 function callsOf(path: string): Call[] {
@@ -93,8 +92,8 @@ describe('compose.sh on a container engine (fake docker client)', () => {
     DOCKER_CALLS: engine.calls,
     FAKE_DOCKER_OS: os,
   });
-  const compose = (args: string[], os = LINUX) => {
-    const result = runWrapper(clone, 'stack/compose.sh', args, env(os));
+  const compose = async (args: string[], os = LINUX) => {
+    const result = await runWrapper(clone, 'stack/compose.sh', args, env(os));
     assert.equal(result.status, 0, result.stderr);
     return { ...result, calls: callsOf(engine.calls) };
   };
@@ -114,26 +113,27 @@ describe('compose.sh on a container engine (fake docker client)', () => {
     ['build', `${base} --profile k6 build k6`],
   ];
   for (const [command, expected] of cases) {
-    it(`${command} runs: ${expected}`, () => {
-      assert.deepEqual(compose([command]).calls.map(line), [expected]);
+    it(`${command} runs: ${expected}`, async () => {
+      assert.deepEqual((await compose([command])).calls.map(line), [expected]);
     });
   }
 
-  it('every k6 run rebuilds the image first, so edited k6/*.ts are what runs', () => {
+  it('every k6 run rebuilds the image first, so edited k6/*.ts are what runs', async () => {
     for (const command of ['smoke', 'smoke-host', 'load', 'stress']) {
-      for (const call of compose([command]).calls) assert.match(line(call), / run --rm --build /, command);
+      for (const call of (await compose([command])).calls)
+        assert.match(line(call), / run --rm --build /, command);
       rmSync(engine.calls, { force: true });
     }
   });
 
-  it('makes results/ as the user before the engine would bind-mount it (as root) on a fresh clone', () => {
+  it('makes results/ as the user before the engine would bind-mount it (as root) on a fresh clone', async () => {
     assert.equal(existsSync(join(clone, 'results')), false);
-    const [call] = compose(['smoke']).calls;
+    const [call] = (await compose(['smoke'])).calls;
     assert.equal(call?.results, process.getuid?.(), 'results/ existed, owned by the invoking user');
   });
 
-  it('reads the pinned versions the k6 image build gets from stack/versions.env', () => {
-    const probe = spawnSync(
+  it('reads the pinned versions the k6 image build gets from stack/versions.env', async () => {
+    const probe = await runCommand(
       'bash',
       [
         '-c',
@@ -141,7 +141,7 @@ describe('compose.sh on a container engine (fake docker client)', () => {
         '_',
         clone,
       ],
-      { encoding: 'utf8' },
+      { cwd: process.cwd(), env: { ...process.env } },
     );
     const pins = Object.fromEntries(
       readFileSync(join(ROOT, 'stack/versions.env'), 'utf8')
@@ -152,12 +152,12 @@ describe('compose.sh on a container engine (fake docker client)', () => {
     assert.equal(probe.stdout.trim(), `${pins.K6_VERSION} ${pins.XK6_VERSION}`);
   });
 
-  it('stream starts the monitoring profile, checks the secrets, then streams with a testid', () => {
+  it('stream starts the monitoring profile, checks the secrets, then streams with a testid', async () => {
     // The secrets check is node's: give it a stand-in that passes, as it does against a healthy stack.
     mkdirSync(join(clone, 'scripts'), { recursive: true });
     writeFileSync(join(clone, 'scripts/stack-doctor.ts'), 'process.exit(0);\n');
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
-    const { calls } = compose(['stream', 'scenarios/load/mixed-traffic', 'load', '--vus', '2']);
+    const { calls } = await compose(['stream', 'scenarios/load/mixed-traffic', 'load', '--vus', '2']);
     assert.equal(line(calls[0]!), `${base} --profile monitoring up -d --build --wait`);
     assert.match(
       line(calls[1]!),
@@ -165,15 +165,20 @@ describe('compose.sh on a container engine (fake docker client)', () => {
     );
   });
 
-  it("stream records the run for stack:verify and exits with the k6 container's code", () => {
+  it("stream records the run for stack:verify and exits with the k6 container's code", async () => {
     mkdirSync(join(clone, 'scripts'), { recursive: true });
     writeFileSync(join(clone, 'scripts/stack-doctor.ts'), 'process.exit(0);\n');
     symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
     const before = Math.floor(Date.now() / 1000);
-    const result = runWrapper(clone, 'stack/compose.sh', ['stream', 'scenarios/load/mixed-traffic', 'ci'], {
-      ...env(),
-      FAKE_DOCKER_RUN_EXIT: '99',
-    });
+    const result = await runWrapper(
+      clone,
+      'stack/compose.sh',
+      ['stream', 'scenarios/load/mixed-traffic', 'ci'],
+      {
+        ...env(),
+        FAKE_DOCKER_RUN_EXIT: '99',
+      },
+    );
     assert.equal(result.status, 99, result.stderr);
     const record = readFileSync(join(clone, 'results/stack/last-run.env'), 'utf8');
     const testid = /testid=(\d{8}T\d{6}Z-mixed-traffic)/.exec(line(callsOf(engine.calls)[1]!))?.[1];
@@ -187,23 +192,23 @@ describe('compose.sh on a container engine (fake docker client)', () => {
     );
   });
 
-  it('smoke-host: on a native Linux engine, the host-network service calling 127.0.0.1', () => {
-    const { calls, stderr } = compose(['smoke-host', '--vus', '1']);
+  it('smoke-host: on a native Linux engine, the host-network service calling 127.0.0.1', async () => {
+    const { calls, stderr } = await compose(['smoke-host', '--vus', '1']);
     assert.deepEqual(calls.map(line), [
       `${base} --profile k6 run --rm --build --no-deps -e LT_PROFILE=smoke k6-host run --vus 1 suite/scenarios/smoke/api-health.js`,
     ]);
     assert.match(stderr, /calls the host's sandbox at http:\/\/127\.0\.0\.1:5050 over the host network/);
   });
 
-  it('smoke-host: on Docker Desktop, host.docker.internal', () => {
-    const { calls, stderr } = compose(['smoke-host'], DESKTOP);
+  it('smoke-host: on Docker Desktop, host.docker.internal', async () => {
+    const { calls, stderr } = await compose(['smoke-host'], DESKTOP);
     assert.match(line(calls[0]!), /-e BASE_URL=http:\/\/host\.docker\.internal:5050 k6 run suite\//);
     assert.match(stderr, /host\.docker\.internal:5050 \(Docker Desktop's host gateway\)/);
   });
 
-  it('works without .env, as bash 3.2 with set -u would need (no empty array expanded bare)', () => {
+  it('works without .env, as bash 3.2 with set -u would need (no empty array expanded bare)', async () => {
     assert.equal(existsSync(join(clone, '.env')), false);
-    assert.deepEqual(compose(['down']).calls.map(line), [
+    assert.deepEqual((await compose(['down'])).calls.map(line), [
       `${base} --profile services --profile monitoring --profile k6 down`,
     ]);
   });
@@ -223,8 +228,8 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     rmSync(clone, { recursive: true, force: true });
   });
 
-  const run = (os: string, extra: NodeJS.ProcessEnv = {}, script = 'script.js') => {
-    const result = runWrapper(clone, 'scripts/run-k6.sh', [script, '--vus', '1'], {
+  const run = async (os: string, extra: NodeJS.ProcessEnv = {}, script = 'script.js') => {
+    const result = await runWrapper(clone, 'scripts/run-k6.sh', [script, '--vus', '1'], {
       ...withoutInherited(),
       PATH: `${engine.bin}:${process.env.PATH}`,
       DOCKER_CALLS: engine.calls,
@@ -236,8 +241,8 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     return { stderr: result.stderr, args: callsOf(engine.calls).at(-1)!.args };
   };
 
-  it('native Linux engine: the host network, URLs unchanged, and says what the container calls', () => {
-    const { args, stderr } = run(LINUX, { BASE_URL: 'http://127.0.0.1:5050' });
+  it('native Linux engine: the host network, URLs unchanged, and says what the container calls', async () => {
+    const { args, stderr } = await run(LINUX, { BASE_URL: 'http://127.0.0.1:5050' });
     assert.deepEqual(args.slice(0, 5), ['run', '--rm', '-i', '--network', 'host']);
     assert.ok(!args.includes('--add-host=host.docker.internal:host-gateway'));
     // The engine line ends with the image's version, which the report reads (issue 31).
@@ -248,8 +253,8 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     assert.ok(args.includes('grafana/k6:1.3.0'), args.join(' '));
   });
 
-  it("Docker Desktop: host.docker.internal through the engine's host gateway", () => {
-    const { args, stderr } = run(DESKTOP, { BASE_URL: 'http://localhost:5050' });
+  it("Docker Desktop: host.docker.internal through the engine's host gateway", async () => {
+    const { args, stderr } = await run(DESKTOP, { BASE_URL: 'http://localhost:5050' });
     assert.ok(args.includes('--add-host=host.docker.internal:host-gateway'));
     assert.ok(!args.includes('--network'));
     assert.match(
@@ -258,18 +263,18 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     );
   });
 
-  it('makes results/ before the container mounts the folder, and runs without any -e variable (bash 3.2)', () => {
-    const { args } = run(LINUX);
+  it('makes results/ before the container mounts the folder, and runs without any -e variable (bash 3.2)', async () => {
+    const { args } = await run(LINUX);
     assert.equal(callsOf(engine.calls)[0]?.results, process.getuid?.());
     assert.ok(args.includes('-v'));
   });
 
-  it('a browser script gets the -with-browser image instead of a refusal', () => {
+  it('a browser script gets the -with-browser image instead of a refusal', async () => {
     writeFileSync(
       join(clone, 'browser.js'),
       "import { browser } from 'k6/browser';\nexport default function () {}\n",
     );
-    const { args } = run(LINUX, {}, 'browser.js');
+    const { args } = await run(LINUX, {}, 'browser.js');
     assert.ok(args.includes('grafana/k6:1.3.0-with-browser'), args.join(' '));
   });
 

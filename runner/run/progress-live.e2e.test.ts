@@ -2,20 +2,19 @@
 // the summary) must match line for line once times, counts and rates are masked, which differ by
 // nature between two runs.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { realK6OrSkip, RUNNER } from '../testing/log-lines.js';
+import { runCommand } from '../../devkit/command.js';
 import { REPO } from '../../devkit/loadlab-run.js';
 
 const SCRIPT = 'runner/run/fixtures/progress-executors.js';
 
 /** stdout of a run of the fixture (a pipe here: k6's compact bars). */
-function stdoutOf(command: string[]): string {
-  const run = spawnSync(command[0]!, [...command.slice(1), 'run', '--summary-mode=disabled', SCRIPT], {
+async function stdoutOf(command: string[]): Promise<string> {
+  const run = await runCommand(command[0]!, [...command.slice(1), 'run', '--summary-mode=disabled', SCRIPT], {
     cwd: REPO,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+    env: { HOME: process.env.HOME ?? '/tmp' },
   });
-  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.code, 0, run.stderr);
   return run.stdout;
 }
 
@@ -41,9 +40,10 @@ const masked = (line: string) =>
 describe('runner/run/progress: the last block on both engines', function () {
   this.timeout(60_000);
 
-  it('every executor, one cut short and one with a startTime, in the same order and layout', function () {
+  it('every executor, one cut short and one with a startTime, in the same order and layout', async function () {
     const k6 = realK6OrSkip(this);
-    const [k6Out, runnerOut] = [stdoutOf(k6), stdoutOf(RUNNER)];
+    const k6Out = await stdoutOf(k6);
+    const runnerOut = await stdoutOf(RUNNER);
     const [k6Block, runnerBlock] = [lastBlock(k6Out), lastBlock(runnerOut)];
     assert.deepEqual(runnerBlock.map(masked), k6Block.map(masked));
     // Unmasked, each bar's name (long ones cut as k6 cuts them) and status mark.

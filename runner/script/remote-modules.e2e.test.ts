@@ -1,12 +1,12 @@
 // Remote module imports through `loadlab run`, served by a loopback HTTPS server whose self-signed
 // certificate the run trusts through NODE_EXTRA_CA_CERTS (as a user would trust a company CA).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runCommand } from '../../devkit/command.js';
 import { runLoadlab } from '../../devkit/loadlab-run.js';
 import { realK6 } from '../../devkit/real-k6.js';
 
@@ -42,7 +42,7 @@ describe('runner remote module imports (https, loopback, through the CLI)', func
     dir = mkdtempSync(path.join(tmpdir(), 'loadlab-remote-'));
     const key = path.join(dir, 'key.pem');
     caFile = path.join(dir, 'cert.pem');
-    execFileSync(
+    const made = await runCommand(
       'openssl',
       ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', caFile, '-days', '1'].concat([
         '-subj',
@@ -50,8 +50,9 @@ describe('runner remote module imports (https, loopback, through the CLI)', func
         '-addext',
         'subjectAltName=IP:127.0.0.1',
       ]),
-      { stdio: 'ignore' },
+      { env: { ...process.env } },
     );
+    assert.equal(made.code, 0, made.stderr);
     server = https.createServer({ key: readFileSync(key), cert: readFileSync(caFile) }, (req, res) => {
       seen.push(req.url ?? '');
       const body = MODULES[new URL(req.url ?? '/', 'https://x').pathname];

@@ -1,6 +1,6 @@
 // Runs one script on the real k6 and on the runner, for tests that compare what each logs.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { runCommandSync } from '../../devkit/command.js';
 import { realK6 } from '../../devkit/real-k6.js';
 import { REPO } from '../../devkit/loadlab-run.js';
 
@@ -34,17 +34,18 @@ export function logLines(
   env: Record<string, string> = {},
 ): string[] {
   const args = [...command.slice(1), 'run', '-q', '--summary-mode=disabled', ...flags, script];
-  const run = spawnSync(command[0]!, args, {
+  // Synchronous: many tests call this from plain functions; a server the run talks to lives in a child process.
+  const run = runCommandSync(command[0]!, args, {
     cwd: REPO,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    env: { HOME: process.env.HOME ?? '/tmp', ...env },
     // A run that hangs fails its test in one line instead of holding the suite until CI's limit.
-    timeout: LOG_RUN_TIMEOUT_MS,
-    killSignal: 'SIGKILL',
+    timeoutMs: LOG_RUN_TIMEOUT_MS,
   });
-  if (run.error && (run.error as NodeJS.ErrnoException).code === 'ETIMEDOUT')
-    assert.fail(`${command.join(' ')} run ${script}: still running after ${LOG_RUN_TIMEOUT_MS / 1000} s`);
-  assert.equal(run.status, status, run.stderr);
+  if (run.code === null)
+    assert.fail(
+      `${command.join(' ')} run ${script}: ended by a signal (a run still going after ${LOG_RUN_TIMEOUT_MS / 1000} s is killed)`,
+    );
+  assert.equal(run.code, status, run.stderr);
   return run.stderr
     .split('\n')
     .filter((line) => line.startsWith('time=') && !line.includes('Error from API server'))

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import request from 'supertest';
+import { runCommand } from '../../devkit/command.js';
 import { listen } from '../shared/server.js';
 import { firstResponse, rawExchange } from '../shared/test-raw-http.js';
 import { createSandboxApp } from './app.js';
@@ -327,7 +327,11 @@ describe('sandbox app', () => {
     it('is valid exposition format for promtool', async function () {
       if (!existsSync('/usr/bin/promtool')) this.skip();
       const res = await request(app).get('/metrics');
-      const run = spawnSync('promtool', ['check', 'metrics'], { input: res.text, encoding: 'utf8' });
+      const run = await runCommand('promtool', ['check', 'metrics'], {
+        cwd: process.cwd(),
+        env: { ...process.env },
+        input: res.text,
+      });
       // promtool also lints names; prom-client's own default gauges (nodejs_active_*_total) break one
       // naming rule upstream, which is no format error. Anything else is ours to fix.
       const problems = `${run.stdout}${run.stderr}`

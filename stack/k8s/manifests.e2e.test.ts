@@ -2,12 +2,12 @@
 // Secret and ConfigMap key it names is in the generated set, the k6 arguments survive the operator's
 // handling, and bad arguments stop the command in one line.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { runCommand, runScript } from '../../devkit/command.js';
 import { bundleSuite, suiteEntryPoints } from '../../k6/build.js';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { UsageError } from './manifest-args.js';
@@ -314,11 +314,11 @@ describe('k8s manifests for k6-operator', function () {
     const command = /^kubectl create secret generic [^\n]*(\n {2}[^\n]*)*/m
       .exec(readme)![0]
       .replace(/\\\n/g, ' ');
-    const made = spawnSync('sh', ['-c', `${command} --dry-run=client -o json`], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...ENV },
+    const made = await runCommand('sh', ['-c', `${command} --dry-run=client -o json`], {
+      cwd: process.cwd(),
+      env: { HOME: tmpdir(), ...ENV },
     });
-    assert.equal(made.status, 0, made.stderr);
+    assert.equal(made.code, 0, made.stderr);
     const secret = JSON.parse(made.stdout) as { metadata: { name: string }; data: Record<string, string> };
     const m = await run(['scenarios/smoke/api-health', '--parallelism', '1', '--profile', 'smoke']);
     assert.equal(secret.metadata.name, m.secret!.metadata.name);
@@ -389,33 +389,32 @@ describe('k8s manifests for k6-operator', function () {
     );
   });
 
-  it('the command: one line and exit 2 on a bad argument, exit 0 and one line on success', () => {
+  it('the command: one line and exit 2 on a bad argument, exit 0 and one line on success', async () => {
     const cli = (args: string[], env: Record<string, string>) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'stack/k8s/manifests.ts', ...args], {
+      runScript('stack/k8s/manifests.ts', args, {
         cwd: REPO,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', HOME: tmpdir(), ...env },
-        timeout: 60_000,
+        env: { HOME: tmpdir(), ...env },
+        timeoutMs: 60_000,
       });
-    const bad = cli(['scenarios/smoke/api-health', '--parallelism', 'two', '--profile', 'smoke'], ENV);
-    assert.equal(bad.status, 2, bad.stderr);
+    const bad = await cli(['scenarios/smoke/api-health', '--parallelism', 'two', '--profile', 'smoke'], ENV);
+    assert.equal(bad.code, 2, bad.stderr);
     assert.equal(bad.stdout, '');
     assert.match(bad.stderr, /^k8s:manifests: --parallelism "two" must be a whole number from 1 to 100\n$/);
     const dir = outDir();
     // The command reads dist/k6, which npm test (and npm run k8s:manifests) builds first.
-    const good = cli(
+    const good = await cli(
       ['scenarios/smoke/api-health', '--parallelism', '2', '--profile', 'smoke', '--out', dir],
       ENV,
     );
     if (!existsSync(join(REPO, 'dist/k6/scenarios/smoke/api-health.js'))) {
-      assert.equal(good.status, 2);
+      assert.equal(good.code, 2);
       assert.match(
         good.stderr,
         /^k8s:manifests: dist\/k6\/scenarios\/smoke\/api-health.js is missing: run npm run build:k6 first\n$/,
       );
       return;
     }
-    assert.equal(good.status, 0, good.stderr);
+    assert.equal(good.code, 0, good.stderr);
     assert.equal(good.stdout.split('\n').filter(Boolean).length, 1, good.stdout);
     assert.deepEqual(testRunProblems(readManifests(dir).testRun), []);
   });

@@ -2,11 +2,11 @@
 // up with the stack's configuration, Prometheus scrapes every service, and Ctrl-C (or the death of the
 // `npm run` above it) stops all of it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../../devkit/command.js';
 import { freePort, pollUntil } from '../../devkit/processes.js';
 import { startProcess, untilOutput, type ScriptProcess } from '../../devkit/script-process.js';
 import { hasTool } from '../tools.js';
@@ -161,9 +161,11 @@ describe('stack:native when its parent dies (npm run killed with SIGTERM)', func
 
   it('stops every service and daemon instead of leaving them on their ports', async () => {
     const { proc, ports } = stack!;
-    nativePid = Number(
-      spawnSync('pgrep', ['-P', String(proc.child.pid)], { encoding: 'utf8' }).stdout.trim(),
-    );
+    const children = await runCommand('pgrep', ['-P', String(proc.child.pid)], {
+      cwd: process.cwd(),
+      env: { ...process.env },
+    });
+    nativePid = Number(children.stdout.trim());
     assert.ok(nativePid > 0 && isAlive(nativePid), 'stack/native/start.ts runs under the shell');
     await proc.stop('SIGKILL'); // the shell dies without passing anything on, as when npm is terminated
     await portsFreed(

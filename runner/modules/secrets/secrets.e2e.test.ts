@@ -2,29 +2,28 @@
 // fixtures/secrets.js logged line for line on real k6 and the runner with several sets of sources,
 // and refused sources: one line and k6's exit code on both.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { parseSecretSources, SecretRedactor } from '../../options/secret-sources.js';
+import { runCommand } from '../../../devkit/command.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
 import { assertSameLogLines, logLines, realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
 
 const SECRETS = 'runner/modules/fixtures/io/secrets.txt';
 
 /** Exit code and log lines (time left out) of a run that is expected to stop before the script. */
-function refusal(command: string[], flags: string[]): { status: number | null; lines: string[] } {
-  const run = spawnSync(
+async function refusal(
+  command: string[],
+  flags: string[],
+): Promise<{ status: number | null; lines: string[] }> {
+  const run = await runCommand(
     command[0]!,
     [...command.slice(1), 'run', '-q', ...flags, 'runner/modules/fixtures/secrets.js'],
-    {
-      cwd: REPO,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
-    },
+    { cwd: REPO, env: { HOME: process.env.HOME ?? '/tmp' } },
   );
   const lines = run.stderr
     .split('\n')
     .filter((line) => line !== '' && !line.includes('Error from API server'))
     .map((line) => line.replace(/^time="[^"]*" /, ''));
-  return { status: run.status, lines };
+  return { status: run.code, lines };
 }
 
 const REFUSED = [
@@ -90,20 +89,20 @@ describe('runner/modules k6/secrets', () => {
     assert.deepEqual(logLines([...RUNNER, '--secret-source', 'mock=token=abc,user=u'], script), after);
   });
 
-  it('a source it cannot read: one line and exit 255 (k6 -1), with no VU started', function () {
+  it('a source it cannot read: one line and exit 255 (k6 -1), with no VU started', async function () {
     this.timeout(120_000);
     for (const flags of REFUSED) {
-      const ours = refusal(RUNNER, flags);
+      const ours = await refusal(RUNNER, flags);
       assert.equal(ours.status, 255, flags.join(' '));
       assert.equal(ours.lines.length, 1, ours.lines.join('\n'));
       assert.match(ours.lines[0]!, /^level=error msg=/);
     }
   });
 
-  it('a source it cannot read: the same line and exit code as real k6', function () {
+  it('a source it cannot read: the same line and exit code as real k6', async function () {
     const k6 = realK6OrSkip(this);
     this.timeout(120_000);
     for (const flags of REFUSED)
-      assert.deepEqual(refusal(RUNNER, flags), refusal(k6, flags), flags.join(' '));
+      assert.deepEqual(await refusal(RUNNER, flags), await refusal(k6, flags), flags.join(' '));
   });
 });

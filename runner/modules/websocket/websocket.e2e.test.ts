@@ -2,11 +2,11 @@
 // log the same lines on real k6 and on the runner, both engines emit the same ws_* metrics (names,
 // types, tag sets, counts), and a socket open at the end of gracefulStop ends as it does in k6.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { logLines, realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
+import { runCommand } from '../../../devkit/command.js';
 import { REPO, runLoadlab } from '../../../devkit/loadlab-run.js';
 import { firstLine, startScript, untilReady, type ScriptProcess } from '../../../devkit/script-process.js';
 import { startInfluxCapture, type InfluxCapture } from '../../testing/influx-capture.js';
@@ -17,7 +17,7 @@ import { unexpectedCloseError } from './channel.js';
 const FIXTURES = resolve(REPO, 'runner/modules/websocket/fixtures');
 
 /**
- * The echo server in a child process: logLines runs the engines with spawnSync, which blocks this
+ * The echo server in a child process: logLines runs the engines synchronously, which blocks this
  * process's event loop, so a server here could not answer them.
  */
 async function startEchoProcess(): Promise<{ url: string; server: ScriptProcess }> {
@@ -66,19 +66,19 @@ describe('runner/modules/websocket', function () {
     );
   });
 
-  it('a WebSocket made in the init context is refused in one line, exit 107 (k6 v1.3 crashes there)', () => {
+  it('a WebSocket made in the init context is refused in one line, exit 107 (k6 v1.3 crashes there)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-ws-init-'));
     const script = join(dir, 'init.js');
     writeFileSync(
       script,
       "import { WebSocket } from 'k6/experimental/websockets';\nnew WebSocket(__ENV.WS_URL);\nexport default function () {}\n",
     );
-    const run = spawnSync(RUNNER[0]!, [...RUNNER.slice(1), 'run', '-q', '-e', `WS_URL=${echo.url}`, script], {
-      cwd: REPO,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    assert.equal(run.status, 107, run.stderr);
+    const run = await runCommand(
+      RUNNER[0]!,
+      [...RUNNER.slice(1), 'run', '-q', '-e', `WS_URL=${echo.url}`, script],
+      { cwd: REPO, env: { ...process.env }, timeoutMs: 60_000 },
+    );
+    assert.equal(run.code, 107, run.stderr);
     assert.match(run.stderr, /GoError: using websockets in the init context is not supported/);
   });
 
