@@ -3,10 +3,8 @@
 // (a test's own servers keep answering while it runs, which spawnSync would block) and bounded: a
 // command still running after `timeoutMs` is killed, so a hang fails its test instead of the suite.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { nodeScript, startProcess, type ScriptProcess } from './script-process.js';
+import { rmSync } from 'node:fs';
+import { childEnv, nodeScript, startProcess, workingFolder, type ScriptProcess } from './script-process.js';
 
 export interface CommandResult {
   /** The exit code; null when a signal ended it (the timeout's SIGKILL among them). */
@@ -84,11 +82,11 @@ export function runCommandSync(
   args: string[],
   options: Omit<CommandOptions, 'onOutput'> = {},
 ): SyncCommandResult {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'loadlab-script-'));
+  const cwd = workingFolder(options.cwd);
   try {
     const run = spawnSync(command, args, {
       cwd,
-      env: { PATH: process.env.PATH ?? '', ...options.env },
+      env: childEnv(options.env),
       encoding: 'utf8',
       input: options.input,
       timeout: options.timeoutMs ?? 60_000,

@@ -60,12 +60,22 @@ export function startScript(script: string, options: ScriptOptions = {}): Script
   return startProcess(...nodeScript(script), options);
 }
 
+/** A child's environment: the runner's PATH and what the test gives, nothing else of the runner's. */
+export function childEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '', ...env };
+}
+
+/** A child's working folder: `cwd`, or a new temporary one the caller removes when the child ends. */
+export function workingFolder(cwd: string | undefined): string {
+  return cwd ?? mkdtempSync(join(tmpdir(), 'loadlab-script-'));
+}
+
 /** Starts `command` with `args` (options.args are appended) as startScript does a script. */
 export function startProcess(command: string, args: string[], options: ScriptOptions = {}): ScriptProcess {
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'loadlab-script-'));
+  const cwd = workingFolder(options.cwd);
   const child = spawn(command, [...args, ...(options.args ?? [])], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: childEnv(options.env),
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     ...options.user,
   });
