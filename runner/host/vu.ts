@@ -1,8 +1,7 @@
-// A k6 VU for the Node runner: one worker thread per VU runs the bundled script with k6's
-// synchronous API; this side owns the VU's HTTP transport and answers the worker over a
-// MessagePort + SharedArrayBuffer bridge. See README.md.
+// A k6 VU for the Node runner: a V8 isolate (isolate-host.ts) or, where isolated-vm cannot run, a
+// worker thread (worker-host.ts) runs the bundled script with k6's synchronous API; this side owns
+// the VU's HTTP transport and answers the VU's blocking calls. See ../vu/README.md.
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { IterationView } from '../bridge/iteration-view.js';
 import type { MetricType, Sample, ValueType } from '../types.js';
 import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
@@ -15,7 +14,6 @@ import {
   INTERRUPT,
   LOOP_RAN,
   SC_INTERRUPTED,
-  SIGNAL,
   STARTED,
   VU_SLOTS,
   type BridgeCall,
@@ -35,7 +33,8 @@ import type { WorkerInit } from '../vu/worker-init.js';
 import { decodeSamples } from '../bridge/sample-batch.js';
 import { FILES_SEALED_KEY } from '../bridge/shared-keys.js';
 import { HttpSampleBook } from './http-samples.js';
-import { takeVuThread } from './vu-threads.js';
+import type { StartVuCode, VuCodeHost } from './vu-code-host.js';
+import { startWorkerVuCode } from './worker-host.js';
 
 export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
 export { closeWarmVuThreads, warmVuThreads } from './vu-threads.js';
@@ -68,6 +67,8 @@ export interface VuConfig {
    * (k6/data) and the files read in init, each made or read once and read by all.
    */
   sharedArrays?: Map<string, SharedArrayBuffer>;
+  /** What runs the VU's code (vu-host-choice.ts); a Node worker when not given. */
+  startCode?: StartVuCode;
 }
 
 export interface VuHooks {
@@ -145,24 +146,6 @@ interface Pending {
  */
 const FORCED_INTERRUPT_MS = 250;
 
-/**
- * Blocked VUs whose answer is posted, woken together once this event-loop turn has handled all its
- * ready I/O. An immediate Atomics.notify per answer held the main thread ~70 µs of wall time each
- * (timed around the call; likely the woken worker taking the core), so responses that were ready
- * waited behind it. bench:runner, A/B: main-thread CPU per request 89-128 -> 70-79 µs.
- */
-const wakeQueue: Int32Array[] = [];
-function wakeLater(signals: Int32Array): void {
-  wakeQueue.push(signals);
-  if (wakeQueue.length === 1) setImmediate(wakeAll);
-}
-function wakeAll(): void {
-  for (const signals of wakeQueue.splice(0)) {
-    Atomics.store(signals, SIGNAL, 1);
-    Atomics.notify(signals, SIGNAL);
-  }
-}
-
 /** Same scenario run, by value for its scalars and by identity for its env and tags objects. */
 function sameScenario(a: IterationContext['scenario'], b: IterationContext['scenario']): boolean {
   return (
@@ -178,9 +161,9 @@ function sameScenario(a: IterationContext['scenario'], b: IterationContext['scen
 class WorkerVu implements Vu {
   readonly id: number;
   /** Replaced when an iteration has to be killed (see killBusyIteration). */
-  private worker!: Worker;
-  private httpPort!: MessagePort;
-  private readonly workerInit: Omit<WorkerInit, 'httpPort' | 'eventPort' | 'sharedArrays'>;
+  private code!: VuCodeHost;
+  private readonly startCode: StartVuCode;
+  private readonly workerInit: Omit<WorkerInit, 'sharedArrays'>;
   /** A replacement worker's init, which every command waits for. */
   private ready: Promise<void> | undefined;
   /** The scenario counters of the loop command in flight. */
@@ -189,7 +172,6 @@ class WorkerVu implements Vu {
   /** k6/net/grpc connections, made on first use; its events go to the worker's event port. */
   private grpc: GrpcEngine | undefined;
   private grpcLoading: Promise<GrpcEngine> | undefined;
-  private eventPort!: MessagePort;
   /** Answers kept until the worker's sample rows for them arrive. */
   private readonly httpSamples: HttpSampleBook;
   private readonly signals = new Int32Array(new SharedArrayBuffer(4 * VU_SLOTS));
@@ -231,64 +213,54 @@ class WorkerVu implements Vu {
       instanceStats: config.instanceStats,
       secretSources: config.secretSources,
     };
+    this.startCode = config.startCode ?? startWorkerVuCode;
     this.startWorker();
   }
 
-  /** A worker for the script, with its HTTP port; events of a worker that was replaced are ignored. */
+  /** The VU's code started for the script; events of code that was replaced are ignored. */
   private startWorker(): void {
-    const { port1, port2 } = new MessageChannel();
-    const events = new MessageChannel();
     const workerData: WorkerInit = {
       ...this.workerInit,
-      httpPort: port2,
-      eventPort: events.port2,
       sharedArrays: Object.fromEntries(this.sharedArrays),
     };
-    const thread = takeVuThread();
-    thread.start(workerData, [port2, events.port2]);
-    const worker = thread.worker;
-    port1.on('message', (msg: BridgeCall) => {
-      // k6 empties the jar when an iteration starts; the worker says so on its first call after that.
-      if (Array.isArray(msg)) {
-        if (msg[0]) this.engine.jar.clear();
-        const reqs: WireRequest[] = [];
-        for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
-        void this.serveHttp(port1, reqs);
-      } else if ('grpcAsync' in msg) {
-        const op = msg.grpcAsync;
-        void this.grpcEngine().then((engine) => engine.post(op));
-      } else {
-        if (msg.resetJar) this.engine.jar.clear();
-        if ('grpc' in msg) {
-          const op = msg.grpc;
-          void this.grpcEngine()
-            .then((engine) => engine.serve(op))
-            .then((a) => this.answer(port1, a));
-        } else this.answer(port1, this.serveJar(msg.jar));
-      }
+    const code: VuCodeHost = this.startCode(workerData, {
+      onEvent: (ev) => {
+        if (code === this.code) this.onEvent(ev);
+      },
+      onCall: (msg) => this.onCall(msg),
+      onFailure: (err) => {
+        if (code === this.code && !this.closed) this.fail(err);
+      },
     });
-    port1.unref();
-    events.port1.unref();
-    worker.on('message', (ev: WorkerEvent) => {
-      if (worker === this.worker) this.onEvent(ev);
-    });
-    worker.on('error', (err) => {
-      if (worker === this.worker) this.fail(err);
-    });
-    worker.on('exit', (code) => {
-      if (worker === this.worker && !this.closed) {
-        this.fail(new Error(`VU ${this.id} worker exited unexpectedly (code ${code})`));
-      }
-    });
-    this.worker = worker;
-    this.httpPort = port1;
-    this.eventPort = events.port1;
+    this.code = code;
+  }
+
+  /** A blocking call of the VU: its answer (or a promise of it), undefined for a call with none. */
+  private onCall(msg: BridgeCall): unknown {
+    // k6 empties the jar when an iteration starts; the VU says so on its first call after that.
+    if (Array.isArray(msg)) {
+      if (msg[0]) this.engine.jar.clear();
+      const reqs: WireRequest[] = [];
+      for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
+      return this.serveHttp(reqs);
+    }
+    if ('grpcAsync' in msg) {
+      const op = msg.grpcAsync;
+      void this.grpcEngine().then((engine) => engine.post(op));
+      return undefined;
+    }
+    if (msg.resetJar) this.engine.jar.clear();
+    if ('grpc' in msg) {
+      const op = msg.grpc;
+      return this.grpcEngine().then((engine) => engine.serve(op));
+    }
+    return this.serveJar(msg.jar);
   }
 
   /** Loaded on a script's first gRPC call: runs without gRPC do not pay for @grpc/grpc-js. */
   private grpcEngine(): Promise<GrpcEngine> {
     this.grpcLoading ??= import('./grpc-engine.js').then(
-      ({ GrpcEngine }) => (this.grpc = new GrpcEngine((event) => this.eventPort.postMessage(event))),
+      ({ GrpcEngine }) => (this.grpc = new GrpcEngine((event) => this.code.hostEvent(event))),
     );
     return this.grpcLoading;
   }
@@ -300,14 +272,10 @@ class WorkerVu implements Vu {
    */
   private killBusyIteration(p: Pending): void {
     this.pending = undefined;
-    const old = this.worker;
-    const oldPort = this.httpPort;
-    const oldEvents = this.eventPort;
+    const old = this.code;
     this.grpc?.closeAll();
     this.startWorker();
     void old.terminate();
-    oldPort.close();
-    oldEvents.close();
     this.lastIterate = undefined;
     if (p.cmd === 'loop') {
       if (this.loopCounters) Atomics.add(this.loopCounters, SC_INTERRUPTED, 1);
@@ -326,7 +294,7 @@ class WorkerVu implements Vu {
     );
   }
 
-  private async serveHttp(port: MessageChannel['port1'], reqs: WireRequest[]): Promise<void> {
+  private async serveHttp(reqs: WireRequest[]): Promise<unknown> {
     let answers: WireResponse[];
     try {
       // One request (all but http.batch) skips Promise.all and its array of promises.
@@ -345,7 +313,7 @@ class WorkerVu implements Vu {
     }
     // Kept before the answer leaves: the worker's sample row for a request follows its answer.
     for (let i = 0; i < reqs.length; i++) this.httpSamples.answered(reqs[i]!, answers[i]!);
-    this.answer(port, answers.map(responseTuple));
+    return answers.map(responseTuple);
   }
 
   private serveJar(op: JarOp): JarAnswer {
@@ -366,12 +334,6 @@ class WorkerVu implements Vu {
       return { ok: true, cookies };
     }
     return { ok: true };
-  }
-
-  /** Hands an answer to the blocked worker: message now, the wake-up with this turn's others. */
-  private answer(port: MessageChannel['port1'], value: unknown): void {
-    port.postMessage(value);
-    wakeLater(this.signals);
   }
 
   private onEvent(ev: WorkerEvent): void {
@@ -435,7 +397,7 @@ class WorkerVu implements Vu {
     const seq = ++this.seq;
     return new Promise<T>((resolve, reject) => {
       this.pending = { seq, cmd: cmd.cmd, resolve: resolve as (v: unknown) => void, reject };
-      this.worker.postMessage({ ...cmd, seq });
+      this.code.command({ ...cmd, seq } as WorkerCommand);
     });
   }
 
@@ -531,7 +493,7 @@ class WorkerVu implements Vu {
     const p = this.pending;
     this.pending = undefined;
     p?.reject(new Error(`VU ${this.id} closed`));
-    await this.worker.terminate();
+    await this.code.terminate();
     this.grpc?.closeAll();
     await this.engine.close();
   }

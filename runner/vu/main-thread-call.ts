@@ -1,27 +1,19 @@
-// How a VU thread talks to the main thread: events posted without waiting, the blocking call k6's
-// synchronous API rides on (Atomics.wait until the answer is on the port), and the sample batches.
-import { receiveMessageOnPort } from 'node:worker_threads';
-import { SIGNAL, type BridgeCall, type WorkerEvent } from '../bridge/protocol.js';
+// How a VU talks to the main thread: events posted without waiting, the blocking call k6's
+// synchronous API rides on, and the sample batches. The transport (vu-transport.ts) carries them.
+import type { BridgeCall, WorkerEvent } from '../bridge/protocol.js';
 import type { VuState } from './vu-state.js';
 
 export function post(vu: VuState, ev: WorkerEvent): void {
-  vu.port.postMessage(ev);
+  vu.transport.post(ev);
 }
 
-/** Posts to the main thread and blocks this thread until its answer is on the port. */
+/** Hands `message` to the main thread and blocks this VU until its answer is back. */
 export function callMainThread(vu: VuState, message: BridgeCall): unknown {
+  // k6 empties the jar when an iteration starts: the first call after the start says so.
   if (Array.isArray(message)) message[0] = vu.jarResetPending;
   else message.resetJar = vu.jarResetPending;
   vu.jarResetPending = false;
-  const signals = vu.signals;
-  const httpPort = vu.httpPort;
-  Atomics.store(signals, SIGNAL, 0);
-  httpPort.postMessage(message);
-  for (;;) {
-    Atomics.wait(signals, SIGNAL, 0);
-    const msg = receiveMessageOnPort(httpPort);
-    if (msg) return msg.message;
-  }
+  return vu.transport.call(message);
 }
 
 /** Sends the buffered samples (if any). */

@@ -163,7 +163,7 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       return answer;
     },
     grpcPost(op) {
-      init.httpPort.postMessage({ grpcAsync: op });
+      vu.transport.send({ grpcAsync: op });
     },
     onGrpcEvent: undefined,
     countTraffic(sent, received) {

@@ -1,12 +1,12 @@
 // The one mutable state of a VU thread, shared by its parts (main-thread-call.ts, vu-runtime.ts,
 // script-globals.ts, lifecycle.ts): what they read and write of each other lives here, in one
 // object made once per thread, not in module-level variables scattered over the files.
-import type { MessagePort } from 'node:worker_threads';
 import { INSTANCE_STATS, INSTANCE_STATS_SLOTS } from '../bridge/protocol.js';
 import { SampleBatcher } from '../bridge/sample-batch.js';
 import type { IterationView } from '../modules/api/runtime.js';
 import type { ThrownValues } from './thrown-values.js';
 import type { WorkerInit } from './worker-init.js';
+import type { VuTransport } from './vu-transport.js';
 
 /** What rt.baseTags() was last built from. */
 export interface BaseTagsKey {
@@ -18,10 +18,8 @@ export interface BaseTagsKey {
 
 export interface VuState {
   readonly init: WorkerInit;
-  /** Messages to the main thread (WorkerEvent). */
-  readonly port: MessagePort;
-  /** The blocking calls' port (init.httpPort), one property away on the per-request path. */
-  readonly httpPort: MessagePort;
+  /** The way to the main thread: events and the blocking calls. */
+  readonly transport: VuTransport;
   /** The VU's slots shared with the main thread (SIGNAL, INTERRUPT, GO, ...). */
   readonly signals: Int32Array;
   /** The run's instance counters (exec.instance), or this VU's own when it runs alone. */
@@ -76,14 +74,13 @@ export interface VuState {
   lastIterate: { fnName: string; data: unknown; ctx: IterationView } | undefined;
 }
 
-export function createVuState(init: WorkerInit, port: MessagePort): VuState {
+export function createVuState(init: WorkerInit, transport: VuTransport): VuState {
   const instanceStats = new Int32Array(init.instanceStats ?? new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
   if (!init.instanceStats) instanceStats[INSTANCE_STATS.vusInitialized] = 1;
   const now = performance.now();
   return {
     init,
-    port,
-    httpPort: init.httpPort,
+    transport,
     signals: new Int32Array(init.signals),
     instanceStats,
     samples: new SampleBatcher(),

@@ -11,9 +11,6 @@ export interface WorkerInit {
   runTags: Record<string, string>;
   systemTags: string[] | undefined;
   signals: SharedArrayBuffer;
-  httpPort: MessagePort;
-  /** Events the main thread posts on its own (k6/net/grpc streams and async calls). */
-  eventPort: MessagePort;
   /** Absolute path of @grpc/proto-loader's entry, loaded when a script loads protos. */
   protoLoaderPath: string;
   /** file:// URL of runner/modules/browser/index.(ts|js). */
@@ -26,6 +23,13 @@ export interface WorkerInit {
   instanceStats?: SharedArrayBuffer;
   /** SharedArrays other VUs of the run made (k6/data), by name. */
   sharedArrays?: Record<string, SharedArrayBuffer>;
+}
+
+/** A Node worker's WorkerInit: its ports to the main thread come with it. */
+export interface WorkerThreadInit extends WorkerInit {
+  httpPort: MessagePort;
+  /** Events the main thread posts on its own (k6/net/grpc streams and async calls). */
+  eventPort: MessagePort;
 }
 
 /** What a VU thread is started with (host/vu-threads.ts), before it knows its VU. */

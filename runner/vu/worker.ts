@@ -1,30 +1,18 @@
-// The VU thread's entry: waits for its VU's configuration, wires its parts (one job per file, see
-// README.md: vu-state, script-text, main-thread-call, vu-runtime, script-globals, lifecycle) and runs
-// the commands the main thread sends (init, setup, iterations, the loop, teardown, handleSummary).
-// k6's synchronous API is kept synchronous by blocking this thread with Atomics.wait while the main
-// thread does the I/O (main-thread-call.ts).
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { ModuleRegistry } from '../modules/index.js';
-import { TimerQueue } from '../modules/timers/timers.js';
-import { useProtoLoaderAt } from '../modules/grpc/grpc-descriptors.js';
+// A VU's code in a Node worker thread (the host when isolated-vm is not there, see
+// ../host/vu-host-choice.ts): waits for its VU's configuration, then runs vu-main.ts over a
+// transport that blocks this thread with Atomics.wait while the main thread does the I/O.
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
-import type { IterationView } from '../modules/api/runtime.js';
-import type { WorkerCommand } from '../bridge/protocol.js';
-import { iterationView, runLoop, type LoopDeps } from './worker-loop.js';
-import { createVuState } from './vu-state.js';
-import { scriptText } from './script-text.js';
-import { flush, post } from './main-thread-call.js';
-import { createVuRuntime, instanceCounters, type DeclaredMetrics } from './vu-runtime.js';
-import { eventLoopTurnDue } from './collection.js';
-import { installScriptGlobals } from './script-globals.js';
-import { createLifecycle } from './lifecycle.js';
-import type { VuThreadStart, WorkerInit } from './worker-init.js';
+import { SIGNAL, type WorkerCommand } from '../bridge/protocol.js';
+import { startVu } from './vu-main.js';
+import type { VuTransport } from './vu-transport.js';
+import type { VuThreadStart, WorkerThreadInit } from './worker-init.js';
 
 /**
  * The VU's configuration. The thread was started ahead of its VU, and every module above is
  * evaluated by now: it waits here until a VU takes it (see host/vu-threads.ts).
  */
-function vuInit(): WorkerInit {
+function vuInit(): WorkerThreadInit {
   const start = workerData as VuThreadStart;
   const wake = new Int32Array(start.wake);
   for (;;) {
@@ -32,103 +20,36 @@ function vuInit(): WorkerInit {
     const msg = receiveMessageOnPort(start.configPort);
     if (msg) {
       start.configPort.close();
-      return msg.message as WorkerInit;
+      return msg.message as WorkerThreadInit;
     }
   }
 }
+
+/** Posts a call on the HTTP port and sleeps on the VU's SIGNAL slot until the answer is there. */
+function portTransport(events: MessagePort, calls: MessagePort, signals: Int32Array): VuTransport {
+  return {
+    post: (event) => events.postMessage(event),
+    send: (message) => calls.postMessage(message),
+    call(message) {
+      Atomics.store(signals, SIGNAL, 0);
+      calls.postMessage(message);
+      for (;;) {
+        Atomics.wait(signals, SIGNAL, 0);
+        const answer = receiveMessageOnPort(calls);
+        if (answer) return answer.message;
+      }
+    },
+  };
+}
+
 const init = vuInit();
-useProtoLoaderAt(init.protoLoaderPath);
 const port = parentPort!;
-const vu = createVuState(init, port);
-const text = scriptText(init.bundle);
-const declared: DeclaredMetrics = new Map();
-const rt = createVuRuntime(vu, declared);
+const vu = startVu(init, portTransport(port, init.httpPort, new Int32Array(init.signals)));
 
 // Events of the script's gRPC streams and async calls, run by this thread's event loop.
-init.eventPort.on('message', (event: GrpcEvent) => rt.onGrpcEvent?.(event));
+init.eventPort.on('message', (event: GrpcEvent) => vu.onHostEvent(event));
 init.eventPort.unref();
-
-// The script's timers (k6/timers and its globals): an iteration waits for them before it ends.
-const timers = new TimerQueue((message) => rt.log('warn', message, {})); // k6 tags it with no source
-
-const registry = new ModuleRegistry(
-  rt,
-  instanceCounters(vu.instanceStats),
-  init.browserModuleUrl,
-  init.tsxApiUrl,
-  {
-    vuId: init.vuId,
-    env: init.env,
-    currentTags: () => rt.currentTags(),
-    emit: (samples) => {
-      for (const s of samples) rt.emit({ ...s, tags: { ...s.tags } });
-    },
-  },
-  timers.api,
-);
-
-installScriptGlobals(vu, rt, text);
-const { runInit, runLifecycle, runIteration, whileActive, runSummary, onUnhandledRejection, commandFailure } =
-  createLifecycle({ vu, rt, text, registry, timers, declared });
-
-process.on('unhandledRejection', onUnhandledRejection);
-
-// What the loop command asks of this VU, made once rather than per loop.
-const loopDeps: LoopDeps = {
-  runIteration,
-  report: (result) => post(vu, { t: 'iteration', result }),
-  flushIfOlderThan: (ms) => {
-    if (vu.lastIterationEnd - vu.lastFlush >= ms) flush(vu);
-  },
-  eventLoopTurnDue: () => eventLoopTurnDue(vu),
-};
-
-// Commands run one at a time: the main thread never sends a new one before the reply.
+process.on('unhandledRejection', vu.onUnhandledRejection);
 port.on('message', (msg: WorkerCommand) => {
-  void handle(msg);
+  void vu.handle(msg);
 });
-
-async function handle(msg: WorkerCommand): Promise<void> {
-  try {
-    let value: unknown;
-    switch (msg.cmd) {
-      case 'init':
-        value = await runInit();
-        break;
-      case 'setup':
-        value =
-          typeof vu.scriptExports.setup === 'function'
-            ? await runLifecycle('setup', [], msg.testOptions)
-            : undefined;
-        break;
-      case 'iterate': {
-        vu.lastIterate = { fnName: msg.fnName, data: msg.data, ctx: msg.ctx as IterationView };
-        const { fnName, data, ctx } = vu.lastIterate;
-        value = await whileActive(() => runIteration(fnName, data, ctx));
-        break;
-      }
-      case 'iterate-next': {
-        if (!vu.lastIterate) throw new Error('iterate-next before any iterate');
-        const { fnName, data, ctx: base } = vu.lastIterate;
-        const ctx = iterationView(base.scenario, msg.counts, base.testOptions);
-        value = await whileActive(() => runIteration(fnName, data, ctx));
-        break;
-      }
-      case 'loop':
-        value = await whileActive(() => runLoop(msg.spec, vu.signals, loopDeps));
-        break;
-      case 'teardown':
-        if (typeof vu.scriptExports.teardown === 'function')
-          await runLifecycle('teardown', [msg.data], msg.testOptions);
-        break;
-      case 'summary':
-        value = await runSummary(msg.data);
-        break;
-    }
-    // The samples ride on the reply: one message per iteration in the common case.
-    post(vu, { t: 'reply', seq: msg.seq, ok: true, value, samples: vu.samples.take() });
-  } catch (err) {
-    flush(vu);
-    post(vu, { t: 'reply', seq: msg.seq, ok: false, ...commandFailure(msg.cmd, err) });
-  }
-}

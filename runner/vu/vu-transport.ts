@@ -1,0 +1,13 @@
+// How a VU's code reaches the main thread, whatever hosts it: a Node worker (worker.ts: a MessagePort
+// and Atomics.wait) or a bare V8 isolate (isolate/entry.ts: isolated-vm's references). The rest of
+// the VU's code (vu-main.ts and what it wires) sees only this.
+import type { BridgeCall, WorkerEvent } from '../bridge/protocol.js';
+
+export interface VuTransport {
+  /** Posts an event (a reply, samples, a log line) without waiting. */
+  post(event: WorkerEvent): void;
+  /** Hands a call to the main thread and blocks this VU until its answer comes back. */
+  call(message: BridgeCall): unknown;
+  /** Hands a call to the main thread that has no answer (k6/net/grpc's asynchronous operations). */
+  send(message: BridgeCall): void;
+}
