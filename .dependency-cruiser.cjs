@@ -43,11 +43,11 @@ module.exports = {
       name: 'runner-host-runs-no-worker-code',
       severity: 'error',
       comment:
-        'The main thread (runner/host/) meets the worker only through the bridge: it loads no k6 module, event loop or worker code, only the worker bundle it starts (vu/worker-code.ts) and the types of its start message.',
+        'The main thread (runner/host/) meets the VU code only through the bridge: it loads no k6 module, event loop or VU code, only the bundles it starts (vu/worker-code.ts, vu/isolate-code.ts) and the types of its start message.',
       from: { path: '^runner/host/', pathNot: TEST },
       to: {
         path: '^runner/(modules|event-loop|vu)/',
-        pathNot: '^runner/vu/worker-code\\.ts$',
+        pathNot: '^runner/vu/(worker|isolate)-code\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },

@@ -28,7 +28,7 @@ export default function () { http.get('${target.url}/health'); }
 );
 const child = spawn(
   process.execPath,
-  ['bin/loadlab.js', 'run', script, '-q', '--summary-export', join(dir, 'export.json')],
+  ['--no-node-snapshot', 'bin/loadlab.js', 'run', script, '-q', '--summary-export', join(dir, 'export.json')],
   {
     stdio: ['ignore', 'ignore', 'inherit'],
   },

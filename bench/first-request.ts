@@ -78,7 +78,7 @@ async function measure(v: Variant, url: string, round: number): Promise<FirstReq
 }
 
 const k6 = realK6();
-const runner = [process.execPath, 'bin/loadlab.js'];
+const runner = [process.execPath, '--no-node-snapshot', 'bin/loadlab.js'];
 const variants: Variant[] = [
   ...(k6 ? [{ name: 'k6', command: [k6], env: {} }] : []),
   { name: 'runner, no warm-up', command: runner, env: { LOADLAB_HTTP_WARMUP: '0' } },

@@ -87,7 +87,8 @@ try {
     for (let pair = 0; pair < PAIRS; pair++) {
       const got: Partial<Record<'k6' | 'runner', EngineRunResult>> = {};
       for (const engine of pair % 2 ? (['runner', 'k6'] as const) : (['k6', 'runner'] as const)) {
-        const [command, prefix] = engine === 'k6' ? [k6, ['run']] : [process.execPath, [LOADLAB, 'run']];
+        const [command, prefix] =
+          engine === 'k6' ? [k6, ['run']] : [process.execPath, ['--no-node-snapshot', LOADLAB, 'run']];
         const args = [...prefix, script, '--vus', String(VUS), '--duration', `${SECONDS}s`, '-q'];
         const env = { GRPC_ADDR: server.addr, K6_NO_USAGE_REPORT: 'true' };
         const r = await runEngine(command, args, dir, env, (SECONDS + 60) * 1000, 'iterations');

@@ -50,7 +50,9 @@ type Engine = 'k6' | 'runner';
 /** One run: wall time in ms and the phases, from the markers on stderr. */
 function runOnce(engine: Engine, script: string, dir: string, url: string, planned: number): Promise<Phases> {
   const [command, args] =
-    engine === 'k6' ? [k6!, ['run', '-q', script]] : [process.execPath, [loadlab, 'run', '-q', script]];
+    engine === 'k6'
+      ? [k6!, ['run', '-q', script]]
+      : [process.execPath, ['--no-node-snapshot', loadlab, 'run', '-q', script]];
   return new Promise((done, fail) => {
     const spawned = Date.now();
     const child = spawn(command, args, {

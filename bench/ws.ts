@@ -66,7 +66,9 @@ function run(command: string[]): Promise<Record<string, number>> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const k6 = realK6();
-const engines: [string, string[]][] = [['runner', [process.execPath, 'bin/loadlab.js']]];
+const engines: [string, string[]][] = [
+  ['runner', [process.execPath, '--no-node-snapshot', 'bin/loadlab.js']],
+];
 if (k6) engines.unshift(['k6', [k6]]);
 else console.log('no real k6 here (../shared/tools/k6 or REAL_K6): the runner alone');
 const times: Record<string, Record<string, number[]>> = {};

@@ -105,6 +105,14 @@ async function build(files, packages, target) {
       join(tmp, 'runner', 'vu', WORKER_BUNDLE_FILE),
       buildWorkerCode(join(REPO, 'runner', 'vu', 'worker.ts')),
     );
+    // The VU isolate's bundle likewise (runner/vu/isolate-code.ts).
+    const { buildIsolateCode, ISOLATE_BUNDLE_FILE } = await import(
+      pathToFileURL(join(tmp, 'runner', 'vu', 'isolate-code.js')).href
+    );
+    writeFileSync(
+      join(tmp, 'runner', 'vu', ISOLATE_BUNDLE_FILE),
+      await buildIsolateCode(join(REPO, 'runner', 'vu'), 'ts'),
+    );
     try {
       renameSync(tmp, target);
     } catch (error) {

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-node-snapshot
 // Entry point of the lab's `loadlab` command: @loadlab/runner's command line with the report's live web
 // dashboard plugged in (the runner imports nothing of the report; k6 builds its dashboard in likewise).
 // It runs the runner compiled to JavaScript when it can (bin/compiled-runner.js: no TypeScript loader

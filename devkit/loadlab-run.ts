@@ -52,7 +52,12 @@ export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunRe
     if (!k6) throw new Error(NO_REAL_K6);
     return spawnCollecting(k6, ['run', ...args], opts);
   }
-  return spawnCollecting(process.execPath, [`${REPO}bin/loadlab.js`, 'run', ...args], opts);
+  // isolated-vm, the VUs' host, needs Node without its startup snapshot (host/isolate-host.ts).
+  return spawnCollecting(
+    process.execPath,
+    ['--no-node-snapshot', `${REPO}bin/loadlab.js`, 'run', ...args],
+    opts,
+  );
 }
 
 let k6BinDir: string | undefined;

@@ -5,6 +5,7 @@ import { parseRunArgs } from './cli/args.js';
 import { consolidate, scenarioMaxVus } from './options/options.js';
 import { endOffsetMs, executionPlan, maxPossibleVus } from './executors/execution-plan.js';
 import { createVu, loadScript } from './host/vu.js';
+import { chooseVuHost } from './host/vu-host-choice.js';
 
 export interface ScenarioRequirements {
   name: string;
@@ -32,8 +33,9 @@ export async function inspect(
   const scriptPath = resolve(script);
   const bundle = await loadScript(scriptPath);
   const logs: string[] = [];
+  const host = await chooseVuHost(bundle);
   const vu = createVu(
-    { scriptPath, bundle, vuId: 0, env, runTags: {} },
+    { scriptPath, bundle, vuId: 0, env, runTags: {}, startCode: host.start },
     { onSamples: () => undefined, onLog: (_level, message) => logs.push(message) },
   );
   try {

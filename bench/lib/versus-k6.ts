@@ -44,7 +44,9 @@ function run(
   url: string,
 ): Promise<EngineRunResult> {
   const [command, prefix] =
-    engine === 'k6' ? [engines.k6, ['run']] : [process.execPath, [engines.loadlab, 'run']];
+    engine === 'k6'
+      ? [engines.k6, ['run']]
+      : [process.execPath, ['--no-node-snapshot', engines.loadlab, 'run']];
   // The text summary goes to a stdout nobody reads: k6 writes no --summary-export without it.
   const args = [...prefix, script, '--vus', String(vus), '--duration', `${seconds}s`, '-q'];
   // The runner has one thread per VU; k6's goroutines share a few threads.

@@ -3,6 +3,7 @@
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../cli/args.js';
 import { closeWarmVuThreads, ScriptError, warmVuThreads, type Vu } from '../host/vu.js';
+import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import type { TestConfig } from '../options/options.js';
@@ -28,8 +29,9 @@ export async function runTest(
 ): Promise<number> {
   const redactor = new SecretRedactor();
   const log = runLog(io, redactor);
-  // The threads of VU 0 and VU 1 boot while the script is bundled and VU 0 reads the options.
-  warmVuThreads(2);
+  // Where VUs are worker threads, those of VU 0 and VU 1 boot while the script is bundled and VU 0
+  // reads the options; where they are isolates, the isolates' code is built meanwhile.
+  if (!isolatesLikely(env)) warmVuThreads(2);
   try {
     return await runOpened(flags, io, env, controller, log, redactor);
   } finally {
@@ -49,8 +51,10 @@ async function runOpened(
   const script = await openScript(flags, log);
   if (typeof script === 'number') return script;
 
+  const host = await chooseVuHost(script.bundle, env);
+  if (host.reason) log('debug', `VUs run in worker threads: ${host.reason}`);
   const route = new SampleRoute();
-  const vus = new VuFactory(script, scriptEnv(env, flags), runHooks(flags, log, redactor, route));
+  const vus = new VuFactory(script, scriptEnv(env, flags), runHooks(flags, log, redactor, route), host.start);
   try {
     // VU 0 reads the options and later runs setup, teardown and handleSummary, as k6's extra VUs do.
     const vu0 = vus.make(0, { ...flags.tags });

@@ -1,7 +1,8 @@
-// The run's VUs: each a worker with the same script, environment, hooks and shared memory, kept in
+// The run's VUs: each an isolate or a worker with the same script, environment, hooks and shared memory, kept in
 // one list so the run closes every one of them, whatever phase it ends in.
 import type { RunFlags } from '../cli/args.js';
 import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/vu.js';
+import type { StartVuCode } from '../host/vu-code-host.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../types.js';
@@ -58,6 +59,8 @@ export class VuFactory {
     private readonly script: TestScript,
     private readonly env: Record<string, string>,
     private readonly hooks: VuHooks,
+    /** What runs each VU's code (host/vu-host-choice.ts). */
+    private readonly startCode: StartVuCode,
   ) {}
 
   /** A new VU (not initialised yet) with these run tags. */
@@ -73,6 +76,7 @@ export class VuFactory {
         instanceStats: this.instanceStats.buffer as SharedArrayBuffer,
         secretSources: this.script.secretSources,
         sharedArrays: this.sharedArrays,
+        startCode: this.startCode,
       },
       this.hooks,
     );

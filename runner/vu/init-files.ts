@@ -3,9 +3,9 @@
 // file system). Here the first VU to open a path reads it into a SharedArrayBuffer and posts it to
 // the main thread, which hands it to every VU started later. After VU 0's init, as in k6, a VU may
 // open only the paths VU 0 asked for.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { InitFile } from '../modules/api/runtime.js';
 import { FILES_SEALED_KEY, initFileKey, requestedFileKey } from '../bridge/shared-keys.js';
+import { readFileShared } from '../bridge/read-file.js';
 
 export class InitFiles {
   /** What this VU read or was handed, by key. */
@@ -35,9 +35,9 @@ export class InitFiles {
     if (this.find(FILES_SEALED_KEY) && !this.find(requested)) return { failure: 'never-opened' };
     let result: InitFile;
     try {
-      if (statSync(absPath).isDirectory()) result = { failure: 'directory' };
+      const buffer = readFileShared(absPath);
+      if (buffer === 'directory') result = { failure: 'directory' };
       else {
-        const buffer = readShared(absPath);
         this.share(initFileKey(absPath), buffer);
         return { bytes: new Uint8Array(buffer) };
       }
@@ -49,26 +49,4 @@ export class InitFiles {
     if (!this.find(requested)) this.share(requested, new SharedArrayBuffer(0));
     return result;
   }
-}
-
-/** The file read straight into shared memory (no second copy of a large file on the heap). */
-function readShared(absPath: string): SharedArrayBuffer {
-  const fd = openSync(absPath, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return copyShared(readFileSync(fd)); // /proc-style files report no size
-    const buffer = new SharedArrayBuffer(size);
-    const view = new Uint8Array(buffer);
-    let at = 0;
-    for (let n = -1; at < size && n !== 0; at += n) n = readSync(fd, view, at, size - at, null);
-    return at === size ? buffer : buffer.slice(0, at);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function copyShared(bytes: Uint8Array): SharedArrayBuffer {
-  const buffer = new SharedArrayBuffer(bytes.byteLength);
-  new Uint8Array(buffer).set(bytes);
-  return buffer;
 }

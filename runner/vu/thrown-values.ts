@@ -5,6 +5,8 @@
 // pause costs about a millisecond, so the worker opens it only for a script that throws a literal.
 import type { Session } from 'node:inspector';
 
+export { mayThrowNonErrors } from '../script/thrown-literals.js';
+
 interface CallFrame {
   functionName: string;
   location: { scriptId: string; lineNumber: number; columnNumber: number };
@@ -14,16 +16,6 @@ interface PausedParams {
   reason: string;
   data?: { type?: string; subtype?: string; value?: unknown };
   callFrames: CallFrame[];
-}
-
-/**
- * A `throw` of a literal (string, template, number, `undefined`, `null`, boolean) or of a
- * concatenation starting with one: the script may throw a value without a stack. A rethrow
- * (`throw e`) is not counted: it is nearly always an Error, and the session adds ~100 ms of CPU to
- * each VU's start (bench:vu-start).
- */
-export function mayThrowNonErrors(code: string): boolean {
-  return /\bthrow\s*(?:['"`\d.-]|(?:undefined|null|true|false|void)\b)/.test(code);
 }
 
 export class ThrownValues {

@@ -1,0 +1,59 @@
+// What the main thread hands a VU isolate (host/isolate-host.ts) and what the isolate's code
+// (vu/isolate/) calls it through: the one global the isolate starts with, taken and deleted by the
+// isolate's first module, so a script never sees it.
+import type { BridgeCall, WorkerEvent } from './protocol.js';
+
+/** The global the host sets before the isolate's code runs. */
+export const ISOLATE_HOST_GLOBAL = '$loadlab';
+/** The global the isolate's code sets for the host: its VuEntry (vu-main.ts). */
+export const ISOLATE_VU_GLOBAL = '$loadlabVu';
+
+/** isolated-vm's Reference as the isolate sees it: a function of the main thread's, called across. */
+export interface HostReference<A extends unknown[], R> {
+  applySyncPromise(receiver: undefined, args: A, options?: { arguments?: { copy?: true } }): R;
+  apply(receiver: undefined, args: A, options?: { result?: { promise?: true; copy?: true } }): Promise<R>;
+}
+
+/** A file open() and k6/experimental/fs read in init: the whole file, shared, or why not. */
+export type HostFileAnswer =
+  { buffer: SharedArrayBuffer } | { directory: true } | { code: string | undefined; message: string };
+
+/** The parts of a WHATWG URL the runner reads. */
+export interface HostUrlParts {
+  href: string;
+  origin: string;
+  protocol: string;
+  username: string;
+  password: string;
+  host: string;
+  hostname: string;
+  port: string;
+  pathname: string;
+  search: string;
+  hash: string;
+}
+
+export interface IsolateHostApi<Init = unknown> {
+  /** The VU's configuration (vu/worker-init.ts's WorkerInit). */
+  init: Init;
+  /** performance.timeOrigin of the main thread: the isolate's clock reads are relative to it. */
+  timeOrigin: number;
+  /** The process's working folder (path.resolve of a relative path). */
+  cwd: string;
+  post(event: WorkerEvent): void;
+  send(message: BridgeCall): void;
+  /** A blocking call: the answer is an ExternalCopy the isolate receives as a plain value. */
+  call: HostReference<[BridgeCall], unknown>;
+  /** isolated-vm's clock, read in the isolate's own thread: libuv's hrtime, as process.hrtime(). */
+  lib: { hrtime(): [number, number] };
+  /** The same instant as process.hrtime() and as the main thread's performance.now(). */
+  clockBase: { seconds: number; nanoseconds: number; perfNow: number };
+  /** Resolves after `ms` (0: after one turn of the main thread's event loop). */
+  timer: HostReference<[number], void>;
+  readFile(absPath: string): HostFileAnswer;
+  /** A hash (or an HMAC when `key` is given) by its OpenSSL name. */
+  digest(algorithm: string, data: Uint8Array, key?: Uint8Array): Uint8Array;
+  randomBytes(count: number): Uint8Array;
+  /** Throws a TypeError for what the WHATWG URL parser refuses. */
+  parseUrl(input: string, base?: string): HostUrlParts;
+}

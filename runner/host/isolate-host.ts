@@ -1,0 +1,186 @@
+// A VU's code in a bare V8 isolate (isolated-vm): the VU's modules and the script run there, on a
+// thread of isolated-vm's, with no Node API in reach; each blocking call (HTTP, cookie jars, gRPC)
+// is one crossing to this thread and one back (applySyncPromise), and a VU that runs out of memory
+// loses its isolate only. See ../vu/README.md.
+import { randomBytes, createHash, createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
+import type IsolatedVm from 'isolated-vm';
+import {
+  ISOLATE_HOST_GLOBAL,
+  ISOLATE_VU_GLOBAL,
+  type HostFileAnswer,
+  type HostUrlParts,
+} from '../bridge/isolate-api.js';
+import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
+import type { GrpcEvent } from '../bridge/grpc-protocol.js';
+import { readFileShared } from '../bridge/read-file.js';
+import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
+import type { StartVuCode, VuCodeHandlers, VuCodeHost } from './vu-code-host.js';
+
+type Ivm = typeof IsolatedVm;
+
+/** A VU isolate's heap limit: k6 sets none, but one VU must not take the machine (and the run) down. */
+export const ISOLATE_MEMORY_LIMIT_MB = 512;
+
+let ivm: Ivm | undefined;
+/**
+ * isolated-vm, or why it cannot be used here: not installed, not built for this Node, or Node started
+ * with its startup snapshot, which isolated-vm's isolates crash against (V8 shares read-only heap
+ * data between isolates made from different snapshots: isolated-vm's README and its issue 420).
+ * The launchers pass --no-node-snapshot; it cannot be set once Node runs, nor in NODE_OPTIONS for
+ * a process that starts workers.
+ */
+export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): Ivm | Error {
+  if (ivm) return ivm;
+  if (!execArgv.includes('--no-node-snapshot'))
+    return new Error('Node was started without --no-node-snapshot');
+  try {
+    ivm = createRequire(import.meta.url)('isolated-vm') as Ivm;
+    // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
+    // takes it off the global before the script runs).
+    setFlagsFromString('--expose-gc');
+    return ivm;
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+/** The main thread's functions every VU isolate gets (they close over nothing of one VU). */
+function sharedFunctions(lib: Ivm) {
+  return {
+    timer: new lib.Reference(
+      (ms: number) =>
+        new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))),
+    ),
+    readFile: new lib.Callback((absPath: string): HostFileAnswer => {
+      try {
+        const read = readFileShared(absPath);
+        return read === 'directory' ? { directory: true } : { buffer: read };
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        return { code: e.code, message: e.message };
+      }
+    }),
+    digest: new lib.Callback((algorithm: string, data: Uint8Array, key?: Uint8Array) => {
+      const h = key ? createHmac(algorithm, key) : createHash(algorithm);
+      return new Uint8Array(h.update(data).digest());
+    }),
+    randomBytes: new lib.Callback((count: number) => new Uint8Array(randomBytes(count))),
+    parseUrl: new lib.Callback((input: string, base?: string): HostUrlParts => {
+      const u = new URL(input, base);
+      const { href, origin, protocol, username, password, host, hostname, port, pathname, search, hash } = u;
+      return { href, origin, protocol, username, password, host, hostname, port, pathname, search, hash };
+    }),
+  };
+}
+let shared: ReturnType<typeof sharedFunctions> | undefined;
+
+/** The isolate's code compiled once per process: each isolate then compiles from V8's code cache. */
+let codeCache: { code: string; cache: IsolatedVm.ExternalCopy<ArrayBuffer> | undefined } | undefined;
+
+/** Builds the isolate's code; to be awaited once before the first VU isolate starts. */
+export async function prepareIsolateCode(): Promise<void> {
+  if (codeCache) return;
+  const lib = loadIsolatedVm();
+  if (lib instanceof Error) throw lib;
+  const code = await isolateCode();
+  const probe = new lib.Isolate({ memoryLimit: 32 });
+  try {
+    const script = probe.compileScriptSync(code, { filename: ISOLATE_FILENAME, produceCachedData: true });
+    codeCache = { code, cache: (script as IsolatedVm.Script & IsolatedVm.CachedDataResult).cachedData };
+  } finally {
+    probe.dispose();
+  }
+}
+
+export const startIsolateVuCode: StartVuCode = (init, handlers) => {
+  const lib = loadIsolatedVm();
+  if (lib instanceof Error) throw lib;
+  if (!codeCache) throw new Error('prepareIsolateCode() was not awaited before the first VU isolate');
+  shared ??= sharedFunctions(lib);
+  return new IsolateVuCode(lib, init, handlers, shared, codeCache);
+};
+
+class IsolateVuCode implements VuCodeHost {
+  private readonly isolate: IsolatedVm.Isolate;
+  private readonly entry: IsolatedVm.Reference<{
+    handle(cmd: WorkerCommand): Promise<void>;
+    onHostEvent(ev: GrpcEvent): void;
+  }>;
+  private readonly handle: IsolatedVm.Reference<unknown>;
+  private readonly onHostEvent: IsolatedVm.Reference<unknown>;
+  private ended = false;
+
+  constructor(
+    lib: Ivm,
+    init: Parameters<StartVuCode>[0],
+    private readonly handlers: VuCodeHandlers,
+    functions: ReturnType<typeof sharedFunctions>,
+    compiled: NonNullable<typeof codeCache>,
+  ) {
+    this.isolate = new lib.Isolate({
+      memoryLimit: ISOLATE_MEMORY_LIMIT_MB,
+      onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
+    });
+    const context = this.isolate.createContextSync();
+    const [seconds, nanoseconds] = process.hrtime();
+    const api = new lib.ExternalCopy({
+      init,
+      timeOrigin: performance.timeOrigin,
+      clockBase: { seconds, nanoseconds, perfNow: performance.now() },
+      cwd: process.cwd(),
+    }).copyInto({ release: true });
+    context.global.setSync(ISOLATE_HOST_GLOBAL, api);
+    const global = context.global.getSync(ISOLATE_HOST_GLOBAL, { reference: true });
+    global.setSync('post', new lib.Callback((event: WorkerEvent) => this.event(event), { ignored: true }));
+    global.setSync(
+      'send',
+      new lib.Callback((message: BridgeCall) => handlers.onCall(message), { ignored: true }),
+    );
+    global.setSync(
+      'call',
+      new lib.Reference(async (message: BridgeCall) => {
+        const answer = await handlers.onCall(message);
+        return new lib.ExternalCopy(answer).copyInto({ release: true });
+      }),
+    );
+    for (const [name, fn] of Object.entries(functions)) global.setSync(name, fn);
+    global.setSync('lib', (lib as unknown as { lib: object }).lib);
+    global.release();
+    this.isolate
+      .compileScriptSync(compiled.code, { filename: ISOLATE_FILENAME, cachedData: compiled.cache })
+      .runSync(context, { release: true });
+    this.entry = context.global.getSync(ISOLATE_VU_GLOBAL, { reference: true }) as never;
+    this.handle = this.entry.getSync('handle', { reference: true });
+    this.onHostEvent = this.entry.getSync('onHostEvent', { reference: true });
+    context.release();
+  }
+
+  private event(event: WorkerEvent): void {
+    if (!this.ended) this.handlers.onEvent(event);
+  }
+
+  private failed(error: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.handlers.onFailure(error);
+  }
+
+  command(cmd: WorkerCommand): void {
+    // The reply comes as an event; a rejection here is the isolate lost (out of memory, disposed).
+    this.handle
+      .apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } })
+      .catch((error: Error) => this.failed(error));
+  }
+
+  hostEvent(event: GrpcEvent): void {
+    this.onHostEvent.applyIgnored(undefined, [event], { arguments: { copy: true } });
+  }
+
+  terminate(): Promise<void> {
+    this.ended = true;
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+    return Promise.resolve();
+  }
+}

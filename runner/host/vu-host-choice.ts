@@ -1,0 +1,69 @@
+// What runs a script's VUs: a bare V8 isolate each (isolate-host.ts: about a megabyte and a few
+// milliseconds a VU) when isolated-vm is there and the script needs nothing of Node's that an isolate
+// lacks; else a Node worker each (worker-host.ts), as before the isolates. LOADLAB_VU_HOST=worker
+// asks for the workers; the reason for a worker host is given to the caller to log at debug level.
+import type { ScriptBundle } from '../script/load-script.js';
+import { mayThrowNonErrors } from '../script/thrown-literals.js';
+import { loadIsolatedVm, prepareIsolateCode, startIsolateVuCode } from './isolate-host.js';
+import type { StartVuCode } from './vu-code-host.js';
+import { startWorkerVuCode } from './worker-host.js';
+
+export type VuHostName = 'isolate' | 'worker';
+
+export interface VuHostChoice {
+  name: VuHostName;
+  start: StartVuCode;
+  /** Why the workers, when they were chosen. */
+  reason?: string;
+}
+
+/** k6 modules whose code here is Node's (playwright, cheerio, protobuf, ws, web streams). */
+const NODE_BOUND_MODULES = new Set([
+  'k6/browser',
+  'k6/html',
+  'k6/net/grpc',
+  'k6/ws',
+  'k6/experimental/websockets',
+  'k6/experimental/streams',
+]);
+
+/**
+ * Why this script needs a worker host, or undefined. Besides the Node-bound modules: WebCrypto is
+ * Node's; a thrown literal's frames come from an inspector session (vu/thrown-values.ts); an
+ * unhandled rejection is heard of through Node's process event, which an isolate has no twin of.
+ */
+export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
+  const module = (bundle.k6Imports ?? []).find((name) => NODE_BOUND_MODULES.has(name));
+  if (module) return `the script imports ${module}`;
+  const code = bundle.code;
+  if (/\bcrypto\s*\.\s*(subtle|getRandomValues|randomUUID)\b/.test(code)) return 'the script uses WebCrypto';
+  if (mayThrowNonErrors(code)) return 'the script may throw a value that is not an Error';
+  if (bundle.topLevelAwait || /\basync\b|\bawait\b|\bPromise\b|\.then\s*\(/.test(code))
+    return 'the script has asynchronous code';
+  return undefined;
+}
+
+/** Whether VUs will likely be isolates (not forced to workers, isolated-vm loads): then no worker is warmed. */
+export function isolatesLikely(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.LOADLAB_VU_HOST === 'worker') return false;
+  const lib = loadIsolatedVm();
+  if (lib instanceof Error) return false;
+  void prepareIsolateCode().catch(() => undefined); // built while the script is; awaited by chooseVuHost
+  return true;
+}
+
+/** The host for this script's VUs, ready to start them (the isolate's code built). */
+export async function chooseVuHost(
+  bundle: ScriptBundle,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<VuHostChoice> {
+  const worker = (reason: string): VuHostChoice => ({ name: 'worker', start: startWorkerVuCode, reason });
+  if (env.LOADLAB_VU_HOST === 'worker') return worker('LOADLAB_VU_HOST=worker');
+  const scriptReason = workerOnlyReason(bundle);
+  if (scriptReason) return worker(scriptReason);
+  const lib = loadIsolatedVm();
+  if (lib instanceof Error)
+    return worker(`isolated-vm cannot be loaded on Node ${process.version}: ${lib.message.split('\n')[0]}`);
+  await prepareIsolateCode();
+  return { name: 'isolate', start: startIsolateVuCode };
+}

@@ -1,0 +1,18 @@
+// A VU's code in a bare V8 isolate (isolated-vm): no Node API is reachable from here or from the
+// script; what the VU needs of Node is a call to the main thread (host.ts). The host starts the
+// isolate with its VU's configuration already in it and calls the VuEntry this module publishes.
+import { ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
+import type { BridgeCall } from '../../bridge/protocol.js';
+import { startVu } from '../vu-main.js';
+import type { VuTransport } from '../vu-transport.js';
+import { host } from './host.js';
+
+const transport: VuTransport = {
+  post: (event) => host.post(event),
+  send: (message) => host.send(message),
+  // One crossing out, the answer copied back in: the isolate's thread waits on it.
+  call: (message: BridgeCall) =>
+    host.call.applySyncPromise(undefined, [message], { arguments: { copy: true } }),
+};
+
+Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: startVu(host.init, transport) });

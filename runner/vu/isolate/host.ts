@@ -1,0 +1,13 @@
+// The main thread's functions, as the isolate was handed them (../../bridge/isolate-api.ts). Taken
+// from the global once, by the isolate's first module, and the global deleted.
+import { ISOLATE_HOST_GLOBAL, type IsolateHostApi } from '../../bridge/isolate-api.js';
+import type { WorkerInit } from '../worker-init.js';
+
+const scope = globalThis as Record<string, unknown>;
+export const host = scope[ISOLATE_HOST_GLOBAL] as IsolateHostApi<WorkerInit>;
+delete scope[ISOLATE_HOST_GLOBAL];
+
+/** V8's full collection, exposed to the isolate's contexts by the host's --expose-gc (collection.ts). */
+export const fullCollection = scope.gc as (() => void) | undefined;
+// V8 defines it non-configurable: hidden from the script as far as the global allows.
+Reflect.deleteProperty(scope, 'gc');
