@@ -16,7 +16,7 @@ import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
-import type { StartVuCode, VuCodeHandlers, VuCodeHost } from './vu-code-host.js';
+import { VuOutOfMemory, type StartVuCode, type VuCodeHandlers, type VuCodeHost } from './vu-code-host.js';
 
 type Ivm = typeof IsolatedVm;
 
@@ -32,9 +32,9 @@ let ivm: Ivm | undefined;
  * a process that starts workers.
  */
 export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): Ivm | Error {
-  if (ivm) return ivm;
   if (!execArgv.includes('--no-node-snapshot'))
     return new Error('Node was started without --no-node-snapshot');
+  if (ivm) return ivm;
   try {
     ivm = createRequire(import.meta.url)('isolated-vm') as Ivm;
     // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
@@ -102,15 +102,20 @@ export const startIsolateVuCode: StartVuCode = (init, handlers) => {
   return new IsolateVuCode(lib, init, handlers, shared, codeCache);
 };
 
+interface VuEntryRefs {
+  handle: IsolatedVm.Reference<unknown>;
+  onHostEvent: IsolatedVm.Reference<unknown>;
+}
+
 class IsolateVuCode implements VuCodeHost {
   private readonly isolate: IsolatedVm.Isolate;
-  private readonly entry: IsolatedVm.Reference<{
-    handle(cmd: WorkerCommand): Promise<void>;
-    onHostEvent(ev: GrpcEvent): void;
-  }>;
-  private readonly handle: IsolatedVm.Reference<unknown>;
-  private readonly onHostEvent: IsolatedVm.Reference<unknown>;
+  /**
+   * The isolate's context made, the VU's code compiled and evaluated: on the isolate's own thread
+   * (the asynchronous calls), so the main thread is free while a thousand VUs start.
+   */
+  private readonly started: Promise<VuEntryRefs>;
   private ended = false;
+  private readonly vuId: number;
 
   constructor(
     lib: Ivm,
@@ -119,42 +124,46 @@ class IsolateVuCode implements VuCodeHost {
     functions: ReturnType<typeof sharedFunctions>,
     compiled: NonNullable<typeof codeCache>,
   ) {
+    this.vuId = init.vuId;
     this.isolate = new lib.Isolate({
       memoryLimit: ISOLATE_MEMORY_LIMIT_MB,
       onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
     });
-    const context = this.isolate.createContextSync();
     const [seconds, nanoseconds] = process.hrtime();
-    const api = new lib.ExternalCopy({
+    const api = {
       init,
       timeOrigin: performance.timeOrigin,
       clockBase: { seconds, nanoseconds, perfNow: performance.now() },
       cwd: process.cwd(),
-    }).copyInto({ release: true });
-    context.global.setSync(ISOLATE_HOST_GLOBAL, api);
-    const global = context.global.getSync(ISOLATE_HOST_GLOBAL, { reference: true });
-    global.setSync('post', new lib.Callback((event: WorkerEvent) => this.event(event), { ignored: true }));
-    global.setSync(
-      'send',
-      new lib.Callback((message: BridgeCall) => handlers.onCall(message), { ignored: true }),
-    );
-    global.setSync(
-      'call',
-      new lib.Reference(async (message: BridgeCall) => {
+      post: new lib.Callback((event: WorkerEvent) => this.event(event), { ignored: true }),
+      send: new lib.Callback((message: BridgeCall) => handlers.onCall(message), { ignored: true }),
+      call: new lib.Reference(async (message: BridgeCall) => {
         const answer = await handlers.onCall(message);
         return new lib.ExternalCopy(answer).copyInto({ release: true });
       }),
-    );
-    for (const [name, fn] of Object.entries(functions)) global.setSync(name, fn);
-    global.setSync('lib', (lib as unknown as { lib: object }).lib);
-    global.release();
-    this.isolate
-      .compileScriptSync(compiled.code, { filename: ISOLATE_FILENAME, cachedData: compiled.cache })
-      .runSync(context, { release: true });
-    this.entry = context.global.getSync(ISOLATE_VU_GLOBAL, { reference: true }) as never;
-    this.handle = this.entry.getSync('handle', { reference: true });
-    this.onHostEvent = this.entry.getSync('onHostEvent', { reference: true });
+      lib: (lib as unknown as { lib: object }).lib,
+      ...functions,
+    };
+    this.started = this.start(lib, api, compiled);
+    this.started.catch((error: Error) => this.failed(error));
+  }
+
+  private async start(lib: Ivm, api: object, compiled: NonNullable<typeof codeCache>): Promise<VuEntryRefs> {
+    const context = await this.isolate.createContext();
+    await context.global.set(ISOLATE_HOST_GLOBAL, new lib.ExternalCopy(api).copyInto({ release: true }));
+    const script = await this.isolate.compileScript(compiled.code, {
+      filename: ISOLATE_FILENAME,
+      cachedData: compiled.cache,
+    });
+    await script.run(context, { release: true });
+    const entry = await context.global.get(ISOLATE_VU_GLOBAL, { reference: true });
+    const refs = {
+      handle: await entry.get('handle', { reference: true }),
+      onHostEvent: await entry.get('onHostEvent', { reference: true }),
+    };
+    entry.release();
     context.release();
+    return refs;
   }
 
   private event(event: WorkerEvent): void {
@@ -164,18 +173,29 @@ class IsolateVuCode implements VuCodeHost {
   private failed(error: Error): void {
     if (this.ended) return;
     this.ended = true;
-    this.handlers.onFailure(error);
+    // isolated-vm disposes an isolate that passed its memoryLimit and rejects what ran in it.
+    this.handlers.onFailure(
+      /memory limit/.test(error.message)
+        ? new VuOutOfMemory(
+            `VU ${this.vuId} ran out of memory: its heap passed the ${ISOLATE_MEMORY_LIMIT_MB} MB a VU may use; the VU starts again`,
+          )
+        : error,
+    );
   }
 
   command(cmd: WorkerCommand): void {
     // The reply comes as an event; a rejection here is the isolate lost (out of memory, disposed).
-    this.handle
-      .apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } })
+    this.started
+      .then(({ handle }) =>
+        handle.apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } }),
+      )
       .catch((error: Error) => this.failed(error));
   }
 
   hostEvent(event: GrpcEvent): void {
-    this.onHostEvent.applyIgnored(undefined, [event], { arguments: { copy: true } });
+    void this.started.then(({ onHostEvent }) =>
+      onHostEvent.applyIgnored(undefined, [event], { arguments: { copy: true } }),
+    );
   }
 
   terminate(): Promise<void> {

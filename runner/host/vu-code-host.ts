@@ -4,12 +4,15 @@ import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerInit } from '../vu/worker-init.js';
 
+/** A VU's code lost because it ran out of memory (its isolate's heap limit). */
+export class VuOutOfMemory extends Error {}
+
 export interface VuCodeHandlers {
   /** A reply, samples, a log line... posted by the VU. */
   onEvent(event: WorkerEvent): void;
   /** The answer to a blocking call (a promise of it), or undefined for a call that has none. */
   onCall(message: BridgeCall): unknown;
-  /** The VU's code can no longer run (its thread died, its isolate ran out of memory). */
+  /** The VU's code can no longer run (its thread died; its isolate ran out of memory: VuOutOfMemory). */
   onFailure(error: Error): void;
 }
 

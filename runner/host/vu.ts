@@ -33,7 +33,7 @@ import type { WorkerInit } from '../vu/worker-init.js';
 import { decodeSamples } from '../bridge/sample-batch.js';
 import { FILES_SEALED_KEY } from '../bridge/shared-keys.js';
 import { HttpSampleBook } from './http-samples.js';
-import type { StartVuCode, VuCodeHost } from './vu-code-host.js';
+import { VuOutOfMemory, type StartVuCode, type VuCodeHost } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
 
 export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
@@ -229,7 +229,9 @@ class WorkerVu implements Vu {
       },
       onCall: (msg) => this.onCall(msg),
       onFailure: (err) => {
-        if (code === this.code && !this.closed) this.fail(err);
+        if (code !== this.code || this.closed) return;
+        if (err instanceof VuOutOfMemory) this.outOfMemory(err);
+        else this.fail(err);
       },
     });
     this.code = code;
@@ -377,6 +379,20 @@ class WorkerVu implements Vu {
           );
       }
     }
+  }
+
+  /**
+   * The VU's isolate passed its heap limit and was lost: an iteration (or loop) ends as an
+   * interrupted one, with an error line, and a fresh isolate runs the init code again for what the
+   * VU does next, as after a forced interrupt; the other VUs and the run go on. Lost in init, setup,
+   * teardown or handleSummary, it fails that stage as a script error does.
+   */
+  private outOfMemory(err: VuOutOfMemory): void {
+    const p = this.pending;
+    if (p && (p.cmd === 'loop' || p.cmd === 'iterate' || p.cmd === 'iterate-next')) {
+      this.hooks.onLog('error', err.message, {});
+      this.killBusyIteration(p);
+    } else this.fail(new ScriptError(err.message));
   }
 
   private fail(err: Error): void {

@@ -9,5 +9,5 @@ delete scope[ISOLATE_HOST_GLOBAL];
 
 /** V8's full collection, exposed to the isolate's contexts by the host's --expose-gc (collection.ts). */
 export const fullCollection = scope.gc as (() => void) | undefined;
-// V8 defines it non-configurable: hidden from the script as far as the global allows.
-Reflect.deleteProperty(scope, 'gc');
+// V8 defines it non-configurable but writable: k6 has no gc, so neither does the script.
+if (!Reflect.deleteProperty(scope, 'gc')) scope.gc = undefined;

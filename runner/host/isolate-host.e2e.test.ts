@@ -1,0 +1,48 @@
+// The VU isolates (isolate-host.ts) seen from outside: a script run in them sees the global scope k6
+// gives it, not Node's, and a VU that runs out of memory loses its isolate only.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { runLoadlab } from '../../devkit/loadlab-run.js';
+import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+describe('runner/host: VUs in V8 isolates', function () {
+  this.timeout(180_000);
+
+  it('fixtures/script-globals.js: the script sees the same global names on both engines, none of Node’s', function () {
+    const k6 = realK6OrSkip(this);
+    const script = join(FIXTURES, 'script-globals.js');
+    const ours = logLines(RUNNER, script);
+    assert.deepEqual(ours, logLines(k6, script));
+    assert.ok(
+      ours.some((l) => l.includes('Buffer: undefined')),
+      ours.join('\n'),
+    );
+  });
+
+  it('runs in isolates, and in workers when LOADLAB_VU_HOST=worker asks for them (-v names the reason)', async () => {
+    const script = join(FIXTURES, 'script-globals.js');
+    const isolates = await runLoadlab(['-v', '-q', script]);
+    assert.equal(isolates.code, 0, isolates.stderr);
+    assert.doesNotMatch(isolates.stderr, /VUs run in worker threads/);
+    const workers = await runLoadlab(['-v', '-q', script], { env: { LOADLAB_VU_HOST: 'worker' } });
+    assert.equal(workers.code, 0, workers.stderr);
+    assert.match(workers.stderr, /level=debug msg="VUs run in worker threads: LOADLAB_VU_HOST=worker"/);
+    // Node's globals leak into a worker's script scope: the isolates are what k6 gives a script.
+    assert.match(workers.stderr, /Buffer: function/);
+  });
+
+  it('fixtures/out-of-memory.js: a VU past its heap limit loses its iteration with one line; the others and the summary carry on', async () => {
+    const r = await runLoadlab([join(FIXTURES, 'out-of-memory.js')]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('level=error'));
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(
+      lines[0]!,
+      /msg="VU 1 ran out of memory: its heap passed the \d+ MB a VU may use; the VU starts again"/,
+    );
+    assert.match(r.stdout, /iterations\.+: 6 /);
+    assert.match(r.stdout, /steady ✓ \[ 100% \]/);
+  });
+});

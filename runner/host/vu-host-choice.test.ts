@@ -1,0 +1,43 @@
+// Which host runs a script's VUs: isolates unless the script needs Node, or Node cannot host them.
+import assert from 'node:assert/strict';
+import { chooseVuHost, workerOnlyReason } from './vu-host-choice.js';
+import { loadIsolatedVm } from './isolate-host.js';
+
+const bundle = (code: string, k6Imports: string[] = []) => ({ code, scriptDir: '/tmp', k6Imports });
+
+describe('runner/host/vu-host-choice: isolates or workers', () => {
+  it('a plain http/check/sleep script needs nothing of Node', () => {
+    const code = 'var r = http.get(url); check(r, { ok: (x) => x.status === 200 }); sleep(1);';
+    assert.equal(workerOnlyReason(bundle(code, ['k6', 'k6/http'])), undefined);
+  });
+
+  it('names why a script needs a worker: a Node-bound module, WebCrypto, a thrown literal, async code', () => {
+    for (const module of [
+      'k6/browser',
+      'k6/html',
+      'k6/net/grpc',
+      'k6/ws',
+      'k6/experimental/websockets',
+      'k6/experimental/streams',
+    ])
+      assert.equal(workerOnlyReason(bundle('', ['k6', module])), `the script imports ${module}`);
+    assert.equal(workerOnlyReason(bundle('crypto.subtle.digest("SHA-256", b)')), 'the script uses WebCrypto');
+    assert.equal(workerOnlyReason(bundle('crypto.getRandomValues(a)')), 'the script uses WebCrypto');
+    assert.equal(
+      workerOnlyReason(bundle('throw "bad"')),
+      'the script may throw a value that is not an Error',
+    );
+    for (const code of ['async function f() {}', 'await x', 'new Promise(r)', 'p.then (f)'])
+      assert.equal(workerOnlyReason(bundle(code)), 'the script has asynchronous code', code);
+    // k6/crypto's hashes are served in the isolate
+    assert.equal(workerOnlyReason(bundle('crypto.sha256("x", "hex")', ['k6/crypto'])), undefined);
+  });
+
+  it('workers when asked for, and when Node runs with its startup snapshot (isolated-vm crashes against it)', async () => {
+    const worker = await chooseVuHost(bundle('sleep(1)'), { LOADLAB_VU_HOST: 'worker' });
+    assert.deepEqual([worker.name, worker.reason], ['worker', 'LOADLAB_VU_HOST=worker']);
+    const refused = loadIsolatedVm([]);
+    assert.ok(refused instanceof Error);
+    assert.equal(refused.message, 'Node was started without --no-node-snapshot');
+  });
+});
