@@ -8,6 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import type IsolatedVm from 'isolated-vm';
 import {
   ISOLATE_HOST_GLOBAL,
+  ISOLATE_START_GLOBAL,
   ISOLATE_VU_GLOBAL,
   type HostFileAnswer,
   type HostUrlParts,
@@ -76,19 +77,29 @@ function sharedFunctions(lib: Ivm) {
 }
 let shared: ReturnType<typeof sharedFunctions> | undefined;
 
-/** The isolate's code compiled once per process: each isolate then compiles from V8's code cache. */
-let codeCache: { code: string; cache: IsolatedVm.ExternalCopy<ArrayBuffer> | undefined } | undefined;
+/**
+ * The isolate's code, once per process, with V8's code cache of it: each isolate compiles from the
+ * cache. (A V8 snapshot of the evaluated code, isolated-vm's createSnapshot, started VUs no faster
+ * on the 2-core host and moved the work onto the main thread's `new Isolate`; its README warns
+ * against it.)
+ */
+interface PreparedCode {
+  code: string;
+  cache: IsolatedVm.ExternalCopy<ArrayBuffer> | undefined;
+}
+let prepared: PreparedCode | undefined;
 
 /** Builds the isolate's code; to be awaited once before the first VU isolate starts. */
 export async function prepareIsolateCode(): Promise<void> {
-  if (codeCache) return;
+  if (prepared) return;
   const lib = loadIsolatedVm();
   if (lib instanceof Error) throw lib;
   const code = await isolateCode();
+  if (prepared) return; // another caller got here first
   const probe = new lib.Isolate({ memoryLimit: 32 });
   try {
     const script = probe.compileScriptSync(code, { filename: ISOLATE_FILENAME, produceCachedData: true });
-    codeCache = { code, cache: (script as IsolatedVm.Script & IsolatedVm.CachedDataResult).cachedData };
+    prepared = { code, cache: (script as IsolatedVm.Script & IsolatedVm.CachedDataResult).cachedData };
   } finally {
     probe.dispose();
   }
@@ -97,9 +108,9 @@ export async function prepareIsolateCode(): Promise<void> {
 export const startIsolateVuCode: StartVuCode = (init, handlers) => {
   const lib = loadIsolatedVm();
   if (lib instanceof Error) throw lib;
-  if (!codeCache) throw new Error('prepareIsolateCode() was not awaited before the first VU isolate');
+  if (!prepared) throw new Error('prepareIsolateCode() was not awaited before the first VU isolate');
   shared ??= sharedFunctions(lib);
-  return new IsolateVuCode(lib, init, handlers, shared, codeCache);
+  return new IsolateVuCode(lib, init, handlers, shared, prepared);
 };
 
 interface VuEntryRefs {
@@ -122,7 +133,7 @@ class IsolateVuCode implements VuCodeHost {
     init: Parameters<StartVuCode>[0],
     private readonly handlers: VuCodeHandlers,
     functions: ReturnType<typeof sharedFunctions>,
-    compiled: NonNullable<typeof codeCache>,
+    code: PreparedCode,
   ) {
     this.vuId = init.vuId;
     this.isolate = new lib.Isolate({
@@ -144,18 +155,19 @@ class IsolateVuCode implements VuCodeHost {
       lib: (lib as unknown as { lib: object }).lib,
       ...functions,
     };
-    this.started = this.start(lib, api, compiled);
+    this.started = this.start(lib, api, code);
     this.started.catch((error: Error) => this.failed(error));
   }
 
-  private async start(lib: Ivm, api: object, compiled: NonNullable<typeof codeCache>): Promise<VuEntryRefs> {
+  private async start(lib: Ivm, api: object, code: PreparedCode): Promise<VuEntryRefs> {
     const context = await this.isolate.createContext();
-    await context.global.set(ISOLATE_HOST_GLOBAL, new lib.ExternalCopy(api).copyInto({ release: true }));
-    const script = await this.isolate.compileScript(compiled.code, {
+    const script = await this.isolate.compileScript(code.code, {
       filename: ISOLATE_FILENAME,
-      cachedData: compiled.cache,
+      cachedData: code.cache,
     });
     await script.run(context, { release: true });
+    await context.global.set(ISOLATE_HOST_GLOBAL, new lib.ExternalCopy(api).copyInto({ release: true }));
+    await context.eval(`${ISOLATE_START_GLOBAL}()`);
     const entry = await context.global.get(ISOLATE_VU_GLOBAL, { reference: true });
     const refs = {
       handle: await entry.get('handle', { reference: true }),

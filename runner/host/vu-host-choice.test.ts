@@ -29,6 +29,11 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
     );
     for (const code of ['async function f() {}', 'await x', 'new Promise(r)', 'p.then (f)'])
       assert.equal(workerOnlyReason(bundle(code)), 'the script has asynchronous code', code);
+    for (const module of ['k6/experimental/fs', 'k6/experimental/csv', 'k6/secrets'])
+      assert.equal(
+        workerOnlyReason(bundle('', [module])),
+        `the script imports ${module}, whose calls return promises`,
+      );
     // k6/crypto's hashes are served in the isolate
     assert.equal(workerOnlyReason(bundle('crypto.sha256("x", "hex")', ['k6/crypto'])), undefined);
   });

@@ -28,6 +28,12 @@ const NODE_BOUND_MODULES = new Set([
 ]);
 
 /**
+ * k6 modules whose calls return promises: a rejection nobody handles must be heard of (k6 fails the
+ * init with it, logs it in an iteration), and only Node's process event tells (see below).
+ */
+const PROMISE_MODULES = new Set(['k6/experimental/fs', 'k6/experimental/csv', 'k6/secrets']);
+
+/**
  * Why this script needs a worker host, or undefined. Besides the Node-bound modules: WebCrypto is
  * Node's; a thrown literal's frames come from an inspector session (vu/thrown-values.ts); an
  * unhandled rejection is heard of through Node's process event, which an isolate has no twin of.
@@ -35,6 +41,8 @@ const NODE_BOUND_MODULES = new Set([
 export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   const module = (bundle.k6Imports ?? []).find((name) => NODE_BOUND_MODULES.has(name));
   if (module) return `the script imports ${module}`;
+  const promising = (bundle.k6Imports ?? []).find((name) => PROMISE_MODULES.has(name));
+  if (promising) return `the script imports ${promising}, whose calls return promises`;
   const code = bundle.code;
   if (/\bcrypto\s*\.\s*(subtle|getRandomValues|randomUUID)\b/.test(code)) return 'the script uses WebCrypto';
   if (mayThrowNonErrors(code)) return 'the script may throw a value that is not an Error';

@@ -1,11 +1,12 @@
 // A VU's code in a bare V8 isolate (isolated-vm): no Node API is reachable from here or from the
-// script; what the VU needs of Node is a call to the main thread (host.ts). The host starts the
-// isolate with its VU's configuration already in it and calls the VuEntry this module publishes.
-import { ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
+// script; what the VU needs of Node is a call to the main thread (host.ts). Evaluating this bundle
+// only defines the VU's code (so a snapshot can hold it); the host then sets its functions and the
+// VU's configuration on the global and calls ISOLATE_START_GLOBAL, which publishes the VuEntry.
+import { ISOLATE_START_GLOBAL, ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
 import type { BridgeCall } from '../../bridge/protocol.js';
 import { startVu } from '../vu-main.js';
 import type { VuTransport } from '../vu-transport.js';
-import { host } from './host.js';
+import { host, takeHost } from './host.js';
 
 const transport: VuTransport = {
   post: (event) => host.post(event),
@@ -15,4 +16,11 @@ const transport: VuTransport = {
     host.call.applySyncPromise(undefined, [message], { arguments: { copy: true } }),
 };
 
-Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: startVu(host.init, transport) });
+Object.defineProperty(globalThis, ISOLATE_START_GLOBAL, {
+  configurable: true,
+  value: () => {
+    takeHost();
+    delete (globalThis as Record<string, unknown>)[ISOLATE_START_GLOBAL];
+    Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: startVu(host.init, transport) });
+  },
+});

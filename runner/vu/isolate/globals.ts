@@ -2,13 +2,10 @@
 // globals, made over the host's functions. esbuild injects these names into the isolate's bundle
 // (worker-code.ts): Buffer is the `buffer` package, the clock and timers are the main thread's.
 import { Buffer } from 'buffer';
-import { host, fullCollection } from './host.js';
+import { host } from './host.js';
 import { builtinModule } from './builtin-modules.js';
 
 export { Buffer };
-
-const { seconds, nanoseconds, perfNow } = host.clockBase;
-const hrtime = host.lib.hrtime.bind(host.lib);
 
 /**
  * The main thread's performance.now(), read without leaving the isolate: isolated-vm's hrtime is
@@ -17,10 +14,13 @@ const hrtime = host.lib.hrtime.bind(host.lib);
  */
 export const performance = {
   now(): number {
-    const [s, ns] = hrtime();
-    return perfNow + (s - seconds) * 1e3 + (ns - nanoseconds) / 1e6;
+    const [s, ns] = host.lib.hrtime();
+    const base = host.clockBase;
+    return base.perfNow + (s - base.seconds) * 1e3 + (ns - base.nanoseconds) / 1e6;
   },
-  timeOrigin: host.timeOrigin,
+  get timeOrigin(): number {
+    return host.timeOrigin;
+  },
 };
 
 interface Timer {
@@ -108,5 +108,3 @@ export const process = {
     // no process events in an isolate: the host watches the isolate instead
   },
 };
-
-export { fullCollection };
