@@ -209,3 +209,33 @@ describe('every path the workflow names exists', () => {
     assert.deepEqual(missing, ['stack/stack/versions.env', 'k6/scenarios/nope/none.ts']);
   });
 });
+
+describe("stack/README.md's account of the stack job matches the workflow and compose", () => {
+  const readme = readFileSync('stack/README.md', 'utf8');
+  const section = readme.slice(readme.indexOf('## The stack job: what ran where'));
+  const text = readFileSync(FILE, 'utf8');
+
+  it("the weekly schedule, the cache scopes and the bake folder it names are the workflow's", () => {
+    const cron = /cron: '(\d+) (\d+) \* \* 1'/.exec(text);
+    assert.ok(cron, 'a Monday cron in the workflow');
+    const [, minute, hour] = cron;
+    assert.match(section, new RegExp(`Mondays ${hour!.padStart(2, '0')}:${minute!.padStart(2, '0')} UTC`));
+    const scopes = [...new Set([...text.matchAll(/scope=(loadlab-[\w-]+)/g)].map((m) => m[1]))];
+    assert.equal(scopes.length, 3);
+    for (const scope of scopes) assert.ok(section.includes(`\`${scope}\``), scope);
+    assert.match(text, /^\s+cd stack$/m);
+    assert.match(section, /bake runs from `stack\/`/);
+  });
+
+  it('the versions its table names are the ones compose pins', () => {
+    const compose = readFileSync('stack/docker-compose.yml', 'utf8');
+    const prometheus = /image: prom\/prometheus:(v[\d.]+)/.exec(compose)?.[1];
+    const grafana = /image: grafana\/grafana-oss:(\d+\.\d+)\./.exec(compose)?.[1];
+    const influx = /image: influxdb:(\d+)\./.exec(compose)?.[1];
+    assert.ok(section.includes(`Prometheus ${prometheus}`), `Prometheus ${prometheus}`);
+    // A table row's first cell, however prettier pads it.
+    const row = (cell: string) => new RegExp(`^\\| ${cell.replace(/\./g, '\\.')} +\\|`, 'm');
+    assert.match(section, row(`Grafana ${grafana}`));
+    assert.match(section, row(`InfluxDB ${influx}`));
+  });
+});
