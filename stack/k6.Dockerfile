@@ -42,9 +42,10 @@ FROM ${RUNTIME_IMAGE}
 # (no user namespaces for an unprivileged user) and /tmp instead of the small /dev/shm.
 # The user k6 (12345) has its home, as grafana/k6's -with-browser image (`adduser -D -u 12345 -g 12345
 # k6`, USER 12345, WORKDIR /home/k6). compose.sh runs the container as the invoking uid instead, which has
-# no passwd entry here: the engine would give it HOME=/ (runc sets HOME from passwd only when the image
-# leaves it unset), a folder it cannot write. So HOME is set to /home/k6, made writable by any uid with
-# the sticky bit, as /tmp is: Chromium's ~/.pki, ~/.cache and ~/.config land in a real home for every uid.
+# no passwd entry here: the engine would give it HOME=/, a folder it cannot write (runc's
+# libcontainer/init_linux.go setupUser takes HOME from passwd, "/" for a uid without an entry, only when
+# the image leaves it unset). So HOME is /home/k6, writable by any uid with the sticky bit, as /tmp is:
+# Chromium's ~/.cache and ~/.config land in a real home for every uid.
 RUN apk add --no-cache ca-certificates chromium-swiftshader \
  && adduser -D -u 12345 -h /home/k6 k6 \
  && mkdir -p /home/k6/results \
