@@ -146,8 +146,11 @@ docker)
   while IFS='=' read -r name _; do
     env_args+=(-e "$name")
   done < <(env | grep -E '^(LT_|K6_|BASE_URL=|DEMO_|ADMIN_|CLINIC_|CI=)' || true)
+  # As the invoking uid, which has no passwd entry in grafana/k6's images: the engine would give it
+  # HOME=/ (runc takes HOME from passwd only when unset), where Chromium cannot write its ~/.cache and
+  # ~/.config; the image's /home/k6 is uid 12345's. /tmp is writable by every uid.
   # ${a[@]+"${a[@]}"}: bash 3.2 (macOS) with set -u calls an empty array unbound.
-  exec docker run --rm -i "${net_args[@]}" -u "$(id -u):$(id -g)" -v "$PWD:/work" -w /work \
+  exec docker run --rm -i "${net_args[@]}" -u "$(id -u):$(id -g)" -e HOME=/tmp -v "$PWD:/work" -w /work \
     ${env_args[@]+"${env_args[@]}"} "$image" run "$script" "$@"
   ;;
 node)

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { runFlags, stages as dockerStages } from './testing/dockerfile-model.js';
 
 const read = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
 
@@ -179,7 +180,40 @@ describe('stack/docker-compose.yml', () => {
 
   it('runs k6 as the invoking user when compose.sh says so, else as the image user', () => {
     assert.equal(services.k6?.user, '${LOADLAB_UID:-12345}:${LOADLAB_GID:-12345}');
-    assert.match(read('./k6.Dockerfile'), /adduser -D -H -u 12345 /);
+    assert.match(read('./k6.Dockerfile'), /adduser -D -u 12345 -h \/home\/k6 k6/);
+  });
+
+  it("gives Chromium a real home for every uid compose runs the k6 image as (upstream's -with-browser user has one)", () => {
+    // grafana/k6's Dockerfile: `adduser -D -u 12345 -g 12345 k6` (-D without -H: BusyBox makes /home/k6),
+    // USER 12345, WORKDIR /home/k6. The invoking uid has no passwd entry in the image, and runc sets HOME
+    // from passwd only when the image leaves it unset: without ENV HOME it would be "/", root's.
+    const runtime = dockerStages(read('./k6.Dockerfile')).at(-1)!;
+    const runs = runtime.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    const env = runtime.instructions
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    assert.match(env, /(^|\s)HOME=\/home\/k6(\s|$)/, 'HOME names the home, for a uid without a passwd entry');
+    assert.ok(
+      runs.some((r) => /adduser -D -u 12345 -h \/home\/k6 k6/.test(r) && !/\s-H\b/.test(r)),
+      'the home is made',
+    );
+    assert.ok(
+      runs.some((r) => /chmod 1777 \/home\/k6(\s|$)/.test(r)),
+      'any uid may write it (sticky, as /tmp)',
+    );
+  });
+
+  it("exports no Go module or build cache with the k6 image's layers (cache mounts on the xk6 RUN)", () => {
+    const builder = dockerStages(read('./k6.Dockerfile')).find((s) => s.name === 'k6-builder')!;
+    const build = builder.instructions.find((i) => i.keyword === 'RUN' && /xk6 build/.test(i.args))!;
+    const mounts = runFlags(build.args).flags.filter((f) => f.startsWith('--mount=type=cache,'));
+    // golang's image: GOPATH=/go (GOMODCACHE /go/pkg/mod), GOCACHE $HOME/.cache/go-build for root.
+    for (const target of ['/go/pkg/mod', '/root/.cache/go-build'])
+      assert.ok(
+        mounts.some((m) => m.includes(`target=${target}`)),
+        `${target} in ${mounts.join(' ')}`,
+      );
   });
 
   it('builds the services and k6 from the repository Dockerfiles', () => {

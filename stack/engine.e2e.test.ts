@@ -276,6 +276,10 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     );
     const { args } = await run(LINUX, {}, 'browser.js');
     assert.ok(args.includes('grafana/k6:1.3.0-with-browser'), args.join(' '));
+    // Run as the invoking uid (no passwd entry there): a HOME it can write, not the engine's "/".
+    const home = args.indexOf('HOME=/tmp');
+    assert.ok(home > 0 && args[home - 1] === '-e', args.join(' '));
+    assert.ok(args.indexOf('-u') >= 0 && args.indexOf('-u') < args.indexOf(args.at(-1)!));
   });
 
   it('a host-network container run reaches the services on 127.0.0.1 and writes results/ (real k6)', async function () {

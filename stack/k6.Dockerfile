@@ -13,7 +13,11 @@ ARG XK6_VERSION=1.3.5
 ARG K6_VERSION=1.3.0
 ARG XK6_OUTPUT_INFLUXDB_VERSION=0.7.0
 # xk6 opens --output with O_CREATE only and never makes its folder, so /out is made first.
-RUN apk add --no-cache git \
+# Go's module and build caches (GOMODCACHE /go/pkg/mod, GOCACHE /root/.cache/go-build in the golang
+# image) are cache mounts: they stay in the builder and out of the layer, so no cache export carries them
+# (BuildKit exports layers, never cache mounts).
+RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache/go-build \
+    apk add --no-cache git \
  && go install "go.k6.io/xk6/cmd/xk6@v${XK6_VERSION}" \
  && mkdir -p /out \
  && CGO_ENABLED=0 xk6 build --k6-version "v${K6_VERSION}" \
@@ -36,11 +40,18 @@ RUN npm run build:k6
 FROM ${RUNTIME_IMAGE}
 # Chromium for k6/browser: k6 finds `chromium-browser` on PATH. Inside a container it needs no-sandbox
 # (no user namespaces for an unprivileged user) and /tmp instead of the small /dev/shm.
+# The user k6 (12345) has its home, as grafana/k6's -with-browser image (`adduser -D -u 12345 -g 12345
+# k6`, USER 12345, WORKDIR /home/k6). compose.sh runs the container as the invoking uid instead, which has
+# no passwd entry here: the engine would give it HOME=/, a folder it cannot write (runc's
+# libcontainer/init_linux.go setupUser takes HOME from passwd, "/" for a uid without an entry, only when
+# the image leaves it unset). So HOME is /home/k6, writable by any uid with the sticky bit, as /tmp is:
+# Chromium's ~/.cache and ~/.config land in a real home for every uid.
 RUN apk add --no-cache ca-certificates chromium-swiftshader \
- && adduser -D -H -u 12345 -h /home/k6 k6 \
+ && adduser -D -u 12345 -h /home/k6 k6 \
  && mkdir -p /home/k6/results \
- && chown k6:k6 /home/k6/results
-ENV K6_BROWSER_HEADLESS=true K6_BROWSER_ARGS=no-sandbox,disable-dev-shm-usage
+ && chown k6:k6 /home/k6/results \
+ && chmod 1777 /home/k6
+ENV HOME=/home/k6 K6_BROWSER_HEADLESS=true K6_BROWSER_ARGS=no-sandbox,disable-dev-shm-usage
 COPY --from=k6-builder /out/k6 /usr/bin/k6
 COPY --from=bundles /src/dist/k6 /home/k6/suite
 WORKDIR /home/k6

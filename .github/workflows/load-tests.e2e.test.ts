@@ -167,13 +167,30 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
         [...(s.run ?? '').matchAll(/npm run (?:-s )?([\w:]+(?: -- [^\n|&;]+)?)/g)].map((m) => m[1]!.trim()),
       );
 
-    it('runs on pushes and pull requests that touch the stack, and by hand', () => {
+    it('runs on every push to main, weekly, by hand, and on other pushes and pull requests that touch the stack', () => {
       assert.ok(job(), 'a stack job');
       assert.equal(workflow.on.workflow_dispatch?.inputs?.stack?.type, 'boolean');
       const condition = job().if ?? '';
+      assert.match(condition, /^always\(\) &&/, 'runs when stack-changes is skipped (schedule, by hand)');
+      assert.match(condition, /github\.event_name == 'schedule'/);
+      assert.match(condition, /github\.event_name == 'push' && github\.ref == 'refs\/heads\/main'/);
       assert.match(condition, /github\.event_name == 'workflow_dispatch' && inputs\.stack/);
       assert.match(condition, /needs\.stack-changes\.outputs\.stack == 'true'/);
       assert.equal(workflow.jobs['stack-changes']?.outputs?.stack, '${{ steps.filter.outputs.stack }}');
+      // Weekly: a cron GitHub accepts (five fields), and only the stack job runs then.
+      const schedule = (workflow.on as unknown as { schedule?: { cron: string }[] }).schedule ?? [];
+      assert.equal(schedule.length, 1);
+      assert.match(schedule[0]!.cron, /^\d+ \d+ \* \* [0-6]$/);
+      for (const [name, other] of Object.entries(workflow.jobs))
+        if (name !== 'stack') assert.doesNotMatch(other.if ?? '', /schedule/, name);
+      for (const name of ['unit-tests', 'smoke-gate', 'stack-changes'])
+        assert.equal(
+          workflow.jobs[name]?.if,
+          "github.event_name == 'push' || github.event_name == 'pull_request'",
+        );
+      // A weekly run and a push to main share the ref: the group keeps them apart.
+      const group = (workflow as unknown as { concurrency: { group: string } }).concurrency.group;
+      assert.match(group, /github\.event_name/);
     });
 
     it('the change filter, run as the runner runs it, in a real git history', async () => {
@@ -247,30 +264,72 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
         assert.ok(docs.includes(`npm run ${command.split(' ')[0]}`), command);
     });
 
-    it('verifies and screenshots after the run, uploads what it made, and tears down with the volumes', () => {
+    it('a failing leg skips none after it: every leg runs, every log and PNG is uploaded, then the job goes red', () => {
       const steps = job().steps;
       const index = (pattern: RegExp) => steps.findIndex((s) => pattern.test(s.run ?? ''));
-      const run = steps.find((s) => s.id === 'run')!;
-      assert.equal(run['continue-on-error'], true, 'stack:verify judges the exit code');
+      const byId = (id: string) => steps.find((s) => s.id === id)!;
+      assert.equal(byId('run')['continue-on-error'], true, 'stack:verify judges the exit code');
+      // Each leg may fail and the steps after it still run (GitHub skips a step after a failure unless
+      // its `if` has always(), and failure() is false after a continue-on-error step).
+      for (const id of ['browser', 'run', 'verify', 'cloud'])
+        assert.equal(byId(id)['continue-on-error'], true, `${id}: continue-on-error`);
       const verify = steps[index(/npm run stack:verify -- --screenshots/)]!;
+      assert.equal(verify.id, 'verify');
       assert.match(verify.if ?? '', /always\(\)/);
       assert.ok(
-        index(/grafana:up/) < index(/stream:grafana -- scenarios\/load/) &&
+        index(/grafana:up/) < index(/stream:grafana -- scenarios\/browser/) &&
+          index(/stream:grafana -- scenarios\/browser/) < index(/stream:grafana -- scenarios\/load/) &&
           index(/stream:grafana -- scenarios\/load/) < steps.indexOf(verify),
       );
+      const logStep = steps.find((s) => s.name === "Every container's log")!;
       const uploads = steps.filter((s) => s.uses?.startsWith('actions/upload-artifact'));
+      for (const step of [logStep, ...uploads]) {
+        assert.equal(step.if, 'always()', step.name ?? String(step.with?.name));
+        assert.ok(steps.indexOf(step) > steps.indexOf(verify));
+      }
       const paths = uploads.map((s) => String(s.with?.path));
-      assert.ok(
-        paths.some((p) => p.includes('results/stack/screenshots/')),
-        paths.join(' | '),
-      );
-      assert.ok(paths.some((p) => p.includes('results/summary-*.json')));
-      const logs = uploads.find((s) => String(s.with?.path).includes('results/stack/logs/'));
-      assert.equal(logs?.if, 'failure()');
-      const last = steps.at(-1)!;
-      assert.match(last.run ?? '', /^npm run docker:reset$/);
-      assert.equal(last.if, 'always()');
+      for (const path of ['results/stack/screenshots/', 'results/summary-*.json', 'results/stack/logs/'])
+        assert.ok(
+          paths.some((p) => p.includes(path)),
+          `${path} in ${paths.join(' | ')}`,
+        );
+      const reset = steps.at(-2)!;
+      assert.match(reset.run ?? '', /^npm run docker:reset$/);
+      assert.equal(reset.if, 'always()');
+      const verdict = steps.at(-1)!;
+      assert.equal(verdict.if, 'always()');
+      for (const id of ['browser', 'run', 'verify', 'cloud'])
+        assert.ok(Object.values(verdict.env ?? {}).includes(`\${{ steps.${id}.outcome }}`), id);
       assert.match(readFileSync('stack/compose.sh', 'utf8'), /\n {2}reset\)[^;]*down -v/);
+    });
+
+    it('the last step, run by bash: red for a failed browser run, stack:verify or Cloud read-back, with the legs in the summary', async () => {
+      const step = job().steps.at(-1)!;
+      const dir = mkdtempSync(join(tmpdir(), 'loadlab-gh-verdict-'));
+      try {
+        /** The outcomes of the browser run, the streamed run, stack:verify and the Cloud step, in that order. */
+        const decide = async (...outcomes: string[]) => {
+          const [BROWSER, RUN, VERIFY, CLOUD] = outcomes;
+          const summary = join(dir, `summary-${outcomes.join('-')}.md`);
+          const result = await runCommand('bash', ['-e', '-c', step.run!], {
+            cwd: dir,
+            env: { ...process.env, GITHUB_STEP_SUMMARY: summary, BROWSER, RUN, VERIFY, CLOUD },
+          });
+          return { code: result.code, stderr: result.stderr, summary: readFileSync(summary, 'utf8') };
+        };
+        const green = await decide('success', 'failure', 'success', 'success');
+        assert.equal(green.code, 0, 'a crossed threshold is for stack:verify to judge');
+        assert.match(green.summary, /\| the browser scenario in the k6 image \| success \|/);
+        assert.match(green.summary, /stack-screenshots/);
+        const browser = await decide('failure', 'success', 'success', 'skipped');
+        assert.equal(browser.code, 1);
+        assert.match(browser.stderr, /failed: the browser scenario;/);
+        const verify = await decide('success', 'success', 'failure', 'failure');
+        assert.equal(verify.code, 1);
+        assert.match(verify.stderr, /failed: stack:verify; InfluxDB Cloud;/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('the log step, run as bash runs it against a fake docker client, writes one log per service', async () => {
@@ -309,7 +368,7 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
         writeFileSync(join(dir, '.env'), '# a comment\nDEMO_PASSWORD=pw-1_x\nINFLUXDB_ADMIN_TOKEN=tok\n');
         writeFileSync(
           join(bin, 'docker'),
-          '#!/bin/sh\necho "$*" > "$CALLS"\necho "K6_VERSION=$K6_VERSION DEMO_PASSWORD=$DEMO_PASSWORD INFLUXDB_ADMIN_TOKEN=$INFLUXDB_ADMIN_TOKEN" >> "$CALLS"\n',
+          '#!/bin/sh\necho "$*" > "$CALLS"\necho "K6_VERSION=$K6_VERSION DEMO_PASSWORD=$DEMO_PASSWORD INFLUXDB_ADMIN_TOKEN=$INFLUXDB_ADMIN_TOKEN" >> "$CALLS"\npwd > "$CALLS_DIR/cwd"\n',
           { mode: 0o755 },
         );
         const calls = join(dir, 'calls');
@@ -320,6 +379,7 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
             ...process.env,
             PATH: `${bin}:${process.env.PATH}`,
             CALLS: calls,
+            CALLS_DIR: dir,
             GITHUB_ENV: githubEnv,
             BUILDER: 'builder-1',
           },
@@ -327,11 +387,21 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
         assert.equal(result.code, 0, result.stderr);
         const pinned = /^K6_VERSION=(.+)$/m.exec(readFileSync('stack/versions.env', 'utf8'))?.[1];
         const [args, env] = readFileSync(calls, 'utf8').trim().split('\n');
-        assert.match(args!, /^buildx bake --builder builder-1 -f stack\/docker-compose\.yml --load /);
-        assert.match(
-          args!,
-          /\*\.cache-from=type=gha,scope=loadlab-stack .*\*\.cache-to=type=gha,mode=max,scope=loadlab-stack sandbox clinic k6$/,
-        );
+        // From the compose file's folder (stack-build.test.ts holds its paths to compose's).
+        assert.match(args!, /^buildx bake --builder builder-1 -f docker-compose\.yml --load /);
+        assert.equal(readFileSync(join(dir, 'cwd'), 'utf8').trim(), join(dir, 'stack'));
+        // One gha scope per image (an export replaces its scope's index: docs.docker.com cache/backends/gha
+        // "scope"); the k6 image exports only its final layers.
+        const sets = [...args!.matchAll(/--set (\S+)/g)].map((m) => m[1]);
+        assert.deepEqual(sets, [
+          'sandbox.cache-from=type=gha,scope=loadlab-sandbox',
+          'sandbox.cache-to=type=gha,mode=max,scope=loadlab-sandbox,ignore-error=true',
+          'clinic.cache-from=type=gha,scope=loadlab-clinic',
+          'clinic.cache-to=type=gha,mode=max,scope=loadlab-clinic,ignore-error=true',
+          'k6.cache-from=type=gha,scope=loadlab-k6',
+          'k6.cache-to=type=gha,mode=min,scope=loadlab-k6,ignore-error=true',
+        ]);
+        assert.match(args!, / sandbox clinic k6$/);
         assert.equal(env, `K6_VERSION=${pinned} DEMO_PASSWORD=pw-1_x INFLUXDB_ADMIN_TOKEN=tok`);
         assert.equal(readFileSync(githubEnv, 'utf8'), 'BUILDX_BUILDER=builder-1\n');
         // The targets are services of the compose file that build.

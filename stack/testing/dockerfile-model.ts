@@ -221,7 +221,9 @@ export function simulate(
           break;
         }
         case 'RUN':
-          for (const command of shellCommands(text))
+          // RUN's own flags (--mount, --network, --security) come before the command; a cache mount's
+          // folder is BuildKit's and never part of the stage's files.
+          for (const command of shellCommands(runFlags(text).command))
             runCommand(command, line, { state, has, add, abs, needParent, fail });
           break;
         default:
@@ -237,6 +239,17 @@ function copyFromStage(state: StageState | undefined, source: string): string[] 
   if (!state) return undefined;
   const root = source.replace(/\/$/, '');
   return [...state.paths].filter((p) => p === root || p.startsWith(`${root}/`));
+}
+
+/** A RUN line's BuildKit flags (`--mount=type=cache,target=/x`) and the shell command after them. */
+export function runFlags(run: string): { flags: string[]; command: string } {
+  const flags: string[] = [];
+  let rest = run.trimStart();
+  for (let flag = /^--[\w-]+=\S+\s+/.exec(rest); flag; flag = /^--[\w-]+=\S+\s+/.exec(rest)) {
+    flags.push(flag[0].trim());
+    rest = rest.slice(flag[0].length);
+  }
+  return { flags, command: rest };
 }
 
 /** The simple commands of a RUN line: split on `&&`, `||`, `;` and `|`, leading VAR=value words dropped. */

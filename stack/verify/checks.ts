@@ -56,6 +56,8 @@ export interface CheckResult {
   name: string;
   ok: boolean;
   detail: string;
+  /** A file the check wrote (a screenshot's PNG), for the step summary to name. */
+  file?: string;
 }
 
 /** What the screenshots need from the checks: the run's window and the panels expected empty. */

@@ -41,5 +41,32 @@ describe('stack:verify command line', () => {
     ]);
     assert.match(md, /^### stack:verify: 1 of 2 checks failed/);
     assert.match(md, /\| ✅ \| a \| p\\\|q \|/);
+    assert.doesNotMatch(md, /Screenshots/, 'no screenshot list without screenshots');
+  });
+
+  it("the step summary names each dashboard's screenshot, and says which were not taken", () => {
+    const md = markdown([
+      { name: 'grafana health', ok: true, detail: 'ok' },
+      {
+        name: 'screenshot loadlab-k6',
+        ok: true,
+        detail: 'x',
+        file: '/r/results/stack/screenshots/loadlab-k6.png',
+      },
+      {
+        name: 'screenshot loadlab-services',
+        ok: false,
+        detail: 'Requests: No data',
+        file: '/r/s/loadlab-services.png',
+      },
+      { name: 'screenshot loadlab-other', ok: false, detail: 'not settled after 90 s: ...' },
+    ]);
+    const list = md.slice(md.indexOf('#### Screenshots (artifact `stack-screenshots`)'));
+    assert.deepEqual(list.trim().split('\n').slice(2), [
+      '- ✅ `loadlab-k6.png`',
+      '- ❌ `loadlab-services.png`',
+      '- ❌ screenshot loadlab-other: not taken',
+    ]);
+    assert.match(md, /\| ✅ \| grafana health \| ok \|/);
   });
 });

@@ -7,7 +7,7 @@
 // GRAFANA_ADMIN_PASSWORD, INFLUXDB_ADMIN_TOKEN, INFLUXDB_ORG, INFLUXDB_BUCKET, and
 // LOADLAB_STACK_{GRAFANA,INFLUXDB,PROMETHEUS}_URL (default the ports compose publishes on 127.0.0.1).
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { isEntryPoint } from '@loadlab/services/plumbing';
@@ -84,10 +84,14 @@ export function line(result: CheckResult): string {
   return `${result.ok ? 'ok  ' : 'FAIL'} ${result.name}: ${result.detail}`;
 }
 
-/** The checks as a Markdown table, for GitHub's step summary. */
+/**
+ * The checks as a Markdown table, for GitHub's step summary, then the screenshots by file name (the
+ * workflow uploads the folder as the stack-screenshots artifact).
+ */
 export function markdown(results: CheckResult[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const failed = results.filter((r) => !r.ok).length;
+  const shots = results.filter((r) => r.name === 'screenshots' || r.name.startsWith('screenshot '));
   return [
     `### stack:verify: ${failed ? `${failed} of ${results.length} checks failed` : `all ${results.length} checks passed`}`,
     '',
@@ -95,6 +99,17 @@ export function markdown(results: CheckResult[]): string {
     '| --- | --- | --- |',
     ...results.map((r) => `| ${r.ok ? '✅' : '❌'} | ${cell(r.name)} | ${cell(r.detail)} |`),
     '',
+    ...(shots.length
+      ? [
+          '#### Screenshots (artifact `stack-screenshots`)',
+          '',
+          ...shots.map(
+            (r) =>
+              `- ${r.ok ? '✅' : '❌'} ${r.file ? `\`${basename(r.file)}\`` : `${cell(r.name)}: not taken`}`,
+          ),
+          '',
+        ]
+      : []),
   ].join('\n');
 }
 

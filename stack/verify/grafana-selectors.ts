@@ -22,6 +22,17 @@ export const panelDataErrorMessage = 'data-testid Panel data error message';
 /** components.mjs:1046-1049 LoadingIndicator.icon (10.4.0). */
 export const loadingIndicator = 'data-testid Loading indicator';
 
+// Plain data-testids of @grafana/ui 11.6.0 (dist/esm), not in @grafana/e2e-selectors:
+
+/** PanelChrome.mjs:134-138: the panel's cancel-query button, shown after 2 s of loading. */
+export const panelCancelQuery = 'panel-cancel-query';
+
+/** PanelChrome.mjs:133: a streaming panel's live indicator, there for as long as it streams. */
+export const panelStreaming = 'panel-streaming';
+
+/** Spinner.mjs:34,59: the spinner of the page's chrome (a variable loading, a lazy component). */
+export const spinner = 'Spinner';
+
 /** A CSS selector matching a selector string in either attribute Grafana uses. */
 export function bySelector(value: string): string {
   const quoted = JSON.stringify(value);

@@ -15,12 +15,16 @@ import {
   bySelector,
   dashboardPath,
   loadingIndicator,
+  panelCancelQuery,
   panelDataErrorMessage,
   panelLoadingBar,
   panelPrefix,
   panelStatusError,
+  panelStreaming,
+  spinner,
 } from './grafana-selectors.js';
 import type { Window } from './panel-requests.js';
+import { SettleTracker, type PageReading, type PanelReading } from './settle.js';
 
 export interface DashboardToShoot {
   uid: string;
@@ -72,69 +76,60 @@ export function kioskUrl(grafanaUrl: string, uid: string, testid: string, window
   return `${grafanaUrl.replace(/\/$/, '')}${dashboardPath(uid)}?${query}&kiosk`;
 }
 
-interface PanelState {
-  title: string;
-  loading: boolean;
-  error: boolean;
-  noData: boolean;
-}
-
 /**
  * Runs in the page (a string: this project compiles without the DOM's types). Every panel section,
  * read with Grafana's selectors; a stat shows its own "No data" as its value, hence the text test.
+ * Loading indicators outside every panel are named apart: settle.ts gives those a bounded grace.
  */
-const READ_PANELS = `({ prefix, error, message, loadingBar, indicator }) => {
+const READ_PANELS = `({ prefix, error, message, loading, streaming, indicators }) => {
   const sections = [...document.querySelectorAll('[data-testid^=' + JSON.stringify(prefix) + ']')];
   const panels = sections.map((section) => {
     const text = section.innerText || '';
     const note = section.querySelector(message);
     return {
       title: (section.getAttribute('data-testid') || '').slice(prefix.length),
-      loading: section.querySelector(loadingBar) !== null,
+      loading: section.querySelector(loading) !== null,
+      streaming: section.querySelector(streaming) !== null,
       error: section.querySelector(error) !== null,
       noData: /\\bNo data\\b/.test(note ? note.textContent : '') || /(^|\\n)\\s*No data\\s*(\\n|$)/.test(text),
     };
   });
-  return { panels, spinner: document.querySelector(indicator) !== null };
+  const pageIndicators = [];
+  for (const [name, selector] of indicators)
+    for (const element of document.querySelectorAll(selector))
+      if (!sections.some((section) => section.contains(element))) pageIndicators.push(name);
+  return { panels, pageIndicators };
 }`;
 
-async function panelStates(page: Page): Promise<{ panels: PanelState[]; spinner: boolean }> {
+async function readPage(page: Page): Promise<PageReading> {
   const args = {
     prefix: panelPrefix,
     error: bySelector(panelStatusError),
     message: bySelector(panelDataErrorMessage),
-    loadingBar: bySelector(panelLoadingBar),
-    indicator: bySelector(loadingIndicator),
+    loading: [panelLoadingBar, panelCancelQuery, loadingIndicator].map(bySelector).join(', '),
+    streaming: bySelector(panelStreaming),
+    indicators: [loadingIndicator, spinner].map((name) => [name, bySelector(name)]),
   };
-  return page.evaluate(`(${READ_PANELS})(${JSON.stringify(args)})`) as Promise<{
-    panels: PanelState[];
-    spinner: boolean;
-  }>;
+  return page.evaluate(`(${READ_PANELS})(${JSON.stringify(args)})`) as Promise<PageReading>;
 }
 
-/** Waits until every expected panel is on the page and none is loading, twice in a row 500 ms apart. */
-async function settled(page: Page, expected: string[], timeoutMs: number): Promise<PanelState[]> {
+/** Reads the page every 500 ms until settle.ts's rule says it has settled, or fails after timeoutMs. */
+async function settled(
+  page: Page,
+  expected: string[],
+  timeoutMs: number,
+): Promise<{ panels: PanelReading[]; lingering: string[] }> {
   const deadline = Date.now() + timeoutMs;
-  let calm = 0;
-  let last: { panels: PanelState[]; spinner: boolean } = { panels: [], spinner: true };
+  const tracker = new SettleTracker(expected);
   while (Date.now() < deadline) {
-    last = await panelStates(page);
-    const present = new Set(last.panels.map((p) => p.title));
-    const done =
-      expected.every((t) => present.has(t)) && !last.spinner && last.panels.every((p) => !p.loading);
-    calm = done ? calm + 1 : 0;
-    if (calm >= 2) return last.panels;
+    const verdict = tracker.read(await readPage(page), Date.now());
+    if (verdict.state === 'settled') return verdict;
     await new Promise((r) => setTimeout(r, 500));
   }
-  const present = new Set(last.panels.map((p) => p.title));
-  const missing = expected.filter((t) => !present.has(t));
-  const loading = last.panels.filter((p) => p.loading).map((p) => p.title);
-  throw new Error(
-    `not settled after ${timeoutMs / 1000} s: missing [${missing.join(', ')}], still loading [${loading.join(', ')}]`,
-  );
+  throw new Error(tracker.failure(timeoutMs));
 }
 
-export function panelProblems(panels: PanelState[], empty: Set<string>): string[] {
+export function panelProblems(panels: PanelReading[], empty: Set<string>): string[] {
   return panels.flatMap((p) => [
     ...(p.error ? [`${p.title}: shows an error`] : []),
     ...(p.noData && !empty.has(p.title) ? [`${p.title}: No data`] : []),
@@ -167,17 +162,25 @@ export async function takeScreenshots(options: ScreenshotOptions): Promise<Check
           waitUntil: 'load',
           timeout: 60_000,
         });
-        const panels = await settled(page, dashboard.panels, options.timeoutMs ?? 90_000);
+        const { panels, lingering } = await settled(page, dashboard.panels, options.timeoutMs ?? 90_000);
         const file = join(options.dir, `${dashboard.uid}.png`);
         await page.screenshot({ path: file, fullPage: true });
         const problems = panelProblems(panels, dashboard.empty);
         const emptyShown = panels.filter((p) => p.noData && dashboard.empty.has(p.title)).length;
+        const streaming = panels.filter((p) => p.streaming).length;
+        const notes = [
+          ...(streaming ? [`${streaming} streaming`] : []),
+          ...(lingering.length
+            ? [`loading indicators outside the panels stayed: ${lingering.join(', ')}`]
+            : []),
+        ];
         results.push({
           name,
           ok: problems.length === 0,
+          file,
           detail: problems.length
             ? `${problems.join('; ')} (${file})`
-            : `${file}: ${panels.length} panels loaded, ${emptyShown} empty as expected`,
+            : `${file}: ${panels.length} panels loaded, ${emptyShown} empty as expected${notes.map((n) => `; ${n}`).join('')}`,
         });
       } catch (error) {
         results.push({ name, ok: false, detail: (error as Error).message.split('\n')[0] ?? '' });

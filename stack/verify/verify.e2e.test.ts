@@ -37,7 +37,11 @@ import { grafanaClient } from './grafana-api.js';
 import { panelTitles } from './panel-requests.js';
 import { RUN_RECORD } from './run-record.js';
 import { gridRows, takeScreenshots } from './screenshots.js';
-import { startGrafanaDouble, type GrafanaDouble } from './testing/grafana-double.js';
+import {
+  startGrafanaDouble,
+  type GrafanaDouble,
+  type GrafanaDoubleOptions,
+} from './testing/grafana-double.js';
 import { startInflux2Double, type Influx2Double } from './testing/influx2-double.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -77,6 +81,18 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
   });
   const failures = (results: CheckResult[]) =>
     results.filter((r) => !r.ok).map((r) => `${r.name}: ${r.detail}`);
+  /** A Grafana double on the real InfluxDB's k6 database and the real Prometheus, unless told otherwise. */
+  const startDouble = (options: Partial<GrafanaDoubleOptions>) =>
+    startGrafanaDouble({
+      root,
+      user: SECRETS.user,
+      password: SECRETS.password,
+      influxUrl: influx!.url,
+      influxDb: 'k6',
+      influxToken: SECRETS.token,
+      prometheusUrl: prometheus!.url,
+      ...options,
+    });
 
   before(async function () {
     for (const tool of ['influxd', 'prometheus']) {
@@ -161,15 +177,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
       org: SECRETS.org,
       bucket: 'k6',
     });
-    grafana = await startGrafanaDouble({
-      root,
-      user: SECRETS.user,
-      password: SECRETS.password,
-      influxUrl: influx.url,
-      influxDb: 'k6',
-      influxToken: SECRETS.token,
-      prometheusUrl: prometheus.url,
-    });
+    grafana = await startDouble({});
   });
 
   after(async () => {
@@ -264,16 +272,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
   });
 
   it('fails a dashboard Grafana did not provision', async () => {
-    const hidden = await startGrafanaDouble({
-      root,
-      user: SECRETS.user,
-      password: SECRETS.password,
-      influxUrl: influx!.url,
-      influxDb: 'k6',
-      influxToken: SECRETS.token,
-      prometheusUrl: prometheus!.url,
-      hide: ['loadlab-services'],
-    });
+    const hidden = await startDouble({ hide: ['loadlab-services'] });
     try {
       const failed = failures((await runChecks(config(hidden.url))).results);
       assert.deepEqual(failed, ['grafana dashboard loadlab-services: HTTP 404: not provisioned']);
@@ -287,15 +286,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
       method: 'POST',
       body: new URLSearchParams({ q: 'CREATE DATABASE empty' }),
     });
-    const empty = await startGrafanaDouble({
-      root,
-      user: SECRETS.user,
-      password: SECRETS.password,
-      influxUrl: influx!.url,
-      influxDb: 'empty',
-      influxToken: SECRETS.token,
-      prometheusUrl: prometheus!.url,
-    });
+    const empty = await startDouble({ influxDb: 'empty' });
     try {
       const failed = failures((await runChecks(config(empty.url))).results);
       assert.ok(failed.length >= 15, failed.join('\n'));
@@ -410,6 +401,25 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
       assert.match(k6.detail, /: 20 panels loaded, [1-9]\d* empty as expected$/);
     });
 
+    it("settles on a page with what Grafana 11.6's UI keeps there: indicators that never go, 5 s reloads, a live panel", async () => {
+      const chrome = await startDouble({ grafanaChrome: true });
+      try {
+        const results = await shoot(chrome.url, 'shots-chrome');
+        assert.deepEqual(failures(results), []);
+        assert.deepEqual(chrome.violations, []);
+        for (const result of results) {
+          assert.match(result.detail, /; 1 streaming; /);
+          assert.match(
+            result.detail,
+            /loading indicators outside the panels stayed: data-testid Loading indicator, Spinner$/,
+          );
+          assert.ok(existsSync(result.file!), result.name);
+        }
+      } finally {
+        await chrome.close();
+      }
+    });
+
     it('npm run stack:screenshots: only the screenshot lines, PNGs in the folder given, exit 0', async () => {
       const lines: string[] = [];
       const log = console.log;
@@ -447,15 +457,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
         ['empty', /Requests: No data/],
         ['missing', /Requests: shows an error/],
       ] as const) {
-        const broken = await startGrafanaDouble({
-          root,
-          user: SECRETS.user,
-          password: SECRETS.password,
-          influxUrl: influx!.url,
-          influxDb: db,
-          influxToken: SECRETS.token,
-          prometheusUrl: prometheus!.url,
-        });
+        const broken = await startDouble({ influxDb: db });
         try {
           const results = await shoot(broken.url, `shots-${db}`);
           const k6 = results.find((r) => r.name === 'screenshot loadlab-k6')!;

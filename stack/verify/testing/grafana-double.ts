@@ -10,10 +10,13 @@ import { framesHaveData, type DsQuery, type FrameJson } from '../grafana-api.js'
 import { dsQueryRequest, panelTargets, variablesFor } from '../panel-requests.js';
 import {
   loadingIndicator,
+  panelCancelQuery,
   panelDataErrorMessage,
   panelLoadingBar,
   panelPrefix,
   panelStatusError,
+  panelStreaming,
+  spinner,
 } from '../grafana-selectors.js';
 
 export interface GrafanaDoubleOptions {
@@ -27,6 +30,13 @@ export interface GrafanaDoubleOptions {
   prometheusUrl: string;
   /** Dashboard uids left unprovisioned, to show the check fails. */
   hide?: string[];
+  /**
+   * The page also carries what Grafana 11.6's UI keeps on it (stack/verify/settle.ts names the sources):
+   * a Loading indicator and a Spinner outside the panels that never go, every panel but the first
+   * reloading every 1.5 s (the dashboards' 5 s refresh, faster) with its loading bar and cancel button,
+   * and the first panel streaming.
+   */
+  grafanaChrome?: boolean;
 }
 
 export interface GrafanaDouble {
@@ -276,7 +286,7 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
           if (!url.searchParams.get(name)) return violation(res, `GET ${url.pathname} without ${name}`);
         if (!url.searchParams.has('kiosk')) return violation(res, `GET ${url.pathname} not in kiosk mode`);
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-        return res.end(DASHBOARD_PAGE);
+        return res.end(dashboardPage(options.grafanaChrome ?? false));
       }
       if (req.method === 'GET' && url.pathname === '/double/panel') return panelState(url, res);
       if (url.pathname === '/favicon.ico') return send(res, 404, {}); // Chromium asks for it itself
@@ -298,9 +308,12 @@ export async function startGrafanaDouble(options: GrafanaDoubleOptions): Promise
  * the names of @grafana/e2e-selectors (grafana-selectors.ts), with each panel loading after its own
  * delay, so the screenshot code's waiting and reading is tested against a page that changes under it.
  */
-const DASHBOARD_PAGE = `<!doctype html><html><head><title>double</title>
+const dashboardPage = (chrome: boolean) => `<!doctype html><html><head><title>double</title>
 <style>body{font-family:sans-serif;background:#111;color:#ddd}section{display:inline-block;width:380px;height:140px;margin:6px;border:1px solid #444;vertical-align:top}h2{font-size:14px;margin:4px}</style>
 </head><body><div id="spinner" data-testid=${JSON.stringify(loadingIndicator)}>Loading</div><div id="grid"></div><script>
+const CHROME = ${JSON.stringify(chrome)};
+if (CHROME) document.body.insertAdjacentHTML('afterbegin',
+  '<nav><span data-testid=${JSON.stringify(loadingIndicator)}>refresh</span><div data-testid=${JSON.stringify(spinner)}>variable</div></nav>');
 (async () => {
   const params = new URLSearchParams(location.search);
   const uid = location.pathname.split('/').pop();
@@ -324,6 +337,12 @@ const DASHBOARD_PAGE = `<!doctype html><html><head><title>double</title>
       else if (!state.hasData) body.setAttribute('data-testid', ${JSON.stringify(panelDataErrorMessage)});
       body.textContent = state.error ? 'error: ' + state.error : state.hasData ? 'data' : 'No data';
       section.append(body);
+      if (CHROME && i === 0) section.insertAdjacentHTML('beforeend', '<span data-testid=${JSON.stringify(panelStreaming)}>live</span>');
+      else if (CHROME)
+        setInterval(() => {
+          section.insertAdjacentHTML('afterbegin', '<div class="reload" aria-label=${JSON.stringify(panelLoadingBar)}></div><span class="reload" data-testid=${JSON.stringify(panelCancelQuery)}></span>');
+          setTimeout(() => section.querySelectorAll('.reload').forEach((e) => e.remove()), 400);
+        }, 1500);
     }, 100 + ((i * 337) % 1400));
   }
 })();
