@@ -6,3 +6,4 @@ export * from './percentile.js';
 export * from './duration.js';
 export * from './go-path-error.js';
 export * from './go-quote.js';
+export * from './sinks.js';

@@ -156,8 +156,16 @@ export async function buildScenarioReport(input: RunInput): Promise<ScenarioRepo
     const e = parseExpression(r.source);
     return e && num(summary?.metrics[r.metric]?.values[e.stat]) === undefined;
   });
-  const aggregator = new RunAggregator(new ThresholdTracker(missing.map((r) => r.metric)));
-  if (input.seriesPath) await readNdjson(input.seriesPath, aggregator);
+  const tracker = new ThresholdTracker(missing.map((r) => r.metric));
+  const aggregator = new RunAggregator(tracker);
+  if (input.seriesPath) {
+    // A metric k6 declared but never sampled is in the summary, not the series: its statistic is k6's 0.
+    for (const r of missing) {
+      const type = summary?.metrics[r.metric]?.type;
+      if (type) tracker.declare(r.metric, type);
+    }
+    await readNdjson(input.seriesPath, aggregator);
+  }
   const engine = await readEngine(input);
   const report = scenarioFromParts(input, summary, aggregator);
   return engine ? { ...report, engine: { ...engine, label: describeEngine(engine) } } : report;
