@@ -15,11 +15,6 @@ interface MetricMeta {
   submetrics: { name: string; suffix: string; tags: Record<string, string> }[] | null;
 }
 
-/** Go's Duration.String for whole milliseconds: 500ms, 1.5s, 1m30s. */
-function goDuration(ms: number): string {
-  return ms < 1000 ? `${ms}ms` : formatDuration(ms);
-}
-
 // k6 (metrics/thresholds.go) writes a threshold with abortOnFail as its config object, with a
 // delayAbortEval of null when none was given, and any other threshold as its source string.
 function thresholdJson(d: ThresholdDef): ThresholdJson {
@@ -27,7 +22,7 @@ function thresholdJson(d: ThresholdDef): ThresholdJson {
   return {
     threshold: d.source,
     abortOnFail: true,
-    delayAbortEval: d.delayAbortEvalMs ? goDuration(d.delayAbortEvalMs) : null,
+    delayAbortEval: d.delayAbortEvalMs ? formatDuration(d.delayAbortEvalMs) : null,
   };
 }
 
