@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { DurationError, parseDuration } from '@loadlab/k6-format/duration';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
+import { parseThresholds, ThresholdSyntaxError } from '@loadlab/k6-format/thresholds';
 import type { Sample, ThresholdStates } from '@loadlab/k6-format/samples';
 import type { OutputContext, ThresholdAwareOutput } from '@loadlab/runner';
 import { RunAggregator } from '../aggregate.js';
@@ -47,22 +48,17 @@ export function parsePeriod(text: string | undefined): number | undefined {
   }
 }
 
-/** options.thresholds in any of k6's forms -> [metric key, source]. */
+/**
+ * options.thresholds in any of k6's forms -> [metric key, source], read by k6-format's parser. The runner
+ * refused the run before the dashboard starts if they did not parse; none is shown then.
+ */
 export function thresholdSources(thresholds: unknown): { metric: string; source: string }[] {
-  if (typeof thresholds !== 'object' || thresholds === null) return [];
-  const out: { metric: string; source: string }[] = [];
-  for (const [metric, def] of Object.entries(thresholds as Record<string, unknown>)) {
-    for (const item of Array.isArray(def) ? def : [def]) {
-      if (typeof item === 'string') out.push({ metric, source: item });
-      else if (
-        typeof item === 'object' &&
-        item !== null &&
-        typeof (item as { threshold?: unknown }).threshold === 'string'
-      )
-        out.push({ metric, source: (item as { threshold: string }).threshold });
-    }
+  try {
+    return parseThresholds(thresholds).map((d) => ({ metric: d.metricKey, source: d.source }));
+  } catch (error) {
+    if (error instanceof ThresholdSyntaxError) return [];
+    throw error;
   }
-  return out;
 }
 
 export function createDashboardOutput(ctx: DashboardOptions): DashboardOutput {
