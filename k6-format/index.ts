@@ -7,3 +7,4 @@ export * from './duration.js';
 export * from './go-path-error.js';
 export * from './go-quote.js';
 export * from './sinks.js';
+export * from './ndjson.js';
