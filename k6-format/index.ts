@@ -8,3 +8,4 @@ export * from './go-path-error.js';
 export * from './go-quote.js';
 export * from './sinks.js';
 export * from './ndjson.js';
+export * from './exit-codes.js';

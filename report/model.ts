@@ -1,5 +1,6 @@
 // The report model: everything the renderers (Markdown, HTML, JUnit) and the live dashboard show,
 // built from k6's handleSummary data plus its `--out json` time series.
+import { EXIT } from '@loadlab/k6-format/exit-codes';
 import { RunAggregator, type Aggregate } from './aggregate.js';
 import { describeEngine, readEngine, type EngineInfo } from './engine.js';
 import { readNdjson } from './ndjson.js';
@@ -215,8 +216,8 @@ export function scenarioFromParts(
   if (!summary && !live) problems.push('no summary was written (the run did not finish)');
   for (const t of thresholds.filter((x) => !x.ok))
     problems.push(`threshold ${t.metric}: ${t.source} crossed`);
-  // Exit 99 is k6's "thresholds crossed": already listed above when the summary shows which ones.
-  const explained = input.exitCode === 99 && thresholds.some((t) => !t.ok);
+  // k6's "thresholds crossed" exit: already listed above when the summary shows which ones.
+  const explained = input.exitCode === EXIT.thresholds && thresholds.some((t) => !t.ok);
   if (input.exitCode !== undefined && input.exitCode !== 0 && !explained)
     problems.push(`engine exited with code ${input.exitCode}`);
   const latencyLimits = thresholds
