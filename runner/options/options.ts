@@ -2,7 +2,7 @@
 // scenarios (shortcuts or `options.scenarios`), and validates them. Errors are OptionsError:
 // the run stops with exit code 104 and k6's message.
 import { DurationError, goDurationError, parseDuration } from '../metrics/index.js';
-import { SUMMARY_MODES, type RunFlags } from '../cli/args.js';
+import { SUMMARY_MODES, type RunFlags } from './run-flags.js';
 import {
   executorOf,
   findExecutor,
