@@ -18,7 +18,7 @@ let artifacts: string | undefined;
 /**
  * Where tests put screenshots and PDFs: LT_TEST_ARTIFACTS when set (kept, for a person or a CI upload),
  * else a temporary folder removed when the process exits. Never the user's results/: a test run
- * there mixed its files into the lab's report (issue 31).
+ * there mixed its files into the lab's report.
  */
 export function artifactsDir(): string {
   if (artifacts) return artifacts;
