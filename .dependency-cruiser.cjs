@@ -1,12 +1,65 @@
-// The layers of docs/architecture.md, checked in `npm test` (npm run lint:deps). Imports point down:
-//   1. k6-format: k6's formats (samples, summary data, threshold grammar, percentiles, durations, Go wording)
-//   2. runner and services, side by side, never importing each other
-//   3. the lab: the suite (k6), report, stack, dashboards, scripts, bench, bin
+// The layers of docs/architecture.md, checked in `npm test` (npm run lint:deps, over every folder). Imports
+// point down:
+//   1. k6-format: k6's formats (samples, statistics, summary data, thresholds, durations, NDJSON lines,
+//      exit codes, Go wording, the Chromium launch recipe)
+//   2. runner and services, side by side, never importing each other; inside the runner, RUNNER_ORDER
+//   3. the lab: the suite (k6), report, stack, dashboards, scripts, bench, bin, .github, fixtures
 // devkit (process, real-k6, PostgreSQL, Chromium helpers) serves tests, benchmarks and the lab's dev
 // commands; nothing the packages ship imports it.
-// Test code: test files and the helpers only tests use (named test-*.ts or kept in e2e/, testing/, fixtures/).
-const TEST = '\\.test\\.ts$|/fixtures/|/test-[^/]+\\.ts$|/testing/|/e2e/';
+// Test code is what the test tiers run (package.json's test:unit and test:e2e) and what only they import
+// or start (devkit/test-code.cjs), not a file name. devkit/dependency-rules.e2e.test.ts plants one
+// violation of every rule below and sees `npm run lint:deps` fail on each.
+const { testCode } = require('./devkit/test-code.cjs');
+
+/**
+ * Imports the checker cannot see, made through computed paths, named here so the files they run count as
+ * entry points (never test code, never orphans); the rules test holds each list to its file.
+ */
+const COMPUTED_IMPORTS = {
+  // labModule('runner/index'), labModule('report/live/index'): compiled or from the sources.
+  'bin/loadlab.js': ['runner/index.ts', 'report/live/index.ts'],
+  // ENTRY_DIRS: every script a user can run is bundled from these folders.
+  'k6/build.ts': ['k6/scenarios/', 'k6/journeys/'],
+};
+
+const escapeRegExp = (path) => path.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+const TEST = `^(${testCode(__dirname, Object.values(COMPUTED_IMPORTS).flat()).map(escapeRegExp).join('|')})$`;
 const LAB = '^(k6|report|stack|dashboards|scripts|bench|bin|fixtures|\\.github)/';
+
+/**
+ * The runner's folders from the top (its entry points) down, [name, path]: a folder imports only those
+ * below it. The command line reads flags; the run drives its phases; options give the flags meaning;
+ * executors schedule; outputs and the end-of-test text take what the run measured; the host side of a
+ * VU starts the worker (vu/), which loads the script and the k6 modules on the event loop; metrics and
+ * the bridge are what both threads share.
+ */
+const RUNNER_ORDER = [
+  ['entry', '(index|cli|inspect)\\.ts$|bin/'],
+  ['cli', 'cli/'],
+  ['run', 'run/'],
+  ['options', 'options/'],
+  ['executors', 'executors/'],
+  ['outputs', 'outputs/|summary/'],
+  ['host', 'host/'],
+  ['vu', 'vu/'],
+  ['script', 'script/'],
+  ['modules', 'modules/'],
+  ['event-loop', 'event-loop/'],
+  ['metrics', 'metrics/'],
+  ['bridge', 'bridge/'],
+  ['types', 'types\\.ts$'],
+];
+
+const runnerOrder = RUNNER_ORDER.slice(1).map(([name, path], i) => {
+  const above = RUNNER_ORDER.slice(0, i + 1).map(([, p]) => p);
+  return {
+    name: `runner-order-${name}`,
+    severity: 'error',
+    comment: `In the runner (RUNNER_ORDER), ${path} imports nothing above it: ${above.join(', ')}.`,
+    from: { path: `^runner/(${path})`, pathNot: TEST },
+    to: { path: `^runner/(${above.join('|')})` },
+  };
+});
 
 module.exports = {
   forbidden: [
@@ -18,11 +71,37 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'no-orphans',
+      severity: 'error',
+      comment:
+        'A module nothing imports and that imports nothing is dead, unless something else runs it: scripts an engine is given (fixtures/), the containers healthcheck, the page script the sandbox serves, the tools configs.',
+      from: {
+        orphan: true,
+        pathNot: [
+          '(^|/)fixtures/',
+          '^stack/healthcheck\\.mjs$',
+          '^services/sandbox/web/app\\.js$',
+          '^(eslint\\.config\\.js|\\.dependency-cruiser\\.cjs)$',
+          '\\.d\\.ts$',
+        ],
+      },
+      to: {},
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import the checker cannot resolve is one no rule can judge (and may fail at run time).',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
       name: 'k6-format-is-the-bottom',
       severity: 'error',
       comment: 'k6-format depends on nothing of the project but itself.',
       from: { path: '^k6-format/' },
-      to: { path: '^(runner|services|devkit|k6|report|stack|dashboards|scripts|bench|bin|fixtures)/' },
+      to: {
+        path: '^(runner|services|devkit|k6|report|stack|dashboards|scripts|bench|bin|fixtures|\\.github)/',
+      },
     },
     {
       name: 'runner-imports-no-lab-or-service',
@@ -31,14 +110,7 @@ module.exports = {
       from: { path: '^runner/' },
       to: { path: `^(services/)|${LAB}` },
     },
-    {
-      name: 'runner-bridge-is-shared-ground',
-      severity: 'error',
-      comment:
-        'runner/bridge/ holds what both threads share (messages, samples, the clock, Go HTTP words): it depends on no thread.',
-      from: { path: '^runner/bridge/' },
-      to: { path: '^runner/', pathNot: '^runner/(bridge/|types\\.ts$)' },
-    },
+    ...runnerOrder,
     {
       name: 'runner-host-runs-no-worker-code',
       severity: 'error',
@@ -68,22 +140,6 @@ module.exports = {
       to: { path: '^runner/host/' },
     },
     {
-      name: 'runner-modules-know-no-run',
-      severity: 'error',
-      comment:
-        'k6 modules run inside a VU: they know the module API, the bridge and the event loop, not the run, its options or CLI.',
-      from: { path: '^runner/(modules|event-loop)/', pathNot: TEST },
-      to: { path: '^runner/(vu|run|cli|options|outputs|script)/' },
-    },
-    {
-      name: 'runner-metrics-engine-knows-no-summary-text',
-      severity: 'error',
-      comment:
-        'runner/metrics/ counts and judges samples; the end-of-test text (runner/summary/) reads its data, never the other way.',
-      from: { path: '^runner/metrics/', pathNot: TEST },
-      to: { path: '^runner/summary/' },
-    },
-    {
       name: 'services-import-no-engine-or-lab',
       severity: 'error',
       comment: 'The services image carries only the services: no runner, no lab code.',
@@ -94,9 +150,9 @@ module.exports = {
       name: 'devkit-stands-alone',
       severity: 'error',
       comment:
-        "The dev kit serves every layer, so it may only use k6-format, and the runner's Chromium launch flags (a leaf module: node:fs, k6-format) so tests drive the browser k6/browser drives.",
+        'The dev kit serves every layer, so it uses only k6-format (the Chromium launch recipe included, k6-format/browser-launch.ts).',
       from: { path: '^devkit/' },
-      to: { path: `^(runner|services)/|${LAB}`, pathNot: '^runner/modules/browser/launch\\.ts$' },
+      to: { path: `^(runner|services)/|${LAB}` },
     },
     {
       name: 'shipped-code-uses-no-devkit',
@@ -110,7 +166,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Shipped lab code reaches the runner through @loadlab/runner (runner/index.ts); tests and benchmarks may look inside.',
-      from: { path: '^(k6|report|stack|dashboards|scripts|bin)/', pathNot: TEST },
+      from: { path: '^(k6|report|stack|dashboards|scripts|bin|fixtures|\\.github)/', pathNot: TEST },
       to: { path: '^runner/', pathNot: '^runner/index\\.ts$' },
     },
     {
@@ -118,7 +174,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Shipped lab code reaches the services through @loadlab/services (services/index.ts, services/plumbing.ts).',
-      from: { path: '^(k6|report|stack|dashboards|scripts|bin)/', pathNot: TEST },
+      from: { path: '^(k6|report|stack|dashboards|scripts|bin|fixtures|\\.github)/', pathNot: TEST },
       to: { path: '^services/', pathNot: '^services/(index|plumbing)\\.ts$' },
     },
     {
@@ -141,6 +197,17 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(node_modules|dist|results|fixtures/k6-reference/k6-)' },
+    // Packages' `exports` maps with their `import` conditions, as Node resolves them.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    exclude: { path: '(^|/)(node_modules|dist|results)/' },
   },
 };
+// For the rules test; not enumerable, so dependency-cruiser's own config check does not see them.
+Object.defineProperties(module.exports, {
+  COMPUTED_IMPORTS: { value: COMPUTED_IMPORTS },
+  RUNNER_ORDER: { value: RUNNER_ORDER },
+});

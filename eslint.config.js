@@ -24,6 +24,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS is what dependency-cruiser loads its config as (and the helper it requires).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['services/sandbox/web/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },

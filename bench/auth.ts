@@ -2,7 +2,7 @@
 // (9966) sharing its process, as `npm run start:clinic` and `start:services` run them? Starts both
 // instances in one child process, measures the open instance's latency alone (baseline), then again
 // while autocannon floods the secured instance with wrong passwords for a real user, and prints the
-// latencies and their ratios to the baseline. Then (issue 28) a valid user's first login on the
+// latencies and their ratios to the baseline. Then a valid user's first login on the
 // secured instance, idle and during each of three floods (lib/login-floods.ts), as a ratio to idle.
 // Bounded: BENCH_SECONDS per phase (default 5, at most 60), BENCH_CONNECTIONS flood connections
 // (default 50), at most 20,000 probe requests per phase, 1,000 requests per one-shot flood.

@@ -12,6 +12,8 @@ import { once } from 'node:events';
 import { generateReports } from '../report/generate.js';
 import type { RunInput } from '../report/model.js';
 import { K6_SAMPLES } from '../devkit/k6-reference.js';
+import { metricLine, pointLine } from '@loadlab/k6-format/ndjson';
+import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const RUNS = [
@@ -40,12 +42,12 @@ const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 async function writeRun(path: string, scenario: string): Promise<number> {
   const out = createWriteStream(path);
   let lines = 0;
-  const write = async (obj: unknown) => {
+  const write = async (line: string) => {
     lines++;
-    if (!out.write(JSON.stringify(obj) + '\n')) await once(out, 'drain');
+    if (!out.write(line)) await once(out, 'drain');
   };
-  const metric = (name: string, type: string, contains: string) =>
-    write({ type: 'Metric', data: { name, type, contains, thresholds: [], submetrics: null }, metric: name });
+  const metric = (name: string, type: MetricType, contains: ValueType) =>
+    write(metricLine(name, type, contains));
   await metric('http_reqs', 'counter', 'default');
   await metric('http_req_duration', 'trend', 'time');
   for (const m of HTTP_TRENDS) await metric(m, 'trend', 'time');
@@ -72,8 +74,7 @@ async function writeRun(path: string, scenario: string): Promise<number> {
       url: name,
       ...(fail ? { error_code: '1500' } : {}),
     };
-    const point = (m: string, value: number, t2 = tags) =>
-      write({ metric: m, type: 'Point', data: { time, value, tags: t2 } });
+    const point = (m: string, value: number, t2 = tags) => write(pointLine(m, time, value, t2));
     await point('http_reqs', 1);
     await point('http_req_duration', 1 + rnd() * 20 + (rnd() < 0.02 ? 200 : 0));
     for (const m of HTTP_TRENDS) await point(m, rnd());

@@ -204,7 +204,7 @@ try {
     const at50 = await versusK6(engines, url, dir, { vus: VUS, checks: true }, PAIRS, SECONDS);
     const at10 = await versusK6(engines, url, dir, { vus: 10, checks: true }, PAIRS, SECONDS);
     await memoryPerVu(engines, url, dir, 125, Math.min(SECONDS, 5));
-    // Issue 30's goal, on an idle machine: >= 0.8x k6's req/s at 10 and at 50 VUs.
+    // The goal, on an idle machine: >= 0.8x k6's req/s at 10 and at 50 VUs.
     console.log(
       `\ngoal runner/k6 >= 0.8 at ${VUS} VUs: ${at50 >= 0.8 ? 'met' : 'not met'} (${at50.toFixed(2)}); ` +
         `>= 0.8 at 10 VUs: ${at10 >= 0.8 ? 'met' : 'not met'} (${at10.toFixed(2)}); ` +

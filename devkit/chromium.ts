@@ -1,16 +1,16 @@
 // A real Chromium for tests that look at pages (the report, the live dashboard, the sandbox's pages),
-// and a place for their screenshots. The same Debian Chromium the k6/browser module drives, launched
-// headless with the runner's own default flags (no sandbox for a root container, no background
-// traffic a closed network would refuse): one list, so the tests' browser is the runner's.
+// and a place for their screenshots. Launched with k6/browser's own recipe (k6-format/browser-launch.ts:
+// K6_BROWSER_EXECUTABLE_PATH, K6_BROWSER_ARGS, K6_BROWSER_TIMEOUT and the lab's flags), headless, so
+// the tests' browser is the one the runner drives.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { DEFAULT_ARGS, DEFAULT_EXECUTABLE } from '../runner/modules/browser/launch.js';
+import { launchOptions } from '@loadlab/k6-format/browser-launch';
 
-export function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.K6_BROWSER_EXECUTABLE_PATH || DEFAULT_EXECUTABLE;
-  return chromium.launch({ executablePath, args: ['--headless', ...DEFAULT_ARGS] });
+/** Chromium as k6/browser launches it from this environment, always headless. */
+export function launchChromium(env: Record<string, string | undefined> = process.env): Promise<Browser> {
+  return chromium.launch({ ...launchOptions(env), headless: true });
 }
 
 let artifacts: string | undefined;
@@ -18,7 +18,7 @@ let artifacts: string | undefined;
 /**
  * Where tests put screenshots and PDFs: LT_TEST_ARTIFACTS when set (kept, for a person or a CI upload),
  * else a temporary folder removed when the process exits. Never the user's results/: a test run
- * there mixed its files into the lab's report (issue 31).
+ * there mixed its files into the lab's report.
  */
 export function artifactsDir(): string {
   if (artifacts) return artifacts;

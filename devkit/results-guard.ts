@@ -1,6 +1,6 @@
 // Proves the test suite leaves the user's results/ as it found it: a snapshot of the folder (every
 // entry's kind, size, modification time, link target) before the suite and a comparison after.
-// Tests must write only into temporary folders they remove (issue 31: a test run left summaries, a
+// Tests must write only into temporary folders they remove (a test run once left summaries, a
 // test-artifacts folder and a dangling link there, and the lab's next report mixed them in).
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';

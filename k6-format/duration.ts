@@ -30,19 +30,50 @@ export function parseDuration(value: unknown, { days = true }: { days?: boolean 
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
   const unit = days ? UNIT : GO_UNIT;
   const parts = text.match(days ? EVERY_UNIT : EVERY_GO_UNIT);
-  if (!parts || parts.join('') !== text) throw new DurationError(`time: invalid duration "${text}"`);
+  if (!parts || parts.join('') !== text) throw new DurationError(parseError(text, days));
   return parts.reduce((sum, part) => {
     const [, n, name] = unit.exec(part)!;
     return sum + Number(n) * UNIT_MS[name!]!;
   }, 0);
 }
 
-/** 33000 -> `33s`, 90000 -> `1m30s`, 3600000 -> `1h0m0s`: Go's Duration.String, as k6 prints. */
+/** Go's words for a duration it refuses; after k6's `d`, Go reads the rest (ParseExtendedDuration). */
+function parseError(text: string, days: boolean): string {
+  const d = days ? text.indexOf('d') : -1;
+  const goPart = d >= 0 && d + 1 < text.length ? text.slice(d + 1) : text;
+  return goDurationError(goPart) ?? `time: invalid duration ${JSON.stringify(text)}`;
+}
+
+/**
+ * Go's time.Duration.String of milliseconds, as k6 prints every duration (banner, errors, NDJSON):
+ * 500 -> `500ms`, 1500 -> `1.5s`, 90000 -> `1m30s`, 3600000 -> `1h0m0s`, 0.5 -> `500µs`.
+ */
 export function formatDuration(ms: number): string {
-  const hours = Math.floor(ms / 3_600_000);
-  const minutes = Math.floor((ms % 3_600_000) / 60_000);
-  const seconds = Number(((ms % 60_000) / 1000).toFixed(3));
-  if (hours > 0) return `${hours}h${minutes}m${seconds}s`;
-  if (minutes > 0) return `${minutes}m${seconds}s`;
-  return `${seconds}s`;
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  const abs = Math.abs(ms);
+  if (abs < 1) return `${sign}${Number((abs * 1000).toFixed(3))}µs`;
+  if (abs < 1000) return `${sign}${Number(abs.toFixed(6))}ms`;
+  const hours = Math.floor(abs / 3_600_000);
+  const minutes = Math.floor((abs % 3_600_000) / 60_000);
+  const seconds = `${Number(((abs % 60_000) / 1000).toFixed(9))}s`;
+  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}`;
+  if (minutes > 0) return `${sign}${minutes}m${seconds}`;
+  return `${sign}${seconds}`;
+}
+
+const GO_UNITS = ['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'];
+
+/** What Go's time.ParseDuration says of `text`, in its own words, or undefined when Go accepts it. */
+export function goDurationError(text: string): string | undefined {
+  if (/^[+-]?0$/.test(text)) return undefined;
+  const quoted = JSON.stringify(text);
+  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return `time: missing unit in duration ${quoted}`;
+  if (!/^[+-]?((\d+\.?\d*|\.\d+)([^\d.]*))+$/.test(text)) return `time: invalid duration ${quoted}`;
+  for (const part of text.match(/(\d+\.?\d*|\.\d+)([^\d.]*)/g)!) {
+    const unit = part.replace(/^[\d.]+/, '');
+    if (unit === '') return `time: missing unit in duration ${quoted}`;
+    if (!GO_UNITS.includes(unit)) return `time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`;
+  }
+  return undefined;
 }

@@ -6,3 +6,6 @@ export * from './percentile.js';
 export * from './duration.js';
 export * from './go-path-error.js';
 export * from './go-quote.js';
+export * from './sinks.js';
+export * from './ndjson.js';
+export * from './exit-codes.js';

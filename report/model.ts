@@ -1,5 +1,6 @@
 // The report model: everything the renderers (Markdown, HTML, JUnit) and the live dashboard show,
 // built from k6's handleSummary data plus its `--out json` time series.
+import { EXIT } from '@loadlab/k6-format/exit-codes';
 import { RunAggregator, type Aggregate } from './aggregate.js';
 import { describeEngine, readEngine, type EngineInfo } from './engine.js';
 import { readNdjson } from './ndjson.js';
@@ -156,8 +157,16 @@ export async function buildScenarioReport(input: RunInput): Promise<ScenarioRepo
     const e = parseExpression(r.source);
     return e && num(summary?.metrics[r.metric]?.values[e.stat]) === undefined;
   });
-  const aggregator = new RunAggregator(new ThresholdTracker(missing.map((r) => r.metric)));
-  if (input.seriesPath) await readNdjson(input.seriesPath, aggregator);
+  const tracker = new ThresholdTracker(missing.map((r) => r.metric));
+  const aggregator = new RunAggregator(tracker);
+  if (input.seriesPath) {
+    // A metric k6 declared but never sampled is in the summary, not the series: its statistic is k6's 0.
+    for (const r of missing) {
+      const type = summary?.metrics[r.metric]?.type;
+      if (type) tracker.declare(r.metric, type);
+    }
+    await readNdjson(input.seriesPath, aggregator);
+  }
   const engine = await readEngine(input);
   const report = scenarioFromParts(input, summary, aggregator);
   return engine ? { ...report, engine: { ...engine, label: describeEngine(engine) } } : report;
@@ -207,8 +216,8 @@ export function scenarioFromParts(
   if (!summary && !live) problems.push('no summary was written (the run did not finish)');
   for (const t of thresholds.filter((x) => !x.ok))
     problems.push(`threshold ${t.metric}: ${t.source} crossed`);
-  // Exit 99 is k6's "thresholds crossed": already listed above when the summary shows which ones.
-  const explained = input.exitCode === 99 && thresholds.some((t) => !t.ok);
+  // k6's "thresholds crossed" exit: already listed above when the summary shows which ones.
+  const explained = input.exitCode === EXIT.thresholds && thresholds.some((t) => !t.ok);
   if (input.exitCode !== undefined && input.exitCode !== 0 && !explained)
     problems.push(`engine exited with code ${input.exitCode}`);
   const latencyLimits = thresholds

@@ -2,10 +2,33 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { metricLine, parseNdjsonLine, pointLine } from '@loadlab/k6-format/ndjson';
+import { K6_SAMPLES } from '../devkit/k6-reference.js';
 import { RunAggregator } from './aggregate.js';
 import { makeTimeParser, readNdjson } from './ndjson.js';
 
 describe('NDJSON reader', () => {
+  it('reads every line real k6 wrote, and the one writer writes it back byte for byte', () => {
+    const lines = readFileSync(`${K6_SAMPLES}/points-head.ndjson`, 'utf8').split('\n').filter(Boolean);
+    assert.ok(lines.some((l) => l.includes('"Metric"')) && lines.some((l) => l.includes('"Point"')));
+    for (const text of lines) {
+      const line = parseNdjsonLine(text);
+      assert.ok(line, text);
+      const again =
+        line.type === 'Metric'
+          ? metricLine(
+              line.data.name,
+              line.data.type,
+              line.data.contains,
+              line.data.thresholds,
+              line.data.submetrics,
+            )
+          : pointLine(line.metric, line.data.time, line.data.value, line.data.tags ?? {});
+      assert.equal(again, `${text}\n`);
+    }
+  });
+
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'loadlab-ndjson-'));

@@ -3,6 +3,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { parseNdjsonLine } from '@loadlab/k6-format/ndjson';
 import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 import type { RunAggregator } from './aggregate.js';
 import { ReportInputError } from './errors.js';
@@ -37,17 +38,6 @@ export function makeTimeParser(): (s: string) => number {
   };
 }
 
-interface PointLine {
-  type: 'Point';
-  metric: string;
-  data: { time: string; value: number; tags?: Record<string, string> | null };
-}
-interface MetricLine {
-  type: 'Metric';
-  metric?: string;
-  data: { name: string; type: MetricType; contains?: ValueType };
-}
-
 const METRIC_FIELD = '"metric":"';
 
 /** Reads one NDJSON file into `aggregator`. Malformed lines are counted, not fatal: k6 may be killed mid-write. */
@@ -76,19 +66,13 @@ export async function readNdjson(path: string, aggregator: RunAggregator): Promi
           continue;
         }
       }
-      let obj: PointLine | MetricLine;
-      try {
-        obj = JSON.parse(line) as PointLine | MetricLine;
-      } catch {
+      const obj = parseNdjsonLine(line);
+      if (!obj) {
         stats.badLines++;
         continue;
       }
       if (obj.type === 'Metric') {
-        if (obj.data?.name) kinds.set(obj.data.name, { type: obj.data.type, contains: obj.data.contains });
-        continue;
-      }
-      if (obj.type !== 'Point' || typeof obj.data?.value !== 'number' || typeof obj.data.time !== 'string') {
-        stats.badLines++;
+        kinds.set(obj.data.name, { type: obj.data.type, contains: obj.data.contains });
         continue;
       }
       stats.points++;

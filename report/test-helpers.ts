@@ -1,5 +1,6 @@
 // Shared by the report's tests: real k6 samples as runner Samples.
 import { readFileSync } from 'node:fs';
+import { parseNdjsonLine } from '@loadlab/k6-format/ndjson';
 import type { MetricType, Sample, ValueType } from '@loadlab/k6-format/samples';
 import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
@@ -11,8 +12,8 @@ export function samplesFromNdjson(path: string, startMs: number): Sample[] {
   const out: Sample[] = [];
   let first: number | undefined;
   for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line) continue;
-    const o = JSON.parse(line);
+    const o = parseNdjsonLine(line);
+    if (!o) continue;
     if (o.type === 'Metric') {
       kinds.set(o.data.name, { type: o.data.type, contains: o.data.contains });
       continue;

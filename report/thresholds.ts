@@ -1,12 +1,13 @@
 // Threshold expressions and metric keys in k6's syntax, and a tracker that can compute any threshold's
-// observed value from raw samples (needed when the summary lacks the statistic, e.g. p(99), and live).
+// observed value from raw samples (needed when the summary lacks the statistic, e.g. p(99), and live)
+// with k6's sinks (k6-format/sinks.ts), the same the runner counts with.
 import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 import {
   parseExpression as parseK6Expression,
   parseMetricKey as parseK6MetricKey,
   ThresholdSyntaxError,
 } from '@loadlab/k6-format/thresholds';
-import { percentileOfSorted, sortNumbers } from '@loadlab/k6-format/percentile';
+import { createSink, RateSink, statistic, type AnySink } from '@loadlab/k6-format/sinks';
 
 export interface ParsedExpression {
   stat: string; // avg | min | max | med | count | rate | value | p(N)
@@ -51,16 +52,13 @@ interface Tracked {
   filter: Record<string, string>;
   type?: MetricType;
   contains?: ValueType;
-  values: number[];
-  sum: number;
-  count: number;
-  nonZero: number;
-  last: number;
-  min: number;
-  max: number;
+  /** k6's sink for the key, made once the metric's type is known. */
+  sink?: AnySink;
+  /** Values that came before the type (an NDJSON Point ahead of its Metric line). */
+  early: number[];
 }
 
-/** Collects samples for chosen metric keys so any statistic of them can be computed exactly. */
+/** Collects samples for chosen metric keys in k6's sinks, so any statistic of them is k6's own. */
 export class ThresholdTracker {
   private readonly byName = new Map<string, Tracked[]>();
 
@@ -68,17 +66,7 @@ export class ThresholdTracker {
     for (const key of new Set(keys)) {
       const { name, tags } = parseMetricKey(key);
       const list = this.byName.get(name) ?? [];
-      list.push({
-        key,
-        filter: tags,
-        values: [],
-        sum: 0,
-        count: 0,
-        nonZero: 0,
-        last: 0,
-        min: Infinity,
-        max: -Infinity,
-      });
+      list.push({ key, filter: tags, early: [] });
       this.byName.set(name, list);
     }
   }
@@ -97,56 +85,52 @@ export class ThresholdTracker {
     const list = this.byName.get(metric);
     if (!list) return;
     for (const t of list) {
+      // Any sample of the metric tells a sub-metric its type: an empty sub-metric still shows k6's zeros.
+      if (type) this.learnType(t, type);
+      if (contains) t.contains ??= contains;
       if (!tagsMatch(t.filter, tags)) continue;
-      if (type) t.type = type;
-      if (contains) t.contains = contains;
-      if (t.type === 'trend' || !t.type) t.values.push(value);
-      t.sum += value;
-      t.count++;
-      if (value !== 0) t.nonZero++;
-      t.last = value;
-      if (value < t.min) t.min = value;
-      if (value > t.max) t.max = value;
+      if (t.sink) t.sink.add(value);
+      else t.early.push(value);
     }
   }
 
+  /** The type of `key`'s metric from elsewhere (the summary): an empty metric then shows k6's zeros. */
+  declare(key: string, type: MetricType): void {
+    const t = this.find(key);
+    if (t) this.learnType(t, type);
+  }
+
+  private learnType(t: Tracked, type: MetricType): void {
+    if (t.sink) return;
+    t.type = type;
+    t.sink = createSink(type);
+    for (const value of t.early) t.sink.add(value);
+    t.early = [];
+  }
+
+  private find(key: string): Tracked | undefined {
+    return this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key);
+  }
+
   contains(key: string): ValueType | undefined {
-    return this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key)?.contains;
+    return this.find(key)?.contains;
   }
 
   /** Sample counts of a tracked key (undefined when untracked); `type` is known once a sample arrived. */
   counts(key: string): { type?: MetricType; count: number; nonZero: number } | undefined {
-    const t = this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key);
-    return t ? { type: t.type, count: t.count, nonZero: t.nonZero } : undefined;
+    const t = this.find(key);
+    if (!t) return undefined;
+    const sink = t.sink;
+    const nonZero = sink instanceof RateSink ? sink.passes : t.early.filter((v) => v !== 0).length;
+    return { type: t.type, count: sink?.count ?? t.early.length, nonZero };
   }
 
-  /** The observed value of `stat` for `key`, or undefined when the key was not tracked or has no type yet. */
+  /**
+   * The value of `stat` for `key` as k6's summary shows it (0 for a rate with no samples), or undefined
+   * when the key was not tracked, has no type yet, or its type has no such statistic.
+   */
   observed(key: string, stat: string, durationMs: number): number | undefined {
-    const t = this.byName.get(parseMetricKey(key).name)?.find((x) => x.key === key);
-    if (!t?.type) return undefined;
-    const empty = t.count === 0;
-    switch (t.type) {
-      case 'counter':
-        if (stat === 'count') return t.sum;
-        if (stat === 'rate') return durationMs > 0 ? t.sum / (durationMs / 1000) : 0;
-        return undefined;
-      case 'gauge':
-        if (stat === 'value') return t.last;
-        if (stat === 'min') return empty ? 0 : t.min;
-        if (stat === 'max') return empty ? 0 : t.max;
-        return undefined;
-      case 'rate':
-        return stat === 'rate' ? (empty ? 0 : t.nonZero / t.count) : undefined;
-      case 'trend': {
-        if (stat === 'count') return t.count;
-        if (stat === 'avg') return empty ? 0 : t.sum / t.count;
-        if (stat === 'min') return empty ? 0 : t.min;
-        if (stat === 'max') return empty ? 0 : t.max;
-        const sorted = sortNumbers(t.values);
-        if (stat === 'med') return percentileOfSorted(sorted, 0.5);
-        const p = /^p\((\d+(?:\.\d+)?)\)$/.exec(stat);
-        return p ? percentileOfSorted(sorted, Number(p[1]) / 100) : undefined;
-      }
-    }
+    const sink = this.find(key)?.sink;
+    return sink ? statistic(sink, stat, durationMs / 1000) : undefined;
   }
 }

@@ -11,10 +11,3 @@ export { parseRunArgs, splitInlineValue, UsageError, type RunFlags } from './cli
 export { EXIT } from './run/run.js';
 export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './types.js';
 export { runCommandLine } from './bin/run-command-line.js';
-// How k6/browser launches Chromium (K6_BROWSER_* variables, the lab's default flags), for the lab's own pages.
-export {
-  DEFAULT_ARGS as BROWSER_DEFAULT_ARGS,
-  DEFAULT_EXECUTABLE as BROWSER_DEFAULT_EXECUTABLE,
-  launchFailure as browserLaunchFailure,
-  launchOptions as browserLaunchOptions,
-} from './modules/browser/launch.js';

@@ -8,10 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
 import { chromium } from 'playwright-core';
 import { openInBrowser } from '../report/open.js';
-import {
-  BROWSER_DEFAULT_ARGS as DEFAULT_ARGS,
-  BROWSER_DEFAULT_EXECUTABLE as DEFAULT_EXECUTABLE,
-} from '@loadlab/runner';
+import { launchOptions } from '@loadlab/k6-format/browser-launch';
 import { isEntryPoint } from '@loadlab/services/plumbing';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,10 +100,8 @@ export function startDocsServer(kind: 'slides' | 'docs', port: number): Promise<
 
 export async function exportSlidesPdf(out: string): Promise<void> {
   mkdirSync(dirname(out), { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.K6_BROWSER_EXECUTABLE_PATH || DEFAULT_EXECUTABLE,
-    args: ['--headless', ...DEFAULT_ARGS],
-  });
+  // k6/browser's recipe: K6_BROWSER_EXECUTABLE_PATH, K6_BROWSER_ARGS and the lab's flags.
+  const browser = await chromium.launch({ ...launchOptions(process.env), headless: true });
   try {
     const pdfPage = await browser.newPage();
     await pdfPage.setContent(renderSlides(readFileSync(SLIDES, 'utf8')));

@@ -2,6 +2,7 @@
 // through scripts/run-k6.sh (whichever engine it picks), keeps each run's summary and NDJSON under
 // results/runs/<run-id>-<scenario>.*, then writes REPORT.md, report/index.html and junit.xml.
 // Exit: 0 all passed; 1 a scenario failed (the report is still written); 2 cannot start.
+import { EXIT } from '@loadlab/k6-format/exit-codes';
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -176,7 +177,7 @@ async function main(argv: string[]): Promise<number> {
     inputs.push(input);
     const verdict = code === 0 && input.summaryPath ? 'PASS' : 'FAIL';
     const why =
-      code === 99
+      code === EXIT.thresholds
         ? ' (thresholds crossed)'
         : code !== 0
           ? ` (exit ${code}: ${await lastErrorLine(`${stem}.log`)}; log ${stem}.log)`

@@ -245,7 +245,7 @@ describe('run-k6.sh with LT_ENGINE=docker (fake docker client)', function () {
     const { args, stderr } = await run(LINUX, { BASE_URL: 'http://127.0.0.1:5050' });
     assert.deepEqual(args.slice(0, 5), ['run', '--rm', '-i', '--network', 'host']);
     assert.ok(!args.includes('--add-host=host.docker.internal:host-gateway'));
-    // The engine line ends with the image's version, which the report reads (issue 31).
+    // The engine line ends with the image's version, which the report reads.
     assert.match(
       stderr,
       /the container calls BASE_URL=http:\/\/127\.0\.0\.1:5050 through the host network; version grafana\/k6:1\.3\.0$/,

@@ -1,5 +1,5 @@
 // Password floods on the secured clinic and the time a valid user's first login (not yet cached)
-// takes meanwhile, for bench:auth. The floods are issue 28's: pipelined wrong passwords closed at
+// takes meanwhile, for bench:auth. The floods: pipelined wrong passwords closed at
 // once, many connections that send one and leave, and a sustained flood that stays connected.
 // Every flood is bounded in count and time; traffic goes to loopback only.
 import autocannon from 'autocannon';
@@ -25,7 +25,7 @@ export interface Flood {
   start(): Promise<void>;
 }
 
-/** The three floods of issue 28 against `path` on `port`, as wrong passwords for `user`. */
+/** The three wrong-password floods against `path` on `port`, as wrong passwords for `user`. */
 export function floods(
   port: number,
   path: string,

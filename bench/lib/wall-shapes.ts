@@ -1,4 +1,4 @@
-// The script shapes of bench:wall (issue 30's table, against a local target): each a k6 script
+// The script shapes of bench:wall (against a local target): each a k6 script
 // that logs bench:wall's markers, with its planned duration.
 import { MARK } from './wall-phases.js';
 

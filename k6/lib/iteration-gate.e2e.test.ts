@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_EXECUTABLE } from '../../runner/modules/browser/launch.js';
+import { DEFAULT_EXECUTABLE } from '@loadlab/k6-format/browser-launch';
 import { bundleSuite, suiteEntryPoints } from '../build.js';
 import type { StartedServer } from '@loadlab/services/plumbing';
 import { freePort } from '../../devkit/processes.js';

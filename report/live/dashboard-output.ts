@@ -6,7 +6,9 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
+import { DurationError, parseDuration } from '@loadlab/k6-format/duration';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
+import { parseThresholds, ThresholdSyntaxError } from '@loadlab/k6-format/thresholds';
 import type { Sample, ThresholdStates } from '@loadlab/k6-format/samples';
 import type { OutputContext, ThresholdAwareOutput } from '@loadlab/runner';
 import { RunAggregator } from '../aggregate.js';
@@ -33,33 +35,30 @@ export interface DashboardOutput extends ThresholdAwareOutput {
 
 const DEFAULT_PERIOD_MS = 10_000;
 
-/** `10s`, `500ms`, `1m`, `1.5s` or a bare number of milliseconds. */
+/** `10s`, `500ms`, `1m`, `1.5s` (Go's units, k6-format's parser) or a bare number of milliseconds. */
 export function parsePeriod(text: string | undefined): number | undefined {
-  if (!text) return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(text);
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 'ms';
-  const msValue = unit === 'm' ? n * 60_000 : unit === 's' ? n * 1000 : n;
-  return msValue > 0 ? msValue : undefined;
+  const trimmed = text?.trim();
+  if (!trimmed) return undefined;
+  try {
+    const ms = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : parseDuration(trimmed, { days: false });
+    return ms > 0 ? ms : undefined;
+  } catch (error) {
+    if (error instanceof DurationError) return undefined;
+    throw error;
+  }
 }
 
-/** options.thresholds in any of k6's forms -> [metric key, source]. */
+/**
+ * options.thresholds in any of k6's forms -> [metric key, source], read by k6-format's parser. The runner
+ * refused the run before the dashboard starts if they did not parse; none is shown then.
+ */
 export function thresholdSources(thresholds: unknown): { metric: string; source: string }[] {
-  if (typeof thresholds !== 'object' || thresholds === null) return [];
-  const out: { metric: string; source: string }[] = [];
-  for (const [metric, def] of Object.entries(thresholds as Record<string, unknown>)) {
-    for (const item of Array.isArray(def) ? def : [def]) {
-      if (typeof item === 'string') out.push({ metric, source: item });
-      else if (
-        typeof item === 'object' &&
-        item !== null &&
-        typeof (item as { threshold?: unknown }).threshold === 'string'
-      )
-        out.push({ metric, source: (item as { threshold: string }).threshold });
-    }
+  try {
+    return parseThresholds(thresholds).map((d) => ({ metric: d.metricKey, source: d.source }));
+  } catch (error) {
+    if (error instanceof ThresholdSyntaxError) return [];
+    throw error;
   }
-  return out;
 }
 
 export function createDashboardOutput(ctx: DashboardOptions): DashboardOutput {

@@ -1,4 +1,5 @@
 /* global document, window, EventSource, uPlot */
+// @ts-check: type-checked against report/model.ts (npm run typecheck, report/ui/tsconfig.json).
 // Browser side of the HTML report and the live dashboard: builds the tables and the uPlot charts from
 // the report model (report/model.ts) embedded in the page or pushed over server-sent events.
 // Bundled by esbuild (ui/client-bundle.ts) into one script inlined in the self-contained page, with the
@@ -15,10 +16,16 @@ import {
   value as kindValue,
 } from '../render/format.ts';
 
+/** @typedef {import('../model.ts').Report} Report */
+/** @typedef {import('../model.ts').ScenarioReport} ScenarioReport */
+/** @typedef {import('../model.ts').ScenarioComparison} ScenarioComparison */
+/** @typedef {{ scenario: string, title: string, plot: import('uplot'), points: number }} DrawnChart */
+
 (function () {
   'use strict';
 
   // renders: full renders (page rebuilt, charts recreated); updates: live snapshots applied in place.
+  /** @type {{ charts: DrawnChart[], renders: number, updates: number, snapshots: number, finished: boolean }} */
   const state = { charts: [], renders: 0, updates: 0, snapshots: 0, finished: false };
   window.__loadlab = state;
 
@@ -112,9 +119,12 @@ import {
   // The data of a scenario's charts, in the order drawCharts draws them: VUs, req/s, latency, errors.
   // VUs and req/s have charts of their own: on one plot with two scales they lay on top of each other
   // whenever the two numbers were alike (a smoke run: 2 VUs, about 2 req/s).
-  function chartData(s) {
-    const series = s.series;
-    const limits = s.latencyLimits || [];
+  /**
+   * @param {NonNullable<ScenarioReport['series']>} series
+   * @param {ScenarioReport['latencyLimits']} latencyLimits
+   */
+  function chartData(series, latencyLimits) {
+    const limits = latencyLimits || [];
     return [
       [series.t, series.vus],
       [series.t, series.rps],
@@ -125,6 +135,11 @@ import {
 
   // Draws a scenario's charts into its container and returns their state.charts entries (none when there
   // is nothing to draw).
+  /**
+   * @param {HTMLElement} container
+   * @param {ScenarioReport} s
+   * @returns {DrawnChart[]}
+   */
   function drawCharts(container, s) {
     const series = s.series;
     const drawn = [];
@@ -138,7 +153,7 @@ import {
       container.append(el('p', { class: 'empty' }, 'Chart library missing.'));
       return drawn;
     }
-    const [vusData, rpsData, latencyData, errorData] = chartData(s);
+    const [vusData, rpsData, latencyData, errorData] = chartData(series, s.latencyLimits);
     const width = chartWidth(container);
     const t0 = series.t[0];
     // Whole seconds only (the data has 1 s resolution); labels are elapsed time, the legend adds the clock.
@@ -274,13 +289,18 @@ import {
 
   // A live snapshot of the same shape: the same uPlot instances take the new points (resized only when
   // their container's width changed, e.g. once a scrollbar appears).
+  /**
+   * @param {HTMLElement} container
+   * @param {DrawnChart[]} drawn
+   * @param {ScenarioReport} s
+   */
   function updateCharts(container, drawn, s) {
-    if (drawn.length === 0) return;
+    if (drawn.length === 0 || !s.series) return;
     const width = chartWidth(container);
-    chartData(s).forEach((data, i) => {
+    chartData(s.series, s.latencyLimits).forEach((data, i) => {
       const entry = drawn[i];
       if (entry.plot.width !== width) entry.plot.setSize({ width, height: entry.plot.height });
-      entry.plot.setData(data);
+      entry.plot.setData(/** @type {import('uplot').AlignedData} */ (data));
       entry.points = data[0].length;
     });
   }
@@ -302,11 +322,13 @@ import {
   }
 
   // Which engine ran the scenario (the report names it: the Node runner's numbers are not k6's).
+  /** @param {ScenarioReport} s */
   function engineLabel(s) {
     return s.engine && s.engine.label ? s.engine.label : 'not recorded';
   }
 
   // ---- sections ----
+  /** @param {ScenarioReport} s */
   function thresholdsTable(s) {
     return table(
       'thresholds',
@@ -328,6 +350,7 @@ import {
     );
   }
 
+  /** @param {ScenarioComparison} c */
   function comparison(c) {
     const rows = c.metrics.map((r) => ({ label: r.label, r }));
     for (const e of c.endpoints) for (const r of e.rows) rows.push({ label: e.name + ' ' + r.label, r });
@@ -354,6 +377,10 @@ import {
     ];
   }
 
+  /**
+   * @param {ScenarioReport} s
+   * @param {number} index
+   */
   function scenarioSection(s, index) {
     const charts = el('div', { class: 'charts' });
     const section = el(
@@ -434,6 +461,10 @@ import {
 
   // The page's nodes for a report: header, overview and one section per scenario, with the scenarios' chart
   // containers still empty (charts size themselves to a container that is in the document).
+  /**
+   * @param {Report} report
+   * @param {boolean} live
+   */
   function build(report, live) {
     const header = el('header', {}, [
       el('h1', {}, [report.title + ' ', badge(report.passed)]),
@@ -494,6 +525,7 @@ import {
   // What a live snapshot must share with the page shown to be applied in place: the same scenarios in the
   // same order and, per scenario, the same charts (none without points), the same series (one per latency
   // threshold) and the same first second (the time axis counts from it).
+  /** @param {Report} report */
   function shape(report) {
     return JSON.stringify(
       report.scenarios.map((s) => [
@@ -505,8 +537,14 @@ import {
   }
 
   // The shape of the page shown and, per scenario, its chart container and the charts drawn in it.
+  /** @type {{ shape: string | null, sections: { charts: HTMLElement, drawn: DrawnChart[] }[] }} */
   let shown = { shape: null, sections: [] };
 
+  /**
+   * @param {HTMLElement} root
+   * @param {Report} report
+   * @param {boolean} live
+   */
   function render(root, report, live) {
     // A full render rebuilds the page: keep the reader where they were scrolled to.
     const scrollY = window.scrollY;
@@ -568,6 +606,10 @@ import {
   }
 
   // A snapshot of the same shape updates the page in place; any other shape rebuilds it.
+  /**
+   * @param {HTMLElement} root
+   * @param {Report} report
+   */
   function update(root, report) {
     if (shape(report) !== shown.shape) {
       render(root, report, true);
@@ -578,9 +620,10 @@ import {
     state.updates++;
   }
 
-  const root = document.getElementById('app');
-  const config = JSON.parse(document.getElementById('report-config').textContent || '{}');
-  const initial = JSON.parse(document.getElementById('report-data').textContent || 'null');
+  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  const config = JSON.parse(document.getElementById('report-config')?.textContent || '{}');
+  /** @type {Report | null} */
+  const initial = JSON.parse(document.getElementById('report-data')?.textContent || 'null');
   if (initial) render(root, initial, config.live);
 
   if (config.live && typeof EventSource !== 'undefined') {

@@ -1,36 +1,10 @@
-// `loadlab run` flags, named as `k6 run` names them. Parsing only; meaning lives in options.ts.
+// `loadlab run` flags, named as `k6 run` names them. Parsing only; what they are (RunFlags) and mean
+// lives in options/.
+import { SUMMARY_MODES, type RunFlags } from '../options/run-flags.js';
+
+export type { RunFlags };
 
 export class UsageError extends Error {}
-
-/** k6 v1's summary modes (flag and K6_SUMMARY_MODE). */
-export const SUMMARY_MODES = ['compact', 'full', 'legacy', 'disabled'] as const;
-
-export interface RunFlags {
-  script: string;
-  vus?: number;
-  duration?: string;
-  iterations?: number;
-  stages: string[];
-  env: Record<string, string>;
-  tags: Record<string, string>;
-  outs: string[];
-  summaryExport?: string;
-  summaryTrendStats?: string[];
-  summaryMode?: (typeof SUMMARY_MODES)[number];
-  summaryTimeUnit?: string;
-  /** Parsed only to be refused with exit 104 (options.ts): the runner is one process, never a segment. */
-  executionSegment?: string;
-  executionSegmentSequence?: string;
-  quiet: boolean;
-  /** -v/--verbose: debug lines (console.debug) are printed too. */
-  verbose: boolean;
-  noColor: boolean;
-  noThresholds: boolean;
-  /** --secret-source values in order (read by core/secret-sources.ts when the run starts, as k6 does). */
-  secretSources: string[];
-  /** What k6's flag parser prints for deprecated flags, one line each, before anything else. */
-  deprecations: string[];
-}
 
 const VALUE_FLAGS: Record<string, string> = {
   '-u': 'vus',

@@ -192,21 +192,6 @@ export function describeRate(s: ScenarioConfig, rate: number): string {
   return `${perSecond(s, rate).toFixed(2)} iterations/s`;
 }
 
-/** A Go time.Duration's String() of milliseconds, as k6 prints a duration in its errors: "5ms", "1m30s". */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  const sign = ms < 0 ? '-' : '';
-  const abs = Math.abs(ms);
-  if (abs < 1) return `${sign}${Number((abs * 1000).toFixed(3))}µs`;
-  if (abs < 1000) return `${sign}${Number(abs.toFixed(6))}ms`;
-  const hours = Math.floor(abs / 3_600_000);
-  const minutes = Math.floor((abs % 3_600_000) / 60_000);
-  const seconds = `${Number(((abs % 60_000) / 1000).toFixed(9))}s`;
-  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}`;
-  if (minutes > 0) return `${sign}${minutes}m${seconds}`;
-  return `${sign}${seconds}`;
-}
-
 /** k6's shortest duration of a timed executor (lib/executor minDuration). */
 const MIN_DURATION_MS = 1000;
 
@@ -218,7 +203,7 @@ export function minDurationError(
 ): string | undefined {
   if (!given && field === 'duration') return 'the duration is unspecified';
   if (ms < MIN_DURATION_MS)
-    return `the ${field} must be at least ${goDuration(MIN_DURATION_MS)}, but is ${goDuration(ms)}`;
+    return `the ${field} must be at least ${formatDuration(MIN_DURATION_MS)}, but is ${formatDuration(ms)}`;
   return undefined;
 }
 

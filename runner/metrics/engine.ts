@@ -5,7 +5,7 @@ import type { MetricInfo, MetricType, Sample, ThresholdStates, ValueType } from 
 import { BUILTIN_METRICS } from './builtin.js';
 import { GroupTree } from './group-tree.js';
 import { SectionAggregator, type SummarySections } from './sections.js';
-import { createSink, statistic, summaryValues, type AnySink } from './sinks.js';
+import { createSink, summaryValues, thresholdInput, type AnySink } from './sinks.js';
 import {
   compare,
   parseMetricKey,
@@ -172,7 +172,7 @@ export class MetricsEngine {
     for (const t of this.thresholds) {
       const sink = this.sinkFor(t);
       if (!sink || (sink.count === 0 && !opts.final)) continue;
-      const observed = statistic(sink, t.def.aggregation, opts.elapsedMs / 1000);
+      const observed = thresholdInput(sink, t.def.aggregation, opts.elapsedMs / 1000);
       t.observed = observed;
       // A rate without samples has no value, and a missing value passes (k6 engine semantics).
       t.ok = observed === undefined ? true : compare(observed, t.def.operator, t.def.value);

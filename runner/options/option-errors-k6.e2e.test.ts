@@ -43,6 +43,8 @@ const LAYOUTS: Layout[] = [
     status: 104,
   },
   { name: 'a bad stage duration', options: "{ stages: [{ duration: 'zz', target: 1 }] }", status: 104 },
+  { name: 'a duration in an unknown unit', options: "{ duration: '5x' }", status: 104 },
+  { name: "an unknown unit after k6's days", options: "{ duration: '1d5x' }", status: 104 },
   { name: 'scenarios as a list', options: '{ scenarios: [1] }', status: 104 },
   { name: 'scenarios as a string', options: "{ scenarios: 'x' }", status: 104 },
   {

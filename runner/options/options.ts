@@ -1,8 +1,8 @@
 // Consolidates test options the way k6 does (script options < K6_* env < CLI flags), derives the
 // scenarios (shortcuts or `options.scenarios`), and validates them. Errors are OptionsError:
 // the run stops with exit code 104 and k6's message.
-import { DurationError, parseDuration } from '../metrics/index.js';
-import { SUMMARY_MODES, type RunFlags } from '../cli/args.js';
+import { DurationError, goDurationError, parseDuration } from '../metrics/index.js';
+import { SUMMARY_MODES, type RunFlags } from './run-flags.js';
 import {
   executorOf,
   findExecutor,
@@ -216,23 +216,6 @@ function deriveScenarios(
   if (hasScenarios)
     warn('`scenarios` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
   return { default: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
-}
-
-/** Go's time.ParseDuration's error for a `-d` flag value (cobra's DurationVar), or undefined. */
-function goDurationError(text: string): string | undefined {
-  if (text === '0' || /^[+-]?0$/.test(text)) return undefined;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return `time: missing unit in duration ${JSON.stringify(text)}`;
-  const parts = /^[+-]?((\d+\.?\d*|\.\d+)([^\d.]*))+$/.test(text)
-    ? text.match(/(\d+\.?\d*|\.\d+)([^\d.]*)/g)!
-    : null;
-  if (!parts) return `time: invalid duration ${JSON.stringify(text)}`;
-  for (const part of parts) {
-    const unit = part.replace(/^[\d.]+/, '');
-    if (unit === '') return `time: missing unit in duration ${JSON.stringify(text)}`;
-    if (!['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'].includes(unit))
-      return `time: unknown unit ${JSON.stringify(unit)} in duration ${JSON.stringify(text)}`;
-  }
-  return undefined;
 }
 
 /** A K6_* integer as k6's envconfig reads it, or its error. */

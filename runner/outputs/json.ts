@@ -5,29 +5,22 @@ import { createGzip, type Gzip } from 'node:zlib';
 import { formatDuration, parseMetricKey, parseThresholds, type ThresholdDef } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../types.js';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
+import { metricLine, pointLine, type NdjsonSubmetric, type NdjsonThreshold } from '@loadlab/k6-format/ndjson';
 import { rfc3339Nano } from './time-format.js';
 
-/** A threshold as k6's NDJSON writes it: its source, or its config when it can abort the test. */
-type ThresholdJson = string | { threshold: string; abortOnFail: true; delayAbortEval: string | null };
-
 interface MetricMeta {
-  thresholds: ThresholdJson[];
-  submetrics: { name: string; suffix: string; tags: Record<string, string> }[] | null;
-}
-
-/** Go's Duration.String for whole milliseconds: 500ms, 1.5s, 1m30s. */
-function goDuration(ms: number): string {
-  return ms < 1000 ? `${ms}ms` : formatDuration(ms);
+  thresholds: NdjsonThreshold[];
+  submetrics: NdjsonSubmetric[] | null;
 }
 
 // k6 (metrics/thresholds.go) writes a threshold with abortOnFail as its config object, with a
 // delayAbortEval of null when none was given, and any other threshold as its source string.
-function thresholdJson(d: ThresholdDef): ThresholdJson {
+function thresholdJson(d: ThresholdDef): NdjsonThreshold {
   if (!d.abortOnFail) return d.source;
   return {
     threshold: d.source,
     abortOnFail: true,
-    delayAbortEval: d.delayAbortEvalMs ? goDuration(d.delayAbortEvalMs) : null,
+    delayAbortEval: d.delayAbortEvalMs ? formatDuration(d.delayAbortEvalMs) : null,
   };
 }
 
@@ -95,13 +88,9 @@ export function createJsonOutput(ctx: OutputContext): Output {
         if (!seen.has(s.metric)) {
           seen.add(s.metric);
           const meta = describe(s.metric);
-          buffer.push(
-            `${JSON.stringify({ type: 'Metric', data: { name: s.metric, type: s.type, contains: s.contains, thresholds: meta.thresholds, submetrics: meta.submetrics }, metric: s.metric })}\n`,
-          );
+          buffer.push(metricLine(s.metric, s.type, s.contains, meta.thresholds, meta.submetrics));
         }
-        buffer.push(
-          `${JSON.stringify({ metric: s.metric, type: 'Point', data: { time: rfc3339Nano(s.time), value: s.value, tags: s.tags } })}\n`,
-        );
+        buffer.push(pointLine(s.metric, rfc3339Nano(s.time), s.value, s.tags));
       }
       if (buffer.length > 5000) flush();
     },

@@ -1,6 +1,6 @@
 // The last phase: teardown on VU 0, the final thresholds, the summary (handleSummary or k6's
 // text), the progress display's last block, the outputs flushed, and the exit code k6 would give.
-import type { RunFlags } from '../cli/args.js';
+import type { RunFlags } from '../options/run-flags.js';
 import type { Vu } from '../host/vu.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import type { TestConfig } from '../options/options.js';

@@ -1,12 +1,2 @@
-// k6's exit codes (errext/exitcodes), one per cause a run can end with.
-export const EXIT = {
-  ok: 0,
-  thresholds: 99,
-  invalidConfig: 104,
-  externalAbort: 105,
-  scriptException: 107,
-  scriptAborted: 108,
-  markedFailed: 110,
-  /** An error that carries no exit code of its own: k6 exits with -1, which the OS reports as 255. */
-  plainError: 255,
-} as const;
+// k6's exit codes live in k6-format, where the report and the stack read them too.
+export { EXIT } from '@loadlab/k6-format/exit-codes';

@@ -2,7 +2,7 @@
 // --summary-export, written where each key says (stdout, stderr or a file).
 import { writeFileSync } from 'node:fs';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
-import type { RunFlags } from '../cli/args.js';
+import type { RunFlags } from '../options/run-flags.js';
 import type { Vu } from '../host/vu.js';
 import { summaryExportText, type MetricsEngine, type SummaryData } from '../metrics/index.js';
 import type { TestConfig } from '../options/options.js';

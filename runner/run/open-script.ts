@@ -2,7 +2,7 @@
 // it imports checked, each failure in k6's one line and exit code before any VU starts.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { RunFlags } from '../cli/args.js';
+import type { RunFlags } from '../options/run-flags.js';
 import { loadScript, ScriptLoadError, type ScriptBundle } from '../host/vu.js';
 import { moduleProblem } from '../modules/api/names.js';
 import { parseSecretSources, SecretSourceError, type SecretSources } from '../options/secret-sources.js';

@@ -1,7 +1,7 @@
 // The second phase: VU 0 runs the init code, and its exported options, the environment and the
 // flags become the test's configuration and its metrics engine; k6's line and exit code otherwise.
 import { pathToFileURL } from 'node:url';
-import type { RunFlags } from '../cli/args.js';
+import type { RunFlags } from '../options/run-flags.js';
 import { UncaughtInInitError, type Vu } from '../host/vu.js';
 import { MetricsEngine, parseThresholds, ThresholdSyntaxError } from '../metrics/index.js';
 import {

@@ -1,7 +1,7 @@
 // One `loadlab run`, as a sequence of phases each with one job: the script loaded, its options read
 // (VU 0's init), the outputs started and the banner printed, the scheduler (VUs, setup, scenarios),
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
-import type { RunFlags } from '../cli/args.js';
+import type { RunFlags } from '../options/run-flags.js';
 import { closeWarmVuThreads, ScriptError, warmVuThreads, type Vu } from '../host/vu.js';
 import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';

@@ -1,5 +1,5 @@
 // The third phase: the outputs started (-o, the live dashboard) and k6's banner printed.
-import type { RunFlags } from '../cli/args.js';
+import type { RunFlags } from '../options/run-flags.js';
 import type { TestConfig } from '../options/options.js';
 import { createOutputs, dashboardOutput } from '../outputs/index.js';
 import type { Output } from '../types.js';

@@ -1,5 +1,6 @@
 // The line between what the load decides and what the engines decide, on diffShapes() lines.
 import assert from 'node:assert/strict';
+import { pointLine } from '@loadlab/k6-format/ndjson';
 import { crossedTimeThresholds, failedOnTimingOnly, loadDecided } from './load-decided.js';
 import { diffShapes, ndjsonShape, summaryShape, type RunShape, type SummaryData } from './run-shape.js';
 
@@ -62,7 +63,7 @@ describe('side by side: what the load decides', () => {
 
   it("a web vital's rating is the bucket of its time: its value is not compared, its presence is", () => {
     const point = (tags: Record<string, string>) =>
-      JSON.stringify({ type: 'Point', metric: 'browser_web_vital_fcp', data: { value: 1, tags } });
+      pointLine('browser_web_vital_fcp', '2026-11-22T12:54:27.075955849Z', 1, tags);
     const k6 = ndjsonShape(point({ rating: 'needs-improvement', url: 'x' }), { counts: true });
     const node = ndjsonShape(point({ rating: 'good', url: 'y' }), { counts: true });
     assert.deepEqual(k6, node);

@@ -6,6 +6,7 @@
 // - a threshold on a time metric (contains: time): its verdict follows the measured durations;
 // - exit 99 when every crossed threshold is such a one (the verdict of the load, not of the engine).
 // Threshold verdicts on counts and rates (checks, http_req_failed, custom rates) still must agree.
+import { EXIT } from '@loadlab/k6-format/exit-codes';
 import type { SummaryData } from './run-shape.js';
 
 /** Crossed thresholds of a run as `metric: source`, and whether each is on a time metric. */
@@ -20,7 +21,7 @@ function crossed(data: SummaryData | undefined): { key: string; timed: boolean }
 /** True when the run failed only because the machine was slow: exit 99, and only time thresholds crossed. */
 export function failedOnTimingOnly(code: number | null, data: SummaryData | undefined): boolean {
   const all = crossed(data);
-  return code === 99 && all.length > 0 && all.every((c) => c.timed);
+  return code === EXIT.thresholds && all.length > 0 && all.every((c) => c.timed);
 }
 
 /** The time thresholds a run crossed, for the test's log (said, not hidden). */

@@ -1,5 +1,6 @@
 // The comparison the side-by-side tests rely on: each kind of difference is found and named.
 import assert from 'node:assert/strict';
+import { metricLine, pointLine } from '@loadlab/k6-format/ndjson';
 import {
   diffShapes,
   lineProtocolShape,
@@ -76,31 +77,15 @@ describe('run-shape: what two engines must agree on', () => {
   });
 
   it('compares NDJSON Metric lines, tag keys and stable tag values', () => {
-    const line = (o: object) => JSON.stringify(o);
+    const time = '2026-11-22T12:54:27.075955849Z';
     const k6 = [
-      line({
-        type: 'Metric',
-        metric: 'http_reqs',
-        data: { type: 'counter', contains: 'default', thresholds: [] },
-      }),
-      line({
-        type: 'Point',
-        metric: 'http_reqs',
-        data: { tags: { method: 'GET', status: '200', url: 'u1', vu: '1' } },
-      }),
-    ].join('\n');
+      metricLine('http_reqs', 'counter', 'default'),
+      pointLine('http_reqs', time, 1, { method: 'GET', status: '200', url: 'u1', vu: '1' }),
+    ].join('');
     const runner = [
-      line({
-        type: 'Metric',
-        metric: 'http_reqs',
-        data: { type: 'counter', contains: 'data', thresholds: [] },
-      }),
-      line({
-        type: 'Point',
-        metric: 'http_reqs',
-        data: { tags: { method: 'GET', status: '201', url: 'u2', vu: '2' } },
-      }),
-    ].join('\n');
+      metricLine('http_reqs', 'counter', 'data'),
+      pointLine('http_reqs', time, 1, { method: 'GET', status: '201', url: 'u2', vu: '2' }),
+    ].join('');
     const a = shapeOf(DATA, ndjsonShape(k6, { counts: true }));
     const b = shapeOf(DATA, ndjsonShape(runner, { counts: true }));
     assert.deepEqual(diffShapes(a, b), [

@@ -57,6 +57,7 @@ function sampleCount(name: string, m: SummaryMetric): string | undefined {
  */
 const VARYING_TAGS = new Set(['vu', 'iter', 'url', 'name', 'error', 'ip', 'tls_version', 'proto', 'rating']);
 
+import { parseNdjsonLine } from '@loadlab/k6-format/ndjson';
 import type { SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
 
 export type { SummaryData };
@@ -94,17 +95,6 @@ export function summaryShape(
   return { dataKeys, metrics, checks, groups: groups.sort() };
 }
 
-interface NdjsonLine {
-  type: string;
-  metric: string;
-  data: {
-    type?: string;
-    contains?: string;
-    thresholds?: unknown[];
-    tags?: Record<string, string> | null;
-  };
-}
-
 export function ndjsonShape(
   text: string,
   opts: ShapeOptions,
@@ -113,7 +103,8 @@ export function ndjsonShape(
   const tags: Record<string, Set<string>> = {};
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
-    const row = JSON.parse(line) as NdjsonLine;
+    const row = parseNdjsonLine(line);
+    if (!row) throw new Error(`not a k6 NDJSON line: ${line}`);
     if (row.type === 'Metric') {
       const thresholds = (row.data.thresholds ?? [])
         .map((t) => JSON.stringify(t))

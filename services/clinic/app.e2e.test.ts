@@ -388,7 +388,7 @@ describeEachStore('clinic API (open instance)', (fresh) => {
   });
 });
 
-describeEachStore('clinic API under hostile input (issue 21)', (fresh) => {
+describeEachStore('clinic API under hostile input', (fresh) => {
   let c: CheckedClient;
   beforeEach(async () => {
     c = checkedClient(createClinicApp({ securityEnabled: false }, { contract, store: await fresh() }));

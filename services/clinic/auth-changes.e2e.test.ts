@@ -1,4 +1,4 @@
-// Issue 28, items 1, 3, 4 and 8, on both stores: a user's change counts on the next request (the
+// On both stores: a user's change counts on the next request (the
 // cache of verified passwords is checked against the stored row), the environment's admin password
 // is the admin's after every start, two instances creating the admin at once both start, and a NUL
 // in the credentials cannot collide with another user's cached entry.
@@ -17,7 +17,7 @@ const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const ADMIN = { securityEnabled: true, adminUser: 'boss', adminPassword: 'first-Strong-Secret-1' };
 
-describeEachStore('secured clinic: changes to users count at once (issue 28)', (fresh) => {
+describeEachStore('secured clinic: changes to users count at once', (fresh) => {
   let store: ClinicStore;
   let app: ClinicApp;
   let c: CheckedClient;
@@ -107,7 +107,7 @@ describeEachStore('secured clinic: changes to users count at once (issue 28)', (
   });
 });
 
-describe('two secured instances starting together on one empty database (issue 28, item 4)', function () {
+describe('two secured instances starting together on one empty database', function () {
   this.timeout(120_000);
   it('both start: creating the admin is safe against a concurrent creation', async function () {
     const url = await testDatabaseUrl();

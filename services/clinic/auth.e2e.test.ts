@@ -1,4 +1,4 @@
-// Issue 21, item 6: password checks that cannot stall the process or tell users apart, and the 401
+// Password checks that cannot stall the process or tell users apart, and the 401
 // and /metrics of the secured instance.
 import assert from 'node:assert/strict';
 import { createClinicApp } from './app.js';
@@ -28,7 +28,7 @@ async function startClinicProcess(
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-describe('clinic authentication (issue 21)', function () {
+describe('clinic authentication', function () {
   this.timeout(30_000);
 
   it('costs one key derivation for an unknown user, as for a wrong password', async () => {

@@ -1,4 +1,4 @@
-// Issue 28, item 2: the password-check queue is bounded, fair by username, budgeted per user and
+// The password-check queue is bounded, fair by username, budgeted per user and
 // per client, drops checks whose client has gone and shares identical checks.
 import assert from 'node:assert/strict';
 import { CheckAbandoned, CheckRefused, createCheckQueue, type CheckRequest } from './check-queue.js';
@@ -39,7 +39,7 @@ function manualWork(log: string[]) {
 
 const limits = { parallel: 1, maxWaiting: 100, perUser: 3, perClient: 100 };
 
-describe('password-check queue (issue 28)', () => {
+describe('password-check queue', () => {
   it("serves users in turn: a flood on one name puts at most one check ahead of another user's", async () => {
     const log: string[] = [];
     const m = manualWork(log);

@@ -1,4 +1,4 @@
-// Issue 28, item 10: a create answers from its own write. When every read after the write fails
+// A create answers from its own write. When every read after the write fails
 // (a database that went away between the INSERT's commit and the view's SELECT), the client still
 // gets its 201 with the stored record, not a 500 that invites a retry and a duplicate.
 import assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ function readsFailAfterWrite(store: ClinicStore): ClinicStore {
   };
 }
 
-describe('creates answer from their own write (issue 28)', () => {
+describe('creates answer from their own write', () => {
   it('answers 201 with the stored owner, pet and vet when the reads after the write fail', async () => {
     const cases: [string, object, (body: Record<string, unknown>) => void][] = [
       [

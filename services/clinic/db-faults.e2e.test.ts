@@ -1,4 +1,4 @@
-// Issue 28, items 6 and 7, on a real PostgreSQL cluster of its own: a locked table, a frozen server
+// On a real PostgreSQL cluster of its own: a locked table, a frozen server
 // (SIGSTOP) and a stopped one answer 503 with Retry-After within the configured timeouts (never 500,
 // never a hang, never "Bad credentials"), health reports the database while liveness stays UP, and
 // the clinic recovers without a restart once the server is back.
@@ -44,7 +44,7 @@ function expect503(res: request.Response): void {
   assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
 }
 
-describe('clinic on a failing PostgreSQL (issue 28)', function () {
+describe('clinic on a failing PostgreSQL', function () {
   this.timeout(120_000);
   let server: PgServer | undefined;
   let stopped = false;

@@ -1,4 +1,4 @@
-// Issue 21: the clinic under hostile input. Every operation of the document it serves gets the
+// The clinic under hostile input. Every operation of the document it serves gets the
 // corpus of services/shared/hostile (bad escapes in ids, odd methods and headers, framing lies,
 // malformed, deep, huge and wrongly typed bodies, prototype keys); both instances must answer every
 // request, never with a 5xx, with a JSON body on every 4xx, and stay up.
@@ -64,9 +64,9 @@ export function clinicRoutes(document: Json): RouteUnderTest[] {
 
 const basic = `Basic ${Buffer.from(ADMIN.join(':')).toString('base64')}`;
 
-// The same corpus on both stores (issue 28): a case the memory store takes and PostgreSQL refuses, or
+// The same corpus on both stores: a case the memory store takes and PostgreSQL refuses, or
 // the other way round, shows up as a 5xx or a hang on one of them.
-describeEachStore('clinic under hostile input (issues 21, 28)', (fresh) => {
+describeEachStore('clinic under hostile input', (fresh) => {
   const servers: StartedServer[] = [];
   after(() => Promise.all(servers.map((s) => s.close())));
 

@@ -1,4 +1,4 @@
-// Issue 28, item 2, through real sockets: wrong-password floods that are pipelined and closed at
+// Through real sockets: wrong-password floods that are pipelined and closed at
 // once, or spread over hundreds of connections that leave, cost a handful of derivations (not one
 // per request), a flood on one user is refused with 429 + Retry-After past its budget, and a valid
 // user's first login still gets through. Counts of derivations, not times: the machine is shared.
@@ -37,7 +37,7 @@ async function settle(checker: ReturnType<typeof createPasswordChecker>): Promis
   assert.fail(`queue not empty after 10 s: ${JSON.stringify(checker.queue.stats())}`);
 }
 
-describe('password floods through real sockets (issue 28)', function () {
+describe('password floods through real sockets', function () {
   this.timeout(60_000);
   let server: StartedServer;
   let port: number;

@@ -182,7 +182,7 @@ describe('clinic process on PostgreSQL (main.ts)', function () {
       await check.end();
     }
   });
-  it('drains on SIGTERM that comes before the secured instance listens (issue 28, item 5)', async function () {
+  it('drains on SIGTERM that comes before the secured instance listens', async function () {
     const url = await testDatabaseUrl();
     if (!url) this.skip();
     const db = await newDatabase(url!, `clinic_early_${process.pid}`);

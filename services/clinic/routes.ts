@@ -206,7 +206,7 @@ export function registerRoutes(
     const pet = await store.pets.insert(fields);
     return { status: 201, body: view.created.pet(pet, petType), location: `/api/pets/${pet.id}` };
   });
-  // Unlike upstream (issue #310), the pet must belong to the owner in the path.
+  // Unlike upstream spring-petclinic-rest (its issue #310), the pet must belong to the owner in the path.
   const ownersPet = async (args: Args) => {
     const found = await owner(args);
     const pet = await store.pets.get(id(args, 'petId'));

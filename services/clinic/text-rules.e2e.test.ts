@@ -1,4 +1,4 @@
-// Issue 28, item 9: the same input gets the same answer on both stores, decided before either sees
+// The same input gets the same answer on both stores, decided before either sees
 // it. NUL in any text field or query value is a 400 naming the field (PostgreSQL cannot store it;
 // the in-memory store used to); lengths count characters as PostgreSQL does (an emoji is one, not
 // two UTF-16 units), so 255 emoji fit an address on both.
@@ -47,7 +47,7 @@ const nulCases: Case[] = [
   ],
 ];
 
-describeEachStore('text rules before the store (issue 28)', (fresh) => {
+describeEachStore('text rules before the store', (fresh) => {
   let c: CheckedClient;
   beforeEach(async () => {
     c = checkedClient(createClinicApp({ securityEnabled: false }, { contract, store: await fresh() }));

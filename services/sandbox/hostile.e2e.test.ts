@@ -1,4 +1,4 @@
-// Issue 21: the sandbox under hostile input. Every route gets the corpus of services/shared/hostile;
+// The sandbox under hostile input. Every route gets the corpus of services/shared/hostile;
 // the sandbox must answer every request, never with a 5xx, with a JSON body on every 4xx, and stay up.
 import assert from 'node:assert/strict';
 import { hostileCorpus, type RouteUnderTest } from '../shared/hostile/corpus.js';
@@ -29,7 +29,7 @@ export const SANDBOX_ROUTES: RouteUnderTest[] = [
   })),
 ];
 
-describe('sandbox under hostile input (issue 21)', function () {
+describe('sandbox under hostile input', function () {
   this.timeout(120_000);
 
   it('every route: no 5xx, no hang, JSON on every 4xx, still up', async () => {

@@ -112,7 +112,7 @@ describe('sandbox process (main.ts)', function () {
     });
   }
 
-  // Issue 21: keep-alive clients sending without pause while the process drains.
+  // Keep-alive clients sending without pause while the process drains.
   for (const latencyMs of [0, 1500]) {
     it(`drains 50 keep-alive clients (${latencyMs} ms responses): Connection: close after SIGTERM, 0 resets, exit after the last response`, async () => {
       const running = await start({

@@ -1,6 +1,6 @@
 // Every panel target of a dashboard as the /api/ds/query request Grafana's frontend sends for it, for
 // one run's window, and the rule for which of them must answer with data: the one the local query tests
-// use (dashboards/influxql.test.ts, dashboards/promql.test.ts), data exactly where the metric was
+// use (dashboards/influxql.e2e.test.ts, dashboards/promql.e2e.test.ts), data exactly where the metric was
 // recorded. Template variables are filled as Grafana's frontend does before sending; the backend macros
 // ($timeFilter, $__interval, $__rate_interval) are filled here too, so Grafana's backend receives a
 // finished query and nothing depends on how it would expand them.

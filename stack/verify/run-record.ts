@@ -1,6 +1,7 @@
 // The run `npm run stack:verify` checks the stack against: stack/compose.sh's `stream` writes
 // results/stack/last-run.env (testid, scenario, profile, start and end in epoch seconds, the k6
 // container's exit code), and the k6 container writes its summaries into results/.
+import { EXIT } from '@loadlab/k6-format/exit-codes';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -74,14 +75,15 @@ export function crossedThresholds(summary: SummaryJson): string[] {
   );
 }
 
-/** k6's rule: 0 when every threshold held, 99 when one was crossed; any other code is not a threshold result. */
+/** k6's rule: 0 when every threshold held, EXIT.thresholds (99) when one was crossed; any other code is not a threshold result. */
 export function exitAgreesWithThresholds(exitCode: number, crossed: string[]): string | undefined {
-  const expected = crossed.length > 0 ? 99 : 0;
+  const expected = crossed.length > 0 ? EXIT.thresholds : EXIT.ok;
   if (exitCode === expected) return undefined;
-  if (exitCode !== 0 && exitCode !== 99) return `k6 exited ${exitCode}, which is not a threshold outcome`;
+  if (exitCode !== EXIT.ok && exitCode !== EXIT.thresholds)
+    return `k6 exited ${exitCode}, which is not a threshold outcome`;
   return crossed.length > 0
     ? `k6 exited 0 though the summary marks crossed: ${crossed.join(', ')}`
-    : 'k6 exited 99 though the summary marks every threshold as held';
+    : `k6 exited ${EXIT.thresholds} though the summary marks every threshold as held`;
 }
 
 /** The summary files the k6 container wrote during the run (results/summary-*.json, modified since it began). */

@@ -6,10 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import {
-  browserLaunchFailure as launchFailure,
-  browserLaunchOptions as launchOptions,
-} from '@loadlab/runner';
+import { launchFailure, launchOptions } from '@loadlab/k6-format/browser-launch';
 import type { CheckResult } from './checks.js';
 import {
   bySelector,

@@ -49,7 +49,7 @@ export interface VuRuntime {
   /**
    * The samples of request `requestId`'s hops (http_reqs, http_req_*, http_req_failed): the main
    * thread builds them from the answer it keeps, each at its hop's end as k6 stamps them, tagged
-   * with baseTags() and the request's own tags (vu/http-samples.ts).
+   * with baseTags() and the request's own tags (host/http-samples.ts).
    */
   recordHttp(requestId: number): void;
   /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */

@@ -1,7 +1,7 @@
 // `k6/net/grpc` (js/modules/k6/grpc in k6 v1.3): Client (load, loadProtoset, connect with
 // reflection, invoke, asyncInvoke, close), Stream (on data/error/end, write, end) and the status
 // constants. Messages are encoded and decoded here with the client's descriptors; the network is the
-// main thread's (vu/grpc-engine.ts): invoke and connect block the VU as http calls do, streams and
+// main thread's (host/grpc-engine.ts): invoke and connect block the VU as http calls do, streams and
 // asyncInvoke answer as events that this VU's event loop runs while the iteration waits for them.
 import type {
   GrpcAnswer,

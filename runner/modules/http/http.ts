@@ -180,7 +180,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     // A request the end of the test (abortOnFail, a stop, gracefulStop) cut short is neither
     // sampled nor logged in k6: its iteration ends as interrupted.
     if (res.error) rt.checkInterrupted();
-    // The hops' samples are built on the main thread from the answer it keeps (vu/http-samples.ts).
+    // The hops' samples are built on the main thread from the answer it keeps (host/http-samples.ts).
     rt.recordHttp(p.id);
     if (res.error) {
       // Go's error, as k6 logs it or throws it (a GoError), e.g. Get "http://127.0.0.1:1/x": dial

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { DurationError, formatDuration, goDurationError, parseDuration } from './duration.js';
+
+describe('k6-format durations', () => {
+  it("formats as Go's Duration.String, which k6 prints everywhere", () => {
+    const cases: [number, string][] = [
+      [0, '0s'],
+      [0.5, '500µs'],
+      [500, '500ms'],
+      [1500, '1.5s'],
+      [90_000, '1m30s'],
+      [3_600_000, '1h0m0s'],
+      [-1500, '-1.5s'],
+    ];
+    for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, `${ms} ms`);
+  });
+
+  it("words a refused duration as Go's time.ParseDuration does", () => {
+    assert.equal(goDurationError('1m30s'), undefined);
+    assert.equal(goDurationError('0'), undefined);
+    assert.equal(goDurationError('5'), 'time: missing unit in duration "5"');
+    assert.equal(goDurationError('5x'), 'time: unknown unit "x" in duration "5x"');
+    assert.equal(goDurationError('soon'), 'time: invalid duration "soon"');
+  });
+
+  it("parses Go's units plus k6's days, refusing with Go's words (the part after the days)", () => {
+    assert.equal(parseDuration('1m30s'), 90_000);
+    assert.equal(parseDuration('1d2h'), 93_600_000);
+    assert.throws(() => parseDuration('1d', { days: false }), DurationError);
+    assert.throws(() => parseDuration('1d5x'), { message: 'time: unknown unit "x" in duration "5x"' });
+    assert.throws(() => parseDuration('5x'), { message: 'time: unknown unit "x" in duration "5x"' });
+  });
+});

@@ -1,0 +1,79 @@
+// k6's `--out json` file (NDJSON): a `Metric` line the first time a metric appears (its type, thresholds
+// and sub-metrics), then one `Point` line per sample. One writer and one reader of a line, shared by the
+// runner's output, the report, the conformance shapes and the benchmarks.
+import type { MetricType, ValueType } from './samples.js';
+
+/** A threshold as k6 writes it: its source, or its config when it can abort the test. */
+export type NdjsonThreshold =
+  string | { threshold: string; abortOnFail: true; delayAbortEval: string | null };
+
+export interface NdjsonSubmetric {
+  name: string;
+  suffix: string;
+  tags: Record<string, string>;
+}
+
+export interface NdjsonMetricLine {
+  type: 'Metric';
+  data: {
+    name: string;
+    type: MetricType;
+    contains: ValueType;
+    thresholds: NdjsonThreshold[];
+    submetrics: NdjsonSubmetric[] | null;
+  };
+  metric: string;
+}
+
+export interface NdjsonPointLine {
+  metric: string;
+  type: 'Point';
+  /** time: RFC 3339 with nanoseconds and the local offset, as k6 writes it. */
+  data: { time: string; value: number; tags: Record<string, string> | null };
+}
+
+export type NdjsonLine = NdjsonMetricLine | NdjsonPointLine;
+
+/** A Metric line (with its newline), fields in k6's order. */
+export function metricLine(
+  name: string,
+  type: MetricType,
+  contains: ValueType,
+  thresholds: NdjsonThreshold[] = [],
+  submetrics: NdjsonSubmetric[] | null = null,
+): string {
+  const line: NdjsonMetricLine = {
+    type: 'Metric',
+    data: { name, type, contains, thresholds, submetrics },
+    metric: name,
+  };
+  return `${JSON.stringify(line)}\n`;
+}
+
+/** A Point line (with its newline), fields in k6's order. */
+export function pointLine(metric: string, time: string, value: number, tags: Record<string, string>): string {
+  const line: NdjsonPointLine = { metric, type: 'Point', data: { time, value, tags } };
+  return `${JSON.stringify(line)}\n`;
+}
+
+/**
+ * One line read back, or undefined when it is not a whole Metric or Point line (k6 may be killed
+ * mid-write, so a reader counts such lines rather than failing).
+ */
+export function parseNdjsonLine(text: string): NdjsonLine | undefined {
+  let line: Partial<NdjsonLine>;
+  try {
+    line = JSON.parse(text) as Partial<NdjsonLine>;
+  } catch {
+    return undefined;
+  }
+  if (line?.type === 'Metric')
+    return typeof line.data?.name === 'string' ? (line as NdjsonMetricLine) : undefined;
+  if (line?.type === 'Point') {
+    const data = line.data as Partial<NdjsonPointLine['data']> | undefined;
+    return typeof line.metric === 'string' && typeof data?.value === 'number' && typeof data.time === 'string'
+      ? (line as NdjsonPointLine)
+      : undefined;
+  }
+  return undefined;
+}
