@@ -26,7 +26,7 @@ describe('test tiers and the dependency rules', () => {
     assert.equal(runsIn(tiers.unit, 'a-new-folder/thing.e2e.test.ts'), false);
   });
 
-  it('names exactly the computed imports of bin/loadlab.js and k6/build.ts', () => {
+  it('names exactly the computed imports of bin/loadlab.js, k6/build.ts and runner/vu/isolate-code.ts', () => {
     const bin = readFileSync(`${REPO}bin/loadlab.js`, 'utf8');
     const labModules = [...bin.matchAll(/labModule\('([^']+)'\)/g)].map((m) => `${m[1]}.ts`);
     assert.deepEqual(rules.COMPUTED_IMPORTS['bin/loadlab.js'], labModules);
@@ -36,6 +36,10 @@ describe('test tiers and the dependency rules', () => {
       .match(/'[^']+'/g)!
       .map((d) => `k6/${d.slice(1, -1)}/`);
     assert.deepEqual(rules.COMPUTED_IMPORTS['k6/build.ts'], dirs);
+    // runner/vu/isolate-code.ts bundles its stand-ins by name from one folder.
+    const isolateCode = readFileSync(`${REPO}runner/vu/isolate-code.ts`, 'utf8');
+    assert.match(isolateCode, /path\.join\(vuDir, 'isolate', `\$\{name\}\.\$\{sourceExt\}`\)/);
+    assert.deepEqual(rules.COMPUTED_IMPORTS['runner/vu/isolate-code.ts'], ['runner/vu/isolate/']);
   });
 
   it('counts as test code what only tests import or start, whatever its name', () => {
