@@ -1,0 +1,109 @@
+// `npm run bench:thousand-vus`: the test a performance engineer runs first, a thousand VUs each
+// doing `http.get` + `check` + `sleep(1)` for 20 s against a local target, on real k6 and on the
+// runner, alternating (the first of each round alternates too). For each run: the command's wall
+// time, its peak RSS and the iterations it made; then the medians and the runner/k6 ratios.
+// BENCH_ROUNDS (default 3), BENCH_VUS (default 1000), BENCH_SECONDS (default 20), BENCH_LOADLAB
+// (another checkout's bin/loadlab.js). Needs a real k6. Bounded: each run is killed after its
+// planned time plus 120 s. The load average is printed beside the figures: they mean little on a busy host.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { realK6 } from '../devkit/real-k6.js';
+import { median, runEngine, type EngineRunResult } from './lib/engine-run.js';
+import { startTarget } from './lib/plain-target.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const VUS = Number(process.env.BENCH_VUS ?? 1000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+for (const [name, value, max] of [
+  ['BENCH_ROUNDS', ROUNDS, 15],
+  ['BENCH_VUS', VUS, 5000],
+  ['BENCH_SECONDS', SECONDS, 600],
+] as const) {
+  if (!(Number.isInteger(value) && value >= 1 && value <= max)) {
+    console.error(`${name} must be an integer in [1, ${max}]`);
+    process.exit(2);
+  }
+}
+const k6 = realK6();
+if (!k6) {
+  console.error('bench:thousand-vus needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)');
+  process.exit(2);
+}
+const loadlab = resolve(
+  process.env.BENCH_LOADLAB ?? fileURLToPath(new URL('../bin/loadlab.js', import.meta.url)),
+);
+
+const SCRIPT = `import http from 'k6/http';
+import { check, sleep } from 'k6';
+export const options = { vus: ${VUS}, duration: '${SECONDS}s' };
+export default function () {
+  check(http.get(__ENV.URL), { 'status is 200': (r) => r.status === 200 });
+  sleep(1);
+}
+`;
+
+type Engine = 'k6' | 'runner';
+interface Run extends EngineRunResult {
+  wallS: number;
+}
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+const dir = await mkdtemp(join(tmpdir(), 'loadlab-bench-thousand-'));
+const target = await startTarget(dir);
+try {
+  const script = join(dir, 'thousand.js');
+  await writeFile(script, SCRIPT);
+  console.log(
+    `${VUS} VUs, http.get + check + sleep(1), ${SECONDS} s; target ${target.url}; runner ${loadlab}`,
+  );
+  console.log(`real k6: ${k6}; load average before: ${load()}`);
+  const runs: Record<Engine, Run[]> = { k6: [], runner: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: Engine[] = round % 2 === 0 ? ['k6', 'runner'] : ['runner', 'k6'];
+    for (const engine of order) {
+      const [command, args] =
+        engine === 'k6'
+          ? [k6, ['run', '-q', script]]
+          : [process.execPath, ['--no-node-snapshot', loadlab, 'run', '-q', script]];
+      const started = performance.now();
+      const r = await runEngine(
+        command,
+        args,
+        dir,
+        { URL: target.url, K6_NO_USAGE_REPORT: 'true' },
+        (SECONDS + 120) * 1000,
+        'iterations',
+      );
+      const run = { ...r, wallS: (performance.now() - started) / 1000 };
+      runs[engine].push(run);
+      console.log(
+        `round ${round + 1} ${engine.padEnd(6)} wall ${run.wallS.toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB, ` +
+          `${run.requests} iterations (load ${load()})`,
+      );
+    }
+  }
+  const med = (engine: Engine, pick: (r: Run) => number) => median(runs[engine].map(pick));
+  const line = (label: string, pick: (r: Run) => number, unit: string, digits: number) => {
+    const [a, b] = [med('k6', pick), med('runner', pick)];
+    console.log(
+      `${label.padEnd(12)} k6 ${a.toFixed(digits)} ${unit}, runner ${b.toFixed(digits)} ${unit}: runner/k6 ${(b / a).toFixed(2)}`,
+    );
+  };
+  console.log(`medians of ${ROUNDS} (load average after: ${load()}):`);
+  line('wall', (r) => r.wallS, 's', 2);
+  line('peak RSS', (r) => r.peakRssMb, 'MB', 0);
+  line('iterations', (r) => r.requests, '', 0);
+  const wallGoal = 1.15 * med('k6', (r) => r.wallS) + 1;
+  console.log(
+    `issue goals: peak RSS <= 1536 MB, wall <= ${wallGoal.toFixed(2)} s (1.15x k6 + 1 s), iterations >= ${(0.9 * med('k6', (r) => r.requests)).toFixed(0)} (0.9x k6)`,
+  );
+} finally {
+  target.child.send('stop');
+  await rm(dir, { recursive: true, force: true });
+}
