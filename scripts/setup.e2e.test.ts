@@ -18,6 +18,9 @@ const DEBIAN_NAMES = [
   'prometheus',
   'shellcheck',
   'yamllint',
+  'g++',
+  'make',
+  'python3',
 ];
 
 interface SetupRun {
@@ -103,7 +106,10 @@ describe('scripts/setup.sh on a fresh machine (stand-in package tools)', () => {
     assert.deepEqual(installs(run), [
       'apt-get install -y -qq --no-install-recommends influxdb shellcheck yamllint',
     ]);
-    assert.match(run.stderr, /^setup: ubuntu's archive has no influxdb-client postgresql prometheus; /m);
+    assert.match(
+      run.stderr,
+      /^setup: ubuntu's archive has no influxdb-client postgresql prometheus g\+\+ make python3; /m,
+    );
     assert.equal(run.calls.at(-1), 'npm ci --no-fund --no-audit');
   });
 

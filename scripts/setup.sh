@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Prepares a fresh machine for the tests: the system packages they use (Chromium for the browser scenario
 # and the report checks, InfluxDB 1.x and Prometheus for the observability tests, PostgreSQL for the
-# clinic's database store, shellcheck and yamllint for the scripts and the stack), then the npm packages
-# from the lockfile.
+# clinic's database store, shellcheck and yamllint for the scripts and the stack, a C++ toolchain for
+# the runner's native addon), then the npm packages from the lockfile.
 # Debian 12 (what CI and the development machines run) by these package names; Ubuntu 22.04/24.04 by
 # the same names except Chromium, which Ubuntu ships only as a snap.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-debian_packages=(chromium influxdb influxdb-client postgresql prometheus shellcheck yamllint)
-ubuntu_packages=(influxdb influxdb-client postgresql prometheus shellcheck yamllint)
+# g++, make and python3 build isolated-vm (the runner's VU isolates) from source with node-gyp.
+debian_packages=(chromium influxdb influxdb-client postgresql prometheus shellcheck yamllint g++ make python3)
+ubuntu_packages=(influxdb influxdb-client postgresql prometheus shellcheck yamllint g++ make python3)
 
 # LOADLAB_OS_RELEASE names another os-release file (the tests read this script as Ubuntu would).
 os_release=${LOADLAB_OS_RELEASE:-/etc/os-release}

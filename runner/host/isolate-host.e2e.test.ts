@@ -2,7 +2,8 @@
 // gives it, not Node's, and a VU that runs out of memory loses its isolate only.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runLoadlab } from '../../devkit/loadlab-run.js';
+import { runCommand } from '../../devkit/command.js';
+import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -31,6 +32,23 @@ describe('runner/host: VUs in V8 isolates', function () {
     assert.match(workers.stderr, /level=debug msg="VUs run in worker threads: LOADLAB_VU_HOST=worker"/);
     // Node's globals leak into a worker's script scope: the isolates are what k6 gives a script.
     assert.match(workers.stderr, /Buffer: function/);
+  });
+
+  it('Node started with its startup snapshot (isolated-vm crashes against it): workers, and one warning saying why and what to do', async () => {
+    const r = await runCommand(
+      process.execPath,
+      [`${REPO}bin/loadlab.js`, 'run', '-q', join(FIXTURES, 'script-globals.js')],
+      {
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('level=warning'));
+    assert.equal(warnings.length, 1, r.stderr);
+    assert.match(
+      warnings[0]!,
+      /VUs run in worker threads: isolated-vm cannot be used on Node v\S+ \(Node was started without --no-node-snapshot\).*npm run loadlab/,
+    );
   });
 
   it('fixtures/out-of-memory.js: a VU past its heap limit loses its iteration with one line; the others and the summary carry on', async () => {

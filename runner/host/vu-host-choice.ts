@@ -15,6 +15,8 @@ export interface VuHostChoice {
   start: StartVuCode;
   /** Why the workers, when they were chosen. */
   reason?: string;
+  /** Set when the isolates could not be had here (not the script's doing): worth a warning. */
+  degraded?: true;
 }
 
 /** k6 modules whose code here is Node's (playwright, cheerio, protobuf, ws, web streams). */
@@ -70,8 +72,11 @@ export async function chooseVuHost(
   const scriptReason = workerOnlyReason(bundle);
   if (scriptReason) return worker(scriptReason);
   const lib = loadIsolatedVm();
-  if (lib instanceof Error)
-    return worker(`isolated-vm cannot be loaded on Node ${process.version}: ${lib.message.split('\n')[0]}`);
+  if (lib instanceof Error) {
+    const why = lib.message.split('\n')[0];
+    const reason = `isolated-vm cannot be used on Node ${process.version} (${why}), so each VU costs a Node worker: start it as 'loadlab' or 'npm run loadlab', which pass --no-node-snapshot, or rebuild isolated-vm (scripts/setup.sh installs the build tools; then npm rebuild isolated-vm)`;
+    return { ...worker(reason), degraded: true };
+  }
   await prepareIsolateCode();
   return { name: 'isolate', start: startIsolateVuCode };
 }

@@ -52,7 +52,8 @@ async function runOpened(
   if (typeof script === 'number') return script;
 
   const host = await chooseVuHost(script.bundle, env);
-  if (host.reason && flags.verbose) log('debug', `VUs run in worker threads: ${host.reason}`);
+  if (host.degraded) log('warn', `VUs run in worker threads: ${host.reason}`);
+  else if (host.reason && flags.verbose) log('debug', `VUs run in worker threads: ${host.reason}`);
   const route = new SampleRoute();
   const vus = new VuFactory(script, scriptEnv(env, flags), runHooks(flags, log, redactor, route), host.start);
   try {
