@@ -56,6 +56,11 @@ export interface IsolateHostApi<Init = unknown> {
   /** A hash (or an HMAC when `key` is given) by its OpenSSL name. */
   digest(algorithm: string, data: Uint8Array, key?: Uint8Array): Uint8Array;
   randomBytes(count: number): Uint8Array;
+  /**
+   * The script bundle's source map, kept on the main thread: a suite script's is twice its code, and
+   * a VU reads it only to place an error (vu/script-text.ts parses it on first use).
+   */
+  sourceMap(): string | undefined;
   /** Throws a TypeError for what the WHATWG URL parser refuses. */
   parseUrl(input: string, base?: string): HostUrlParts;
 }

@@ -141,8 +141,10 @@ class IsolateVuCode implements VuCodeHost {
       onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
     });
     const [seconds, nanoseconds] = process.hrtime();
+    const { sourceMap, ...bundle } = init.bundle;
     const api = {
-      init,
+      init: { ...init, bundle },
+      sourceMap: new lib.Callback(() => sourceMap),
       timeOrigin: performance.timeOrigin,
       clockBase: { seconds, nanoseconds, perfNow: performance.now() },
       cwd: process.cwd(),

@@ -20,6 +20,8 @@ Object.defineProperty(globalThis, ISOLATE_START_GLOBAL, {
   configurable: true,
   value: () => {
     takeHost();
+    // The source map stays on the main thread until an error needs it (isolate-api.ts).
+    Object.defineProperty(host.init.bundle, 'sourceMap', { get: () => host.sourceMap() });
     delete (globalThis as Record<string, unknown>)[ISOLATE_START_GLOBAL];
     Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: startVu(host.init, transport) });
   },
