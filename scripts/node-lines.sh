@@ -9,10 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
-# The runner's e2e tests run on every line: the runner is what users install on their own Node. The
-# rest of the e2e tier (services, lab, stack) runs on the machine's Node in npm test; on the others
-# it would take as long again per line, and CI's budget is 30 minutes.
-e2e=${LOADLAB_NODE_LINES_E2E:-runner/**/*.e2e.test.ts}
+# The runner's e2e tests and its packed install (npx loadlab from the tarballs) run on every line: the
+# runner is what users install on their own Node. The rest of the e2e tier (services, lab, stack)
+# runs on the machine's Node in npm test; on the others it would take as long again per line, and
+# CI's budget is 30 minutes.
+e2e=${LOADLAB_NODE_LINES_E2E:-runner/**/*.e2e.test.ts scripts/pack-runner.e2e.test.ts}
 read -r -a e2e_globs <<<"$e2e"
 lines=${LOADLAB_NODE_LINES:-22 24}
 cache=${LOADLAB_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loadlab/node}
