@@ -73,6 +73,40 @@ describe('scripts/pack-runner: the packed runner installed alone runs `npx loadl
     assert.ok(readFileSync(join(app, 'node_modules/@loadlab/k6-format/index.d.ts')).length > 0);
   });
 
+  it("a TypeScript module type-checks against the packages' declarations (with @types/node)", async () => {
+    writeFileSync(
+      join(app, 'use.mts'),
+      `import { EXIT, inspect, main } from '@loadlab/runner';
+import { parseDuration } from '@loadlab/k6-format/duration';
+const code: number = await main(['version']);
+const plan = await inspect('t.js');
+const ms: number = parseDuration('1m');
+export const seen = [code, EXIT.thresholds, plan.maxVus, ms];
+`,
+    );
+    const compilerOptions = {
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      target: 'ES2022',
+      strict: true,
+      noEmit: true,
+      types: ['node'],
+      typeRoots: [join(REPO, 'node_modules/@types')],
+    };
+    // Not tsconfig.json: esbuild would read that one when the runner bundles the other tests' scripts.
+    const config = join(app, 'tsconfig.typecheck.json');
+    writeFileSync(config, JSON.stringify({ compilerOptions, files: ['use.mts'] }));
+    const tsc = await runCommand(
+      process.execPath,
+      [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', config],
+      {
+        cwd: app,
+        env: process.env,
+      },
+    );
+    assert.equal(tsc.code, 0, tsc.output);
+  });
+
   it('`npx loadlab version` names the runner package version', async () => {
     const r = await npxLoadlab(['version']);
     assert.equal(r.code, 0, r.output);
