@@ -82,7 +82,7 @@ for line in $lines; do
     step 'npm ci' npm ci --prefer-offline --no-audit --no-fund --loglevel=error
     step 'build:k6' npm run -s build:k6
     step 'unit tier' npm run -s test:unit
-    step "e2e ($e2e)" npx mocha --require devkit/results-guard.mocha.ts "${ignores[@]}" "${e2e_globs[@]}"
+    step "e2e ($e2e)" npx mocha --require devkit/results-guard.mocha.ts ${ignores[@]+"${ignores[@]}"} ${e2e_globs[@]+"${e2e_globs[@]}"}
     step 'lab --quick' npm run -s lab -- --quick
   )
   rm -rf "$clone"
