@@ -1,17 +1,17 @@
 // The runner as plain JavaScript, so `loadlab run` starts without the TypeScript loader: tsx's
 // loader thread and its transforms cost 0.5-1 s of every run's start on this host (bench:wall,
-// runner/vu/README.md). runner/ and report/ are compiled file by file with esbuild into
-// node_modules/.cache/loadlab-runner/<key>/ (the same layout, so paths relative to a module still
-// hold; other files are symlinked), with the VU worker's bundle built once beside it. <key> hashes
-// every file's path, size and mtime, so an edit to any source builds a new copy on the next run.
-// The repository's npm workspaces (package.json `workspaces`, e.g. a package whose exports are .ts
-// files) are compiled beside them, and the copy's own node_modules/<name> points to the compiled one.
+// runner/vu/README.md). @loadlab/runner and @loadlab/k6-format are staged as the packages a user
+// installs (bin/runner-package.js: the same compiled files and published manifests npm pack gets)
+// into node_modules/.cache/loadlab-runner/<key>/, and the lab's report/ is compiled file by file
+// beside them (the same layout, so paths relative to a module still hold; its other files are
+// symlinked), with the VU worker's bundle built once from the sources. <key> hashes every file's
+// path, size and mtime, so an edit to any source builds a new copy on the next run. The copy's own
+// node_modules/<name> points to each staged package.
 // A copy is built in a temporary folder and renamed into place: concurrent runs never see half of
 // one. Any failure returns undefined and the caller runs the sources through tsx as before;
 // LOADLAB_FROM_SOURCES=1 asks for that.
 import { createHash } from 'node:crypto';
 import {
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -22,40 +22,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { compileSources, isSource, REPO, RUNNER_PACKAGES, stagePackage, walk } from './runner-package.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-// The lab's dashboard beside the runner's workspaces (runner, k6-format); the services are not the runner's.
+// The lab's dashboard, compiled beside the runner's packages.
 const SOURCE_DIRS = ['report'];
-const NOT_RUNNER = new Set(['services']);
-
-/** The workspace folders of the repository's package.json (plain folder names only). */
-function workspaces() {
-  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
-  const list = Array.isArray(pkg.workspaces) ? pkg.workspaces : (pkg.workspaces?.packages ?? []);
-  return list.filter(
-    (w) => typeof w === 'string' && /^[\w.-]+$/.test(w) && !NOT_RUNNER.has(w) && existsSync(join(REPO, w)),
-  );
-}
-
-/** A workspace's package.json with its .ts exports pointing to the compiled .js files. */
-function compiledPackageJson(dir) {
-  const text = readFileSync(join(REPO, dir, 'package.json'), 'utf8');
-  const pkg = JSON.parse(text);
-  return { name: pkg.name, json: JSON.stringify(pkg).replace(/\.ts"/g, '.js"') };
-}
 const CACHE = join(REPO, 'node_modules', '.cache', 'loadlab-runner');
 /** Copies kept: an older one may still serve a long run that imports a module late (k6/browser). */
 const KEEP = 4;
-
-function walk(dir, files) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) walk(path, files);
-    else if (entry.isFile()) files.push(path);
-  }
-  return files;
-}
 
 function keyOf(files) {
   const hash = createHash('sha1').update(`${process.version}\0${REPO}\0`);
@@ -66,31 +40,23 @@ function keyOf(files) {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function build(files, packages, target) {
+async function build(labFiles, target) {
   const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
   try {
-    const { build: esbuild } = await import('esbuild');
-    const sources = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.test.ts'));
-    await esbuild({
-      entryPoints: sources,
-      outdir: tmp,
-      outbase: REPO,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      logLevel: 'silent',
-    });
-    for (const file of files.filter((f) => !f.endsWith('.ts') && !f.endsWith('.test.js'))) {
+    await compileSources(
+      labFiles.filter((f) => isSource(f) && !f.endsWith('.test.ts')),
+      tmp,
+      REPO,
+    );
+    for (const file of labFiles.filter((f) => !f.endsWith('.ts') && !f.endsWith('.test.js'))) {
       const to = join(tmp, relative(REPO, file));
       mkdirSync(dirname(to), { recursive: true });
       symlinkSync(file, to);
     }
     symlinkSync(join(REPO, 'package.json'), join(tmp, 'package.json'));
-    for (const dir of packages) {
-      const { name, json } = compiledPackageJson(dir);
-      const pkgFile = join(tmp, dir, 'package.json');
-      rmSync(pkgFile, { force: true });
-      writeFileSync(pkgFile, json);
+    for (const dir of RUNNER_PACKAGES) {
+      await stagePackage(dir, join(tmp, dir));
+      const { name } = JSON.parse(readFileSync(join(tmp, dir, 'package.json'), 'utf8'));
       const link = join(tmp, 'node_modules', ...name.split('/'));
       mkdirSync(dirname(link), { recursive: true });
       // Relative: the folder is renamed into place once built.
@@ -144,12 +110,12 @@ function prune(keep) {
 export async function compiledRoot() {
   if (process.env.LOADLAB_FROM_SOURCES === '1') return undefined;
   try {
-    const packages = workspaces();
-    const files = [...SOURCE_DIRS, ...packages].flatMap((dir) => walk(join(REPO, dir), []));
-    const target = join(CACHE, keyOf(files));
+    const labFiles = SOURCE_DIRS.flatMap((dir) => walk(join(REPO, dir)));
+    const packageFiles = RUNNER_PACKAGES.flatMap((dir) => walk(join(REPO, dir)));
+    const target = join(CACHE, keyOf([...labFiles, ...packageFiles]));
     if (!statSync(join(target, 'runner', 'cli.js'), { throwIfNoEntry: false })) {
       mkdirSync(CACHE, { recursive: true });
-      await build(files, packages, target);
+      await build(labFiles, target);
       prune(relative(CACHE, target));
     }
     return pathToFileURL(`${target}/`).href;

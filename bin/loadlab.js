@@ -1,10 +1,13 @@
 #!/usr/bin/env -S node --no-node-snapshot
 // Entry point of the lab's `loadlab` command: @loadlab/runner's command line with the report's live web
 // dashboard plugged in (the runner imports nothing of the report; k6 builds its dashboard in likewise).
-// It runs the runner compiled to JavaScript when it can (bin/compiled-runner.js: no TypeScript loader
-// at start-up), else the TypeScript sources through tsx.
+// It runs the runner compiled to JavaScript when it can (bin/compiled-runner.js: the packages a user
+// installs, staged as npm pack stages them; no TypeScript loader at start-up), else the TypeScript
+// sources through tsx. A Node older than the lab's engines gets one line first (the runner's check).
+import { refuseOldNode } from '../runner/bin/node-version.js';
 import { compiledRoot } from './compiled-runner.js';
 
+refuseOldNode(new URL('../package.json', import.meta.url));
 const root = await compiledRoot();
 if (!root) {
   const { register } = await import('tsx/esm/api');

@@ -61,9 +61,11 @@ export function sameEngine(a: EngineInfo | undefined, b: EngineInfo | undefined)
   return !!a && !!b && describeEngine(a) === describeEngine(b);
 }
 
-/** The Node runner of this checkout, as run-k6.sh names it: the live dashboard runs inside it. */
+/** The Node runner of this checkout, as run-k6.sh names it (its package's version): the live dashboard runs inside it. */
 export function thisNodeRunner(): EngineInfo {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  const { version } = JSON.parse(
+    readFileSync(new URL('../runner/package.json', import.meta.url), 'utf8'),
+  ) as {
     version: string;
   };
   const engine: EngineInfo = { name: 'node', version: `loadlab ${version}` };

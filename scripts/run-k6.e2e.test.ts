@@ -52,7 +52,7 @@ describe('scripts/run-k6.sh', () => {
     const bin = fakeBin({ k6: FAKE_K6('v0.49.0'), docker: 'exit 1', node: 'echo "node-args: $*"' });
     const r = await run([SCRIPT, '-i', '1'], {}, bin);
     // The version the report names the engine with (report/engine.ts reads this line from the log).
-    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync('runner/package.json', 'utf8')) as { version: string };
     assert.match(
       r.err,
       /engine node \(no k6 on PATH and no usable container engine\); version loadlab (\S+)$/m,

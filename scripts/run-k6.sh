@@ -65,7 +65,8 @@ announce_engine() {
 
 loadlab_version() {
   local v
-  v=$(sed -n 's/^  "version": "\([^"]*\)",*$/\1/p' package.json | head -n 1)
+  # The runner's own version (its package, runner/package.json), as `loadlab version` prints it.
+  v=$(sed -n 's/^  "version": "\([^"]*\)",*$/\1/p' runner/package.json | head -n 1)
   echo "${v:-unknown}"
 }
 

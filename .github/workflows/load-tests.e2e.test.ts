@@ -117,9 +117,13 @@ describe('CI workflow (.github/workflows/load-tests.yml)', () => {
     }
   });
 
-  it('runs the test job in a Debian container, where the package names of setup.sh hold', () => {
-    const job = workflow.jobs['unit-tests'] as Job & { container?: { image?: string; options?: string } };
-    assert.match(job.container?.image ?? '', /^node:20-bookworm$/);
+  it('runs the test job in a Debian container, where the package names of setup.sh hold, on Node 20, 22 and 24', () => {
+    const job = workflow.jobs['unit-tests'] as Job & {
+      container?: { image?: string; options?: string };
+      strategy?: { matrix?: { node?: unknown } };
+    };
+    assert.equal(job.container?.image, 'node:${{ matrix.node }}-bookworm');
+    assert.deepEqual(job.strategy?.matrix?.node, [20, 22, 24]);
     assert.match(job.container?.options ?? '', /--shm-size=1g/);
     assert.match(runs(job), /\.\/scripts\/setup\.sh && npm test/);
   });

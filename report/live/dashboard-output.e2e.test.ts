@@ -162,7 +162,7 @@ describe('live dashboard output', function () {
     assert.equal(pixels.length, 4);
     for (const n of pixels) assert.ok(n > 100, `live chart painted (${n} pixels)`);
     // The dashboard runs inside the Node runner, so it names that engine and its version.
-    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile('runner/package.json', 'utf8')) as { version: string };
     assert.equal(await page.locator('p.engine').textContent(), `Engine: Node runner (loadlab ${version}).`);
     assert.equal(
       await page.locator('table.checks tbody tr').count(),

@@ -2,7 +2,8 @@
 // own (cobra's sections, k6's flag descriptions), listing only what the runner does.
 import { readFileSync } from 'node:fs';
 
-const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+/** @loadlab/runner's own manifest: beside cli/ in the workspace and in the installed package alike. */
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 

@@ -268,14 +268,17 @@ describeEachStore('clinic API (open instance)', (fresh) => {
       await c.post(`${API}/owners`).set('Content-Type', 'application/json; charset=latin1').send('{}'),
       415,
     );
-    isProblem(
-      await c
-        .post(`${API}/owners`)
-        .set('Content-Type', 'application/json')
-        .set('Content-Encoding', 'x-custom')
-        .send('{}'),
-      415,
-    );
+    // zstd: decoded by Node 24's zlib, not by Node 20's; refused on every line alike.
+    for (const coding of ['x-custom', 'zstd']) {
+      isProblem(
+        await c
+          .post(`${API}/owners`)
+          .set('Content-Type', 'application/json')
+          .set('Content-Encoding', coding)
+          .send('{}'),
+        415,
+      );
+    }
     isProblem(
       await c
         .post(`${API}/owners`)

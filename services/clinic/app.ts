@@ -2,6 +2,7 @@
 // the served OpenAPI document, which also validates its parameters and body (contract.ts).
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { refuseDeclaredBodyOver } from '../shared/body-limit.js';
+import { refuseCodingsNotDecodedEverywhere } from '../shared/content-coding.js';
 import { nestsDeeperThan } from '../shared/json-depth.js';
 import type { Logger } from '../shared/logger.js';
 import { createHttpMetrics } from '../shared/metrics.js';
@@ -69,6 +70,7 @@ const jsonBody: RequestHandler[] = [
     }
     next();
   },
+  refuseCodingsNotDecodedEverywhere(),
   express.json({ limit: BODY_LIMIT_BYTES }),
   boundedDepth,
 ];

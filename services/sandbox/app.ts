@@ -4,6 +4,7 @@ import express, { type Request, type RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { refuseDeclaredBodyOver } from '../shared/body-limit.js';
+import { refuseCodingsNotDecodedEverywhere } from '../shared/content-coding.js';
 import type { Logger } from '../shared/logger.js';
 import { createHttpMetrics } from '../shared/metrics.js';
 import { HttpProblem, notFoundHandler, problemErrorHandler } from '../shared/problem.js';
@@ -90,7 +91,11 @@ export function createSandboxApp(config: SandboxConfig, deps: { logger?: Logger 
     res.json({ status: 'ok', service: 'sandbox', uptimeSeconds: Math.round(process.uptime()) });
   });
 
-  const parseLogin = [requireJson(), express.json({ limit: LOGIN_BODY_LIMIT_BYTES })];
+  const parseLogin = [
+    requireJson(),
+    refuseCodingsNotDecodedEverywhere(),
+    express.json({ limit: LOGIN_BODY_LIMIT_BYTES }),
+  ];
   api.post('/auth/login', ...faults, ...parseLogin, (req, res) => {
     const { email, password } = credentialsFrom(req);
     const emailOk = sameSecret(email.toLowerCase(), config.demoEmail.toLowerCase());

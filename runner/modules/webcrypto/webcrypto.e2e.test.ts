@@ -4,6 +4,6 @@ import { assertSameLogLines } from '../../testing/log-lines.js';
 describe('runner/modules WebCrypto (crypto.subtle)', () => {
   it('fixtures/webcrypto.js logs the same lines on real k6 and on the runner', function () {
     this.timeout(120_000);
-    assertSameLogLines(this, 'runner/modules/fixtures/webcrypto.js', 28);
+    assertSameLogLines(this, 'runner/modules/fixtures/webcrypto.js', 31);
   });
 });

@@ -7,7 +7,9 @@
 //   kty, crv, x, y and d, as k6 does: Node refused a `crv` other than the requested namedCurve (and an
 //   `alg`, `ext` or `key_ops` that disagrees) with DataError, which k6 accepts, reporting the
 //   requested namedCurve on the key;
-// - exportKey('jwk', ...) of an RSA or EC key has no alg, ext or key_ops, as k6's.
+// - exportKey('jwk', ...) of an RSA or EC key has no alg, ext or key_ops, as k6's;
+// - a key's usages are listed in the order the script gave them, as k6 keeps them: Node 24 sorts
+//   them into the spec's order (['decrypt', 'encrypt'] became ['encrypt', 'decrypt']).
 
 import type { webcrypto } from 'node:crypto';
 
@@ -21,6 +23,12 @@ const EC_CURVES = ['P-256', 'P-384', 'P-521'];
 
 /** The namedCurve k6 reports for a key imported from a JWK of another curve. */
 const requestedCurve = new WeakMap<object, string>();
+
+/** A made key's usages in the script's order (only those Node gave the key; k6 keeps repeats too). */
+const scriptUsageOrder = new WeakMap<object, string[]>();
+
+/** Where each key-making method of SubtleCrypto takes its keyUsages argument. */
+const USAGES_ARGUMENT = { generateKey: 2, importKey: 4, deriveKey: 4, unwrapKey: 6 } as const;
 
 /** `{algorithm:{name}, name}` and, for all but AES, k6's `key_algorithm` wrapper in front. */
 function k6Algorithm(algorithm: Algorithm, key: object): Record<string, unknown> {
@@ -64,6 +72,15 @@ export function installWebCryptoCompat(scope: typeof globalThis): void {
         algorithm: k6Algorithm(this.algorithm as Algorithm, this),
         usages: [...this.usages],
       };
+    },
+  });
+
+  const usagesGetter = Object.getOwnPropertyDescriptor(keyProto, 'usages')!.get!;
+  Object.defineProperty(keyProto, 'usages', {
+    configurable: true,
+    get(this: CryptoKey) {
+      const inScriptOrder = scriptUsageOrder.get(this);
+      return inScriptOrder === undefined ? usagesGetter.call(this) : [...inScriptOrder];
     },
   });
 
@@ -134,43 +151,61 @@ export function installWebCryptoCompat(scope: typeof globalThis): void {
       return key;
     },
   });
+
+  for (const [method, usagesAt] of Object.entries(USAGES_ARGUMENT)) {
+    const make = subtle[method as keyof typeof USAGES_ARGUMENT] as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(subtle, method, {
+      configurable: true,
+      writable: true,
+      async value(this: SubtleCrypto, ...args: unknown[]) {
+        const made = (await Reflect.apply(make, this, args)) as CryptoKey | CryptoKeyPair;
+        const requested = args[usagesAt];
+        if (!Array.isArray(requested)) return made;
+        for (const key of 'privateKey' in made ? [made.privateKey, made.publicKey] : [made]) {
+          const given = usagesGetter.call(key) as string[];
+          scriptUsageOrder.set(
+            key,
+            requested.filter((usage): usage is string => given.includes(usage as string)),
+          );
+        }
+        return made;
+      },
+    });
+  }
 }
 
-/** The globals through which a script reaches Node's WebCrypto. */
-const WEBCRYPTO_GLOBALS = ['crypto', 'CryptoKey', 'SubtleCrypto', 'Crypto'] as const;
+/**
+ * The global through which a script reaches Node's WebCrypto: every key comes from `crypto.subtle`,
+ * so installing on its first read is in time. CryptoKey, SubtleCrypto and Crypto are left alone:
+ * on Node 22 and 24 they are lazy data properties, and reading their descriptor loads WebCrypto.
+ */
+const WEBCRYPTO_ENTRY = 'crypto';
 
 /**
- * installWebCryptoCompat when the script first reads one of the WebCrypto globals: Node loads its
- * WebCrypto on that read, and a VU that never uses it would pay 4-15 ms of its start for it
- * (bench:vu-start). The globals' own descriptors are put back before the install reads them.
+ * installWebCryptoCompat when the script first reads `crypto`: Node loads its WebCrypto on that
+ * read, and a VU that never uses it would pay 4-15 ms of its start for it (bench:vu-start). The
+ * global's own descriptor (an accessor on every Node line) is put back before the install reads it.
  */
 export function installWebCryptoCompatLazily(scope: typeof globalThis): void {
-  const originals = WEBCRYPTO_GLOBALS.map(
-    (name) => [name, Object.getOwnPropertyDescriptor(scope, name)] as const,
-  );
+  const original = Object.getOwnPropertyDescriptor(scope, WEBCRYPTO_ENTRY);
+  if (!original?.configurable) return installWebCryptoCompat(scope);
   let installed = false;
   const install = (): void => {
     if (installed) return;
     installed = true;
-    for (const [name, descriptor] of originals) {
-      if (descriptor) Object.defineProperty(scope, name, descriptor);
-      else delete (scope as Record<string, unknown>)[name];
-    }
+    Object.defineProperty(scope, WEBCRYPTO_ENTRY, original);
     installWebCryptoCompat(scope);
   };
-  for (const [name, descriptor] of originals) {
-    if (!descriptor?.configurable) continue;
-    Object.defineProperty(scope, name, {
-      configurable: true,
-      enumerable: descriptor.enumerable,
-      get() {
-        install();
-        return (scope as Record<string, unknown>)[name];
-      },
-      set(value: unknown) {
-        install();
-        (scope as Record<string, unknown>)[name] = value;
-      },
-    });
-  }
+  Object.defineProperty(scope, WEBCRYPTO_ENTRY, {
+    configurable: true,
+    enumerable: original.enumerable,
+    get() {
+      install();
+      return (scope as Record<string, unknown>)[WEBCRYPTO_ENTRY];
+    },
+    set(value: unknown) {
+      install();
+      (scope as Record<string, unknown>)[WEBCRYPTO_ENTRY] = value;
+    },
+  });
 }
