@@ -146,6 +146,12 @@ describe('scripts/setup.sh package names', () => {
         .filter((l) => l.startsWith('E:'))
         .join('\n'),
     );
-    for (const pkg of packages) assert.match(shown.output, new RegExp(`^Package: ${pkg}$`, 'm'), pkg);
+    // g++: a name with regular-expression characters.
+    for (const pkg of packages)
+      assert.match(
+        shown.output,
+        new RegExp(`^Package: ${pkg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'),
+        pkg,
+      );
   });
 });

@@ -188,7 +188,9 @@ const WEBCRYPTO_ENTRY = 'crypto';
  */
 export function installWebCryptoCompatLazily(scope: typeof globalThis): void {
   const original = Object.getOwnPropertyDescriptor(scope, WEBCRYPTO_ENTRY);
-  if (!original?.configurable) return installWebCryptoCompat(scope);
+  // A VU isolate has no WebCrypto (scripts that use it run in a worker): nothing to adjust.
+  if (!original) return;
+  if (!original.configurable) return installWebCryptoCompat(scope);
   let installed = false;
   const install = (): void => {
     if (installed) return;
