@@ -74,13 +74,7 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
     await writeSummary(await run.vu0.get(), data, engine, config, flags, io, log);
   }
   run.display.final();
-  for (const o of outputs) {
-    try {
-      await o.stop();
-    } catch (error) {
-      log('warn', `output ${o.description}: ${(error as Error).message}`);
-    }
-  }
+  await stopOutputs(outputs, log);
 
   // k6 logs the error that ended the run last, and a signal's wins over what teardown did (k6's
   // scheduler returns the run's cancel reason), as over crossed thresholds.
@@ -103,4 +97,20 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
     return EXIT.markedFailed;
   }
   return EXIT.ok;
+}
+
+/** How long an output may take to flush and close: one that is stuck (a hung disk or store) never holds the process. */
+const OUTPUT_STOP_MS = 30_000;
+
+async function stopOutputs(outputs: Output[], log: RunLog): Promise<void> {
+  await Promise.all(
+    outputs.map(async (o) => {
+      try {
+        const stop = await boundPhase(o.stop(), OUTPUT_STOP_MS);
+        if (stop.ended) log('warn', `output ${o.description} did not stop within ${OUTPUT_STOP_MS / 1000}s`);
+      } catch (error) {
+        log('warn', `output ${o.description}: ${(error as Error).message}`);
+      }
+    }),
+  );
 }
