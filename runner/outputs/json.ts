@@ -116,7 +116,7 @@ export function createJsonOutput(ctx: OutputContext): Output {
       try {
         file = await open(path, 'w');
       } catch (error) {
-        throw new Error(goPathError('open', path, error));
+        throw new Error(goPathError('open', path, error), { cause: error });
       }
       sink = new PointsFile(file, path.endsWith('.gz'), (error) => {
         // k6's line for a flush it could not write, with its logger's fields.
