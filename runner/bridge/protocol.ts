@@ -178,6 +178,11 @@ export interface WireHop {
   timings: HopTimings;
   error: string;
   errorCode: number;
+  /**
+   * An error met reading the body (a body that does not decode): k6 logs it as it is, without the
+   * request's `Get "url":`, and in fewer words than `error` where k6 wraps it twice.
+   */
+  bodyError?: string;
   remoteIp: string;
   remotePort: number;
   tlsVersion: string;
@@ -220,6 +225,7 @@ export type HopTuple = [
   remotePort: number,
   tlsVersion: string,
   requestHeaders: string[],
+  bodyError: string | undefined,
 ];
 
 /** HopTuple positions. */
@@ -238,6 +244,7 @@ export const enum Hop {
   remotePort,
   tlsVersion,
   requestHeaders,
+  bodyError,
 }
 
 /** A WireResponse as it crosses to the VU (positions in Res order). */
@@ -269,6 +276,7 @@ export function responseTuple(res: WireResponse): ResponseTuple {
       h.remotePort,
       h.tlsVersion,
       h.requestHeaders,
+      h.bodyError,
     ]);
   }
   return [hops, res.sent, res.received];
