@@ -21,6 +21,7 @@ import { INVALID_URL_CODE } from '../bridge/go-http.js';
 import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
+import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
 
 /**
  * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
@@ -404,6 +405,21 @@ export class HttpEngine {
         }
         const remote = handler.socket;
         const status = handler.status;
+        // k6 reads no body of a 1xx, 204 or 304 answer: the script sees null.
+        const bodiless = (status >= 100 && status <= 199) || status === 204 || status === 304;
+        const decoded = req.responseType === 'none' || bodiless ? undefined : decodeWhatCame(handler);
+        if (decoded && !decoded.ok) {
+          // k6: the request failed (status 0, no headers), its timings and the text decoded so far kept.
+          resolve({
+            ...failedHop(method, url, shownHeaders, { error: decoded.error, code: decoded.code }),
+            timings: handler.timings(),
+            remoteIp: remote?.remoteAddress ?? '',
+            remotePort: remote?.remotePort ?? 0,
+            body: decoded.body === null ? null : bodyAs(req.responseType, [decoded.body]),
+            bodyError: decoded.logError,
+          });
+          return;
+        }
         resolve({
           method,
           url,
@@ -411,12 +427,7 @@ export class HttpEngine {
           statusText: handler.statusText || STATUS_TEXT_FALLBACK,
           proto: 'HTTP/1.1',
           headers: handler.headers,
-          body:
-            req.responseType === 'none'
-              ? null
-              : req.responseType === 'text'
-                ? textOf(handler.chunks)
-                : ownBytes(handler.chunks),
+          body: req.responseType === 'none' || bodiless ? null : bodyAs(req.responseType, handler.chunks),
           timings: handler.timings(),
           error: '',
           errorCode: status >= 400 ? 1000 + status : 0,
@@ -513,6 +524,23 @@ function digestCredentials(url: string): { url: string; username: string; passwo
 function headerValue(headers: string[], name: string): string | undefined {
   for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === name) return headers[i + 1];
   return undefined;
+}
+
+/** The body as the script asked for it: text or bytes. */
+function bodyAs(responseType: WireRequest['responseType'], chunks: Buffer[]): string | Uint8Array {
+  return responseType === 'text' ? textOf(chunks) : ownBytes(chunks);
+}
+
+/**
+ * The body with the codings of its Content-Encoding undone as k6 undoes them (the handler's chunks
+ * replaced by the decoded body), undefined when there is none to undo, or k6's failure.
+ */
+function decodeWhatCame(handler: HopHandler): Decoded | undefined {
+  const coding = headerValue(handler.headers, 'content-encoding');
+  if (codingsToUndo(coding).length === 0) return undefined;
+  const decoded = decodeBody(Buffer.concat(handler.chunks), coding);
+  if (decoded.ok) handler.chunks = [decoded.body];
+  return decoded;
 }
 
 /** A text body, decoded as k6 does (UTF-8); one chunk (the usual small body) needs no concat. */

@@ -2,6 +2,7 @@
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
 import {
   DEFAULT_EXPECTED,
+  Hop,
   Res,
   type JarOp,
   type RequestTuple,
@@ -186,11 +187,14 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       // Go's error, as k6 logs it or throws it (a GoError), e.g. Get "http://127.0.0.1:1/x": dial
       // tcp 127.0.0.1:1: connect: connection refused. A URL that could not be parsed never reached
       // the client: its parse error stands alone.
+      // An error reading the body (one that does not decode) is not the client's: k6 gives it bare.
       const verb = p.method[0] + p.method.slice(1).toLowerCase();
+      const bodyError = hops[hops.length - 1]![Hop.bodyError] as string | undefined;
       const errorText =
-        res.error_code === INVALID_URL_CODE
+        bodyError ??
+        (res.error_code === INVALID_URL_CODE
           ? res.error
-          : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`;
+          : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`);
       if (p.params.throw ?? opt('throw', false)) {
         throw goError(errorText);
       }
