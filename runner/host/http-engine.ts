@@ -40,6 +40,9 @@ interface SocketInfo {
   raw: Socket;
 }
 
+/** Go's http.Transport reads at most 10 MiB of response headers (MaxResponseHeaderBytes unset). */
+const GO_MAX_RESPONSE_HEADER_BYTES = 10 << 20;
+
 /** undici's default connect timeout. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const socketInfo = new WeakMap<Socket, SocketInfo>();
@@ -184,6 +187,11 @@ export function classifyError(err: Error & { code?: string }): { error: string; 
     case 'UND_ERR_BODY_TIMEOUT':
     case 'LOADLAB_TIMEOUT':
       return { error: 'request timeout', code: 1050 };
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return {
+        error: `net/http: server response headers exceeded ${GO_MAX_RESPONSE_HEADER_BYTES} bytes; aborted`,
+        code: 1000,
+      };
     case 'ERR_INVALID_URL':
     case 'LOADLAB_BAD_URL':
       return { error: err.message, code: 1020 };
@@ -208,6 +216,8 @@ export class HttpEngine {
   constructor(private readonly opts: HttpEngineOptions = {}) {
     this.agent = new Agent({
       keepAliveTimeout: 60_000,
+      // k6 sets no limit of its own: Go's Transport default holds (undici's is 16 KiB).
+      maxHeaderSize: GO_MAX_RESPONSE_HEADER_BYTES,
       connect: (connectOpts, cb) => this.dial(connectOpts, cb),
     });
   }
