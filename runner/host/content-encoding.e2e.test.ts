@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { runLoadlab } from '../../devkit/loadlab-run.js';
-import { realK6OrSkip } from '../testing/log-lines.js';
+import { realK6OrSkip, runLogLines } from '../testing/log-lines.js';
 
 const TEXT = JSON.stringify({ hello: 'world', n: [1, 2, 3] });
 /** TEXT in one zstd frame (`zstd -c`): Node 20 has no zstd encoder. */
@@ -45,23 +44,13 @@ async function linesOf(
   engine: 'k6' | 'node',
   base: string,
 ): Promise<{ code: number | null; lines: string[] }> {
-  const run = await runLoadlab(
-    [
-      '-q',
-      '--summary-mode=disabled',
-      '-e',
-      `BASE=${base}`,
-      '-e',
-      `KEYS=${Object.keys(BODIES).join(',')}`,
-      'runner/host/fixtures/content-encoding.js',
-    ],
-    { engine, timeoutMs: 60_000 },
-  );
-  const lines = run.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('time='))
-    .map((l) => l.replace(/^time="[^"]*" /, ''));
-  return { code: run.code, lines };
+  const run = await runLogLines(engine, 'runner/host/fixtures/content-encoding.js', [
+    '-e',
+    `BASE=${base}`,
+    '-e',
+    `KEYS=${Object.keys(BODIES).join(',')}`,
+  ]);
+  return { code: run.code, lines: run.lines };
 }
 
 describe('runner/host content encodings on real k6 and the runner', function () {

@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { runLoadlab } from '../../devkit/loadlab-run.js';
-import { realK6OrSkip } from '../testing/log-lines.js';
+import { realK6OrSkip, runLogLines } from '../testing/log-lines.js';
 
 /** Header sizes in bytes: over undici's default, over Node's 16 KiB, large, over Go's 10 MiB. */
 const SIZES = [20_000, 70_000, 2_000_000, 11_000_000];
@@ -14,23 +13,13 @@ async function linesOf(
   engine: 'k6' | 'node',
   base: string,
 ): Promise<{ code: number | null; lines: string[] }> {
-  const run = await runLoadlab(
-    [
-      '-q',
-      '--summary-mode=disabled',
-      '-e',
-      `BASE=${base}`,
-      '-e',
-      `SIZES=${SIZES.join(',')}`,
-      'runner/host/fixtures/header-sizes.js',
-    ],
-    { engine, timeoutMs: 60_000 },
-  );
-  const lines = run.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('time='))
-    .map((l) => l.replace(/^time="[^"]*" /, '').replaceAll(new URL(base).port, 'PORT'));
-  return { code: run.code, lines };
+  const run = await runLogLines(engine, 'runner/host/fixtures/header-sizes.js', [
+    '-e',
+    `BASE=${base}`,
+    '-e',
+    `SIZES=${SIZES.join(',')}`,
+  ]);
+  return { code: run.code, lines: run.lines.map((l) => l.replaceAll(new URL(base).port, 'PORT')) };
 }
 
 describe('runner/host response header sizes on real k6 and the runner', function () {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { runCommandSync } from '../../devkit/command.js';
 import { realK6 } from '../../devkit/real-k6.js';
-import { REPO } from '../../devkit/loadlab-run.js';
+import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 
 /** The runner's command. */
 export const RUNNER = [process.execPath, 'bin/loadlab.js'];
@@ -67,4 +67,24 @@ export function assertSameLogLines(
   const expected = logLines(k6, script, flags);
   assert.ok(expected.length >= minLines, `${expected.length} lines from k6:\n${expected.join('\n')}`);
   assert.deepEqual(logLines(RUNNER, script, flags), expected);
+}
+
+/**
+ * `run -q --summary-mode=disabled <flags> <script>` on either engine without blocking this process
+ * (a server the test runs here keeps answering): the exit code and the log lines without their time.
+ */
+export async function runLogLines(
+  engine: 'k6' | 'node',
+  script: string,
+  flags: string[] = [],
+): Promise<{ code: number | null; lines: string[] }> {
+  const run = await runLoadlab(['-q', '--summary-mode=disabled', ...flags, script], {
+    engine,
+    timeoutMs: LOG_RUN_TIMEOUT_MS,
+  });
+  const lines = run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('time='))
+    .map((line) => line.replace(/^time="[^"]*" /, ''));
+  return { code: run.code, lines };
 }
