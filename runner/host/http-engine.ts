@@ -22,6 +22,7 @@ import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
+import { runResolver } from './dns-resolver.js';
 
 /**
  * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
@@ -43,8 +44,8 @@ interface SocketInfo {
 /** Go's http.Transport reads at most 10 MiB of response headers (MaxResponseHeaderBytes unset). */
 const GO_MAX_RESPONSE_HEADER_BYTES = 10 << 20;
 
-/** undici's default connect timeout. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/** k6's dialer gives a TCP connect 30 s (its net.Dialer Timeout); the TLS handshake has only the request's timeout. */
+const CONNECT_TIMEOUT_MS = 30_000;
 const socketInfo = new WeakMap<Socket, SocketInfo>();
 
 /** undici calls handler.onConnect and then publishes sendHeaders synchronously: this links them. */
@@ -100,7 +101,13 @@ class HopHandler implements Dispatcher.DispatchHandler {
     private readonly discard: boolean,
     private readonly done: (err: Error | null) => void,
   ) {}
+  /** Ended already (its timeout passed before undici gave it a connection): later calls change nothing. */
+  private ended = false;
   onConnect(abort: (err?: Error) => void): void {
+    if (this.ended) {
+      abort(new Error('request timeout'));
+      return;
+    }
     this.abort = abort;
     this.tConn = performance.now();
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- handed to the sendHeaders subscriber
@@ -134,10 +141,15 @@ class HopHandler implements Dispatcher.DispatchHandler {
     return true;
   }
   onComplete(): void {
-    this.tDone = performance.now();
-    this.done(null);
+    this.end(null);
   }
   onError(err: Error): void {
+    this.end(err);
+  }
+  /** Ends the hop now, whatever undici does later (the timeout of a request still resolving or dialing). */
+  end(err: Error | null): void {
+    if (this.ended) return;
+    this.ended = true;
     this.tDone = performance.now();
     this.done(err);
   }
@@ -227,10 +239,20 @@ export class HttpEngine {
    * http_req_connecting and http_req_tls_handshaking are, and bytes are counted on the raw TCP socket.
    */
   private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
+    // URL hostnames keep an IPv6 literal's brackets.
+    const hostname = o.hostname.replace(/^\[(.*)\]$/, '$1');
+    runResolver.resolve(hostname).then(
+      (ip) => this.connect(ip, o, cb),
+      (err: Error) => cb(err, null),
+    );
+  }
+
+  /** TCP (bounded as k6's dialer bounds it), then TLS (bounded only by the request's timeout). */
+  private connect(ip: string, o: buildConnector.Options, cb: buildConnector.Callback): void {
     const t0 = performance.now();
     const isTls = o.protocol === 'https:';
     const port = Number(o.port) || (isTls ? 443 : 80);
-    const tcp = net.connect({ host: o.hostname, port, noDelay: true, keepAlive: true });
+    const tcp = net.connect({ host: ip, port, noDelay: true, keepAlive: true });
     let done = false;
     const fail = (err: Error) => {
       if (done) return;
@@ -258,6 +280,7 @@ export class HttpEngine {
     };
     tcp.once('error', fail);
     tcp.once('connect', () => {
+      clearTimeout(timer);
       const connected = performance.now();
       if (!isTls) {
         finish(tcp, connected - t0, 0);
@@ -451,9 +474,11 @@ export class HttpEngine {
       });
       this.inflight.add(handler);
       if (req.timeoutMs > 0) {
+        // The timeout covers the name's lookup and the dial too, as the request's context does in Go.
         timer = setTimeout(() => {
           timedOut = true;
-          handler.abort?.(new Error('request timeout'));
+          if (handler.abort) handler.abort(new Error('request timeout'));
+          else handler.end(new Error('request timeout'));
         }, req.timeoutMs);
       }
       try {

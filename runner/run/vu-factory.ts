@@ -2,7 +2,8 @@
 // one list so the run closes every one of them, whatever phase it ends in.
 import type { RunFlags } from '../cli/args.js';
 import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/vu.js';
-import type { MetricsEngine } from '../metrics/index.js';
+import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
+import { parseDuration, type MetricsEngine } from '../metrics/index.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../types.js';
 import type { RunLog } from './run-log.js';
@@ -86,6 +87,12 @@ export class VuFactory {
       this.httpOptions.systemTags = testOptions.systemTags.map(String);
     if (typeof testOptions.userAgent === 'string') this.httpOptions.userAgent = testOptions.userAgent;
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
+    // One resolver for the run, as k6's Runner has (a bad ttl keeps k6's default).
+    try {
+      runResolver.configure(dnsConfigOf(testOptions.dns, (t) => parseDuration(t)));
+    } catch {
+      runResolver.configure(DEFAULT_DNS);
+    }
   }
 
   closeAll(): Promise<unknown> {
