@@ -88,3 +88,28 @@ export async function runLogLines(
     .map((line) => line.replace(/^time="[^"]*" /, ''));
   return { code: run.code, lines };
 }
+
+/**
+ * runLogLines on real k6 and on the runner, k6's exit code 0 and a line containing `k6Shows` (so a
+ * fixture broken on both alike cannot pass), and the runner's code and lines equal to k6's.
+ * `normalise` rewrites what differs between runs (a port) in both.
+ */
+export async function assertSameRunLines(
+  script: string,
+  flags: string[],
+  k6Shows: string,
+  normalise: (line: string) => string = (l) => l,
+): Promise<void> {
+  const on = async (engine: 'k6' | 'node') => {
+    const run = await runLogLines(engine, script, flags);
+    return { code: run.code, lines: run.lines.map(normalise) };
+  };
+  const k6 = await on('k6');
+  const runner = await on('node');
+  assert.equal(k6.code, 0, k6.lines.join('\n'));
+  assert.ok(
+    k6.lines.some((l) => l.includes(k6Shows)),
+    k6.lines.join('\n'),
+  );
+  assert.deepEqual(runner, k6);
+}
