@@ -44,6 +44,10 @@ interface SocketInfo {
 /** Go's http.Transport reads at most 10 MiB of response headers (MaxResponseHeaderBytes unset). */
 const GO_MAX_RESPONSE_HEADER_BYTES = 10 << 20;
 
+/** Go's http.Transport reads at most 5 informational answers before it gives up on a request. */
+const GO_MAX_1XX_RESPONSES = 5;
+const TOO_MANY_1XX = 'net/http: too many 1xx informational responses';
+
 /** k6's dialer gives a TCP connect 30 s (its net.Dialer Timeout); the TLS handshake has only the request's timeout. */
 const CONNECT_TIMEOUT_MS = 30_000;
 const socketInfo = new WeakMap<Socket, SocketInfo>();
@@ -126,7 +130,17 @@ class HopHandler implements Dispatcher.DispatchHandler {
   onRequestSent(): void {
     this.tSent = performance.now();
   }
+  /** Informational (1xx) answers so far: Go's client reads at most 5 before the final one. */
+  private informational = 0;
   onHeaders(status: number, rawHeaders: Buffer[], _resume: () => void, statusText: string): boolean {
+    if (status >= 100 && status <= 199 && status !== 101) {
+      // Go's client drops their headers; an endless stream of them fails the request at the 6th.
+      if (++this.informational > GO_MAX_1XX_RESPONSES) {
+        this.abort?.(Object.assign(new Error(TOO_MANY_1XX), { code: 'LOADLAB_TOO_MANY_1XX' }));
+        return false;
+      }
+      return true;
+    }
     this.tFirstByte = performance.now();
     if (!this.tSent) this.tSent = this.tFirstByte;
     this.status = status;
@@ -199,6 +213,8 @@ export function classifyError(err: Error & { code?: string }): { error: string; 
     case 'UND_ERR_BODY_TIMEOUT':
     case 'LOADLAB_TIMEOUT':
       return { error: 'request timeout', code: 1050 };
+    case 'LOADLAB_TOO_MANY_1XX':
+      return { error: TOO_MANY_1XX, code: 1000 };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return {
         error: `net/http: server response headers exceeded ${GO_MAX_RESPONSE_HEADER_BYTES} bytes; aborted`,

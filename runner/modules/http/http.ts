@@ -42,8 +42,11 @@ function goErrorText(code: number, error: string, url: string): string {
   const hostPort = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   if (code === 1212) return `dial tcp ${hostPort}: connect: connection refused`;
   if (code === 1211) return `dial tcp ${hostPort}: i/o timeout`;
-  // Go's transport names the connection it dropped for headers over its limit.
-  if (error.startsWith('net/http: server response headers exceeded'))
+  // Go's transport names the connection it dropped (headers over its limit, endless 1xx answers).
+  if (
+    error.startsWith('net/http: server response headers exceeded') ||
+    error === 'net/http: too many 1xx informational responses'
+  )
     return `net/http: HTTP/1.x transport connection broken: ${error}`;
   return error;
 }
