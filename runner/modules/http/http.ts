@@ -51,6 +51,9 @@ function goErrorText(code: number, error: string, url: string): string {
   return error;
 }
 
+/** k6's maxRedirects when neither the option nor the request's params set it. */
+const DEFAULT_MAX_REDIRECTS = 10;
+
 interface Params {
   headers?: Record<string, unknown>;
   tags?: Record<string, unknown>;
@@ -152,7 +155,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     const timeoutMs = params.timeout !== undefined ? parseDuration(params.timeout, { days: false }) : 60_000;
     const responseType: ResponseType =
       params.responseType ?? (opt('discardResponseBodies', false) ? 'none' : 'text');
-    const maxRedirects = params.redirects ?? opt<number>('maxRedirects', 10);
+    const maxRedirects = params.redirects ?? opt<number>('maxRedirects', DEFAULT_MAX_REDIRECTS);
     // The User-Agent (options.userAgent or k6's) is added by the main thread's engine when absent.
     const id = nextRequestId++;
     const upper = method.toUpperCase();
@@ -184,6 +187,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
   function finish(p: Prepared, answer: ResponseTuple): Response {
     const hops = answer[Res.hops];
     const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
+    warnIfStoppedRedirecting(p, hops);
     // A request the end of the test (abortOnFail, a stop, gracefulStop) cut short is neither
     // sampled nor logged in k6: its iteration ends as interrupted.
     if (res.error) rt.checkInterrupted();
@@ -207,6 +211,24 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       rt.log('warn', 'Request Failed', { error: errorText });
     }
     return res;
+  }
+
+  /**
+   * k6 warns when its default redirect limit (no `redirects` param, no maxRedirects option) stopped
+   * a chain and the script got the redirection itself.
+   */
+  function warnIfStoppedRedirecting(p: Prepared, hops: ResponseTuple[Res.hops]): void {
+    if (p.params.redirects !== undefined || opt<unknown>('maxRedirects', undefined) !== undefined) return;
+    const last = hops[hops.length - 1]!;
+    const status = last[Hop.status];
+    const redirected = [301, 302, 303, 307, 308].includes(status) && hops.length > DEFAULT_MAX_REDIRECTS;
+    if (!redirected || !last[Hop.headers].some((h, i) => i % 2 === 0 && h.toLowerCase() === 'location'))
+      return;
+    rt.log(
+      'warn',
+      `Stopped after ${hops.length} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`,
+      { url: hops[0]![Hop.url] },
+    );
   }
 
   function request(method: string, url: unknown, body?: unknown, params?: unknown): Response {
