@@ -351,3 +351,6 @@ export const INSTANCE_STATS = {
   iterationsInterrupted: 3,
 } as const;
 export const INSTANCE_STATS_SLOTS = 4;
+
+/** k6's words for a handleSummary() that returned something other than an object (VU and host both read them). */
+export const SUMMARY_NOT_A_MAP = 'handleSummary() should return a map with string keys';
