@@ -162,4 +162,22 @@ export function teardown() { console.log('teardown'); }
     assert.equal(k6.code, 107);
     assert.equal(k6.summaryExported, true);
   });
+
+  for (const [result, what] of [
+    ['return 42;', "k6's refusal, and nothing written, not even the export"],
+    ['return null;', "k6's own summary"],
+    ["throw new Error('boom in summary');", 'the exception with its hint, then k6 summary'],
+  ] as const) {
+    it(`handleSummary() that does ${result}: ${what}`, async function () {
+      const { k6 } = await sideBySide(
+        this,
+        `
+export const options = { vus: 1, iterations: 1 };
+export default function () {}
+export function handleSummary(data) { ${result} }
+`,
+      );
+      assert.equal(k6.code, 0);
+    });
+  }
 });
