@@ -180,4 +180,23 @@ export function handleSummary(data) { ${result} }
       assert.equal(k6.code, 0);
     });
   }
+
+  for (const [name, script, code] of [
+    ['a syntax error', 'export default function () { let x = ; }', 255],
+    [
+      'exec.test.abort() in init',
+      "import exec from 'k6/execution';\nexec.test.abort('stop in init');\nexport default function () {}",
+      108,
+    ],
+    [
+      'exec.test.abort() in setup',
+      "import exec from 'k6/execution';\nexport const options = { vus: 1, iterations: 1 };\nexport function setup() { exec.test.abort('stop in setup'); }\nexport default function () { console.log('iteration'); }\nexport function teardown() { console.log('teardown'); }",
+      108,
+    ],
+  ] as const) {
+    it(`${name}: exit ${code} and k6's lines`, async function () {
+      const { k6 } = await sideBySide(this, script);
+      assert.equal(k6.code, code);
+    });
+  }
 });

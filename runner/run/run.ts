@@ -11,7 +11,7 @@ import { progressText, runLimits, startProgress, type ConsoleIO } from './consol
 import { endTest, type FinishedRun } from './end-of-test.js';
 import { EXIT } from './exit-codes.js';
 import { abortedBySignal, boundPhase, phaseTimedOut, PhaseVu, type RunEnding } from './phase.js';
-import { runLog, scriptException, type RunLog } from './run-log.js';
+import { isTestAbort, runLog, scriptException, withoutLocation, type RunLog } from './run-log.js';
 import { RunController, Scheduler, VuInitError } from './scheduler.js';
 import { startOutputs } from './start-outputs.js';
 import { readTestOptions } from './read-options.js';
@@ -165,6 +165,10 @@ async function runSetup(
           : abortedBySignal(controller.signal),
     };
   } catch (error) {
+    const message = (error as Error).message;
+    // exec.test.abort() in setup: k6's line without the location, exit 108, the summary written.
+    if (isTestAbort(message))
+      return { ending: { code: EXIT.scriptAborted, log: (log) => log('error', withoutLocation(message)) } };
     return { ending: { code: EXIT.scriptException, log: (log) => scriptException(log, error) } };
   }
 }
