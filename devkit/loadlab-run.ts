@@ -27,9 +27,10 @@ export interface RunOptions {
   interruptOnceRunningMs?: number;
   /**
    * Signals sent once the output first shows `after` (a phase's own console line: setup has no
-   * progress line to wait for), the first at once, each next `gapMs` (default 500) after the one before.
+   * progress line to wait for), the first `delayMs` later (default at once), each next `gapMs`
+   * (default 500) after the one before.
    */
-  signalsAfter?: { after: string; signals: NodeJS.Signals[]; gapMs?: number };
+  signalsAfter?: { after: string; signals: NodeJS.Signals[]; delayMs?: number; gapMs?: number };
   /** `node` (default): the project's runner; `k6`: the real k6 of realK6(), for the same assertions. */
   engine?: 'node' | 'k6';
 }
@@ -55,7 +56,8 @@ function spawnCollecting(command: string, args: string[], opts: RunOptions): Pro
               sendAt(child, 'SIGINT', interruptOnceRunningMs);
             } else if (signalsAfter && output().includes(signalsAfter.after)) {
               sent = true;
-              signalsAfter.signals.forEach((s, i) => sendAt(child, s, i * (signalsAfter.gapMs ?? 500)));
+              const { signals, delayMs = 0, gapMs = 500 } = signalsAfter;
+              signals.forEach((s, i) => sendAt(child, s, delayMs + i * gapMs));
             }
           },
   }).finally(() => timers.forEach(clearTimeout));

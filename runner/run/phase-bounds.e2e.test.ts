@@ -199,4 +199,21 @@ export function handleSummary(data) { ${result} }
       assert.equal(k6.code, code);
     });
   }
+
+  it('SIGTERM while VUs are busy in their init code: exit 105 at once, no teardown, the summary written', async function () {
+    const { k6, runner } = await sideBySide(
+      this,
+      `
+export const options = { vus: 2, duration: '10s' };
+// Busy for 20 s at most (bounded): only a signal ends this init sooner.
+if (__VU > 0) { console.log('init loop'); const t = Date.now(); while (Date.now() - t < 20000) {} }
+export default function () {}
+export function teardown() { console.log('teardown'); }
+`,
+      // 2 s in: k6 has emitted its first vus_max by then (with no sample at all its summary fails).
+      { signalsAfter: { after: 'init loop', signals: ['SIGTERM'], delayMs: 2000 } },
+    );
+    assert.equal(k6.code, 105);
+    assert.ok(runner.seconds < 15, `the runner ended after ${runner.seconds} s, init is busy for 20 s`);
+  });
 });

@@ -25,8 +25,9 @@ export async function boundPhase<T>(
   stop?: Promise<unknown>,
 ): Promise<BoundedPhase<T>> {
   let timer: NodeJS.Timeout | undefined;
+  // No timer for an unbounded phase (Node would fire one past 2^31 - 1 ms at once).
   const timeout = new Promise<BoundedPhase<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ ended: 'timeout' }), timeoutMs);
+    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve({ ended: 'timeout' }), timeoutMs);
   });
   const stopped = stop?.then((): BoundedPhase<T> => ({ ended: 'stopped' }));
   // The work may still reject after it was cut short (its VU closed): that is no one's error.

@@ -110,20 +110,18 @@ async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<Finis
     log,
     controller,
   });
+  const testStart = Date.now();
   try {
-    await scheduler.initVus();
+    // A signal ends the VUs' init at once, whatever their init code is doing (their threads end with the run).
+    const init = await boundPhase(scheduler.initVus(), Number.POSITIVE_INFINITY, controller.stopped);
+    if (init.ended) return endedEarly(vu0, testStart, abortedBySignal(controller.signal));
   } catch (error) {
     if (error instanceof VuInitError) return scriptException(log, error, error.vuId);
     return scriptException(log, error);
   }
 
-  const testStart = Date.now();
   const setup = await runSetup(vu0, config, controller);
-  if ('ending' in setup) {
-    // k6 ends the run here: no scenario, no teardown, but the summary and the outputs as always.
-    const display = { stop: () => {}, final: () => {} };
-    return { runs: [], markedFailed: undefined, display, vu0, setupData: undefined, testStart, ...setup };
-  }
+  if ('ending' in setup) return endedEarly(vu0, testStart, setup.ending);
   const { setupData } = setup;
 
   const limits = runLimits(config.scenarios);
@@ -142,6 +140,12 @@ async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<Finis
   });
   ctx.vus.releaseScenarioVus();
   return { ...outcome, vu0, setupData, testStart };
+}
+
+/** A run that ended before its scenarios: no scenario, no teardown, but the summary and the outputs as always. */
+function endedEarly(vu0: PhaseVu, testStart: number, ending: RunEnding): FinishedRun {
+  const display = { stop: () => {}, final: () => {} };
+  return { runs: [], markedFailed: undefined, display, vu0, setupData: undefined, testStart, ending };
 }
 
 /**
