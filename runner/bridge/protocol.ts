@@ -179,8 +179,8 @@ export interface WireHop {
   error: string;
   errorCode: number;
   /**
-   * An error met reading the body (a body that does not decode): k6 logs it as it is, without the
-   * request's `Get "url":`, and in fewer words than `error` where k6 wraps it twice.
+   * The "Request Failed" line's error where the host knows k6's words better than the VU: an error
+   * met reading the body (no `Get "url":`, fewer words than `error`), a refused certificate's names.
    */
   bodyError?: string;
   remoteIp: string;

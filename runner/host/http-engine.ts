@@ -23,6 +23,7 @@ import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
 import { runResolver } from './dns-resolver.js';
+import { goTlsError, verifyAsGo } from './tls-errors.js';
 
 /**
  * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
@@ -196,8 +197,14 @@ export interface HttpEngineOptions {
 }
 
 /** Maps a Node/undici network error onto k6's error string and code (lib/netext/httpext/error_codes.go). */
-export function classifyError(err: Error & { code?: string }): { error: string; code: number } {
+export function classifyError(err: Error & { code?: string }): {
+  error: string;
+  code: number;
+  detail?: string;
+} {
   const code = err.code ?? (err.cause as { code?: string } | undefined)?.code ?? '';
+  const tlsRefusal = goTlsError(err);
+  if (tlsRefusal) return tlsRefusal;
   switch (code) {
     case 'ECONNREFUSED':
       return { error: 'dial: connection refused', code: 1212 };
@@ -274,6 +281,9 @@ export class HttpEngine {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      // k6 counts the bytes of a handshake that failed (a refused certificate came over the wire).
+      this.sent += tcp.bytesWritten;
+      this.received += tcp.bytesRead;
       tcp.destroy();
       cb(err, null);
     };
@@ -305,12 +315,21 @@ export class HttpEngine {
       const secure = tls.connect({
         socket: tcp,
         servername: o.servername ?? (net.isIP(o.hostname) ? undefined : o.hostname),
-        rejectUnauthorized: !this.opts.insecureSkipTLSVerify,
+        // Verified below, in Go's order (names, then chain), unless insecureSkipTLSVerify.
+        rejectUnauthorized: false,
         ALPNProtocols: ['http/1.1'],
       });
       secure.once('error', fail);
       secure.once('secureConnect', () => {
         secure.removeListener('error', fail);
+        const refusal = this.opts.insecureSkipTLSVerify
+          ? undefined
+          : verifyAsGo(secure, o.hostname.replace(/^\[(.*)\]$/, '$1'));
+        if (refusal) {
+          secure.destroy();
+          fail(refusal);
+          return;
+        }
         finish(secure, connected - t0, performance.now() - connected);
       });
     });
@@ -445,7 +464,11 @@ export class HttpEngine {
         if (handler.socket) this.account(handler.socket);
         if (err) {
           const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
-          resolve(failedHop(method, url, shownHeaders, classifyError(e)));
+          const failure = classifyError(e);
+          const hop = failedHop(method, url, shownHeaders, failure);
+          // Go's full words where the host knows them better than the VU (a certificate's names).
+          if (failure.detail) hop.bodyError = `${goVerb(method)} ${JSON.stringify(url)}: ${failure.detail}`;
+          resolve(hop);
           return;
         }
         const got = handler.headers;
@@ -569,6 +592,11 @@ function digestCredentials(url: string): { url: string; username: string; passwo
   u.password = '';
   const basic = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   return { url: u.toString(), username, password, basic };
+}
+
+/** A method as Go's url.Error names it: `Get`, `Post`. */
+function goVerb(method: string): string {
+  return method[0] + method.slice(1).toLowerCase();
 }
 
 /** The first value of a header (name in lower case) in a flat name/value list. */
