@@ -220,6 +220,10 @@ export function classifyError(err: Error & { code?: string }): {
     case 'UND_ERR_BODY_TIMEOUT':
     case 'LOADLAB_TIMEOUT':
       return { error: 'request timeout', code: 1050 };
+    case 'UND_ERR_SOCKET':
+      // The connection closed before any answer: Go's client reads EOF.
+      if (err.message === 'other side closed') return { error: 'EOF', code: 1000 };
+      return { error: err.message, code: 1000 };
     case 'LOADLAB_TOO_MANY_1XX':
       return { error: TOO_MANY_1XX, code: 1000 };
     case 'UND_ERR_HEADERS_OVERFLOW':
@@ -464,6 +468,19 @@ export class HttpEngine {
         if (handler.socket) this.account(handler.socket);
         if (err) {
           const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
+          const cutShort = handler.status >= 200 ? bodyCutShort(e) : undefined;
+          if (cutShort) {
+            // Go's client had the answer and failed reading its body: k6 keeps what came, logs the error bare.
+            resolve({
+              ...failedHop(method, url, shownHeaders, { error: cutShort, code: 1000 }),
+              timings: handler.timings(),
+              remoteIp: handler.socket?.remoteAddress ?? '',
+              remotePort: handler.socket?.remotePort ?? 0,
+              body: req.responseType === 'none' ? null : bodyAs(req.responseType, handler.chunks),
+              bodyError: cutShort,
+            });
+            return;
+          }
           const failure = classifyError(e);
           const hop = failedHop(method, url, shownHeaders, failure);
           // Go's full words where the host knows them better than the VU (a certificate's names).
@@ -593,6 +610,17 @@ function digestCredentials(url: string): { url: string; username: string; passwo
   const basic = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   return { url: u.toString(), username, password, basic };
 }
+
+/** Go's words for a body that broke off after its answer's head, or undefined for another error. */
+function bodyCutShort(err: Error & { code?: string }): string | undefined {
+  if (timedOutCodes.has(err.code ?? '')) return undefined;
+  if (err.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'unexpected EOF';
+  if (err.code === 'UND_ERR_SOCKET' && err.message === 'other side closed') return 'unexpected EOF';
+  // undici's parser errors carry no code (its table maps names to numbers only): its words tell.
+  if (/\(Invalid character in chunk size\)$/.test(err.message)) return 'invalid byte in chunk length';
+  return undefined;
+}
+const timedOutCodes = new Set(['LOADLAB_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** A method as Go's url.Error names it: `Get`, `Post`. */
 function goVerb(method: string): string {

@@ -2,6 +2,7 @@
 // silence), and closes every connection it accepted when the test is done.
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { assertSameRunLines } from './log-lines.js';
 
 export async function startRawServer(
   onSocket: (socket: Socket) => void,
@@ -21,4 +22,27 @@ export async function startRawServer(
       server.close();
     },
   };
+}
+
+/**
+ * A raw server answering with `onSocket` for the time of assertSameRunLines on `script` (given the
+ * server as `-e BASE=http://host` and `-e HOST=host`), its address made neutral in the lines.
+ */
+export async function assertSameRunLinesAgainst(
+  onSocket: (socket: Socket) => void,
+  script: string,
+  k6Shows: string,
+  flags: string[] = [],
+): Promise<void> {
+  const server = await startRawServer(onSocket);
+  try {
+    await assertSameRunLines(
+      script,
+      ['-e', `BASE=http://${server.host}`, '-e', `HOST=${server.host}`, ...flags],
+      k6Shows,
+      (l) => l.replaceAll(server.host, 'HOST'),
+    );
+  } finally {
+    server.close();
+  }
 }
