@@ -3,7 +3,8 @@
 // request at the sixth (`too many 1xx informational responses`) where the runner waited out the
 // timeout; answers that break off (row 15) are `unexpected EOF` (`invalid byte in chunk length` for
 // a bad chunk size), logged without the request's `Get "url":`, the part that came kept in r.body,
-// and a connection closed before any answer is `EOF`.
+// a connection closed before any answer is `EOF`, and a reset names
+// the connection's ends as Go's net.OpError does.
 import type { Socket } from 'node:net';
 import { realK6OrSkip } from '../testing/log-lines.js';
 import { assertSameRunLinesAgainst } from '../testing/raw-server.js';
@@ -32,11 +33,16 @@ const ANSWERS: Record<string, string> = {
   midbody: 'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789',
   badchunk: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nxx\r\n0\r\n\r\n',
   close: '',
+  reset: 'RESET',
   midchunk: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n',
 };
 
 function brokenOff(socket: Socket): void {
-  socket.once('data', (head) => socket.end(ANSWERS[/^GET \/(\S+)/.exec(head.toString())?.[1] ?? ''] ?? ''));
+  socket.once('data', (head) => {
+    const answer = ANSWERS[/^GET \/(\S+)/.exec(head.toString())?.[1] ?? ''] ?? '';
+    if (answer === 'RESET') socket.resetAndDestroy();
+    else socket.end(answer);
+  });
 }
 
 describe('runner/host answers as Go reads them, on real k6 and the runner', function () {

@@ -118,8 +118,11 @@ class HopHandler implements Dispatcher.DispatchHandler {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- handed to the sendHeaders subscriber
     connectingHandler = this;
   }
+  /** `local->remote` of its connection, as Go's net.OpError names a read's socket (kept: a reset socket forgets it). */
+  ends = '';
   attachSocket(socket: Socket): void {
     this.socket = socket;
+    this.ends = `${socket.localAddress}:${socket.localPort}->${socket.remoteAddress}:${socket.remotePort}`;
     const info = socketInfo.get(socket);
     if (info && !info.used) {
       // The connection was dialed for this request: its dial time is this request's connecting time.
@@ -482,6 +485,9 @@ export class HttpEngine {
             return;
           }
           const failure = classifyError(e);
+          // A reset on a connection the request went out on: Go names the read and its socket.
+          if (failure.code === 1220 && handler.ends)
+            failure.detail = `read tcp ${handler.ends}: read: connection reset by peer`;
           const hop = failedHop(method, url, shownHeaders, failure);
           // Go's full words where the host knows them better than the VU (a certificate's names).
           if (failure.detail) hop.bodyError = `${goVerb(method)} ${JSON.stringify(url)}: ${failure.detail}`;
