@@ -23,6 +23,7 @@ import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
 import { runResolver } from './dns-resolver.js';
+import { systemRootsContext } from './system-roots.js';
 import { goTlsError, verifyAsGo } from './tls-errors.js';
 
 /**
@@ -269,8 +270,7 @@ export class HttpEngine {
    * http_req_connecting and http_req_tls_handshaking are, and bytes are counted on the raw TCP socket.
    */
   private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
-    // URL hostnames keep an IPv6 literal's brackets.
-    const hostname = o.hostname.replace(/^\[(.*)\]$/, '$1');
+    const hostname = bareHost(o.hostname);
     runResolver.resolve(hostname).then(
       (ip) => this.connect(ip, o, cb),
       (err: Error) => cb(err, null),
@@ -321,9 +321,13 @@ export class HttpEngine {
       }
       const secure = tls.connect({
         socket: tcp,
+        // The name Node checks the certificate against too (else 'localhost').
+        host: bareHost(o.hostname),
         servername: o.servername ?? (net.isIP(o.hostname) ? undefined : o.hostname),
-        // Verified below, in Go's order (names, then chain), unless insecureSkipTLSVerify.
+        // Verified below, in Go's order (names, then chain), unless insecureSkipTLSVerify, against
+        // the roots Go trusts.
         rejectUnauthorized: false,
+        secureContext: systemRootsContext(),
         ALPNProtocols: ['http/1.1'],
       });
       secure.once('error', fail);
@@ -331,7 +335,7 @@ export class HttpEngine {
         secure.removeListener('error', fail);
         const refusal = this.opts.insecureSkipTLSVerify
           ? undefined
-          : verifyAsGo(secure, o.hostname.replace(/^\[(.*)\]$/, '$1'));
+          : verifyAsGo(secure, bareHost(o.hostname));
         if (refusal) {
           secure.destroy();
           fail(refusal);
@@ -627,6 +631,11 @@ function bodyCutShort(err: Error & { code?: string }): string | undefined {
   return undefined;
 }
 const timedOutCodes = new Set(['LOADLAB_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** A URL's hostname without an IPv6 literal's brackets. */
+function bareHost(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
+}
 
 /** A method as Go's url.Error names it: `Get`, `Post`. */
 function goVerb(method: string): string {

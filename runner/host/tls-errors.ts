@@ -66,6 +66,8 @@ export function verifyAsGo(socket: TLSSocket, host: string): Error | undefined {
   const misnamed = checkServerIdentity(host, cert);
   if (misnamed) return misnamed;
   if (socket.authorized) return undefined;
-  const code = String(socket.authorizationError);
+  const reason: unknown = socket.authorizationError;
+  if (reason instanceof Error) return reason;
+  const code = String(reason);
   return Object.assign(new Error(code), { code });
 }

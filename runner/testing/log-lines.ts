@@ -77,9 +77,12 @@ export async function runLogLines(
   engine: 'k6' | 'node',
   script: string,
   flags: string[] = [],
+  /** Added to the bare PATH and HOME the run gets (SSL_CERT_FILE). */
+  env: Record<string, string> = {},
 ): Promise<{ code: number | null; lines: string[] }> {
   const run = await runLoadlab(['-q', '--summary-mode=disabled', ...flags, script], {
     engine,
+    env,
     timeoutMs: LOG_RUN_TIMEOUT_MS,
   });
   const lines = run.stderr
