@@ -1,6 +1,7 @@
 // Shared by end-to-end tests and benchmarks: run `loadlab run` (or real k6) as a child process, and a loopback
 // target that answers like the throw-away server the reference k6 outputs were recorded against.
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,26 +25,42 @@ export interface RunOptions {
    * handler is installed kills it outright).
    */
   interruptOnceRunningMs?: number;
+  /**
+   * Signals sent once the output first shows `after` (a phase's own console line: setup has no
+   * progress line to wait for), the first `delayMs` later (default at once), each next `gapMs`
+   * (default 500) after the one before.
+   */
+  signalsAfter?: { after: string; signals: NodeJS.Signals[]; delayMs?: number; gapMs?: number };
   /** `node` (default): the project's runner; `k6`: the real k6 of realK6(), for the same assertions. */
   engine?: 'node' | 'k6';
 }
 
 function spawnCollecting(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
-  let interruptAt: NodeJS.Timeout | undefined;
-  const { interruptOnceRunningMs } = opts;
+  const timers: NodeJS.Timeout[] = [];
+  const { interruptOnceRunningMs, signalsAfter } = opts;
+  const sendAt = (child: ChildProcess, signal: NodeJS.Signals, ms: number) =>
+    timers.push(setTimeout(() => child.kill(signal), ms));
+  let sent = false;
   return runCommand(command, args, {
     cwd: opts.cwd ?? REPO,
     env: { HOME: process.env.HOME ?? '/tmp', ...opts.env },
     timeoutMs: opts.timeoutMs,
     // Like a user's Ctrl-C: one SIGINT, then the runner must stop gracefully on its own.
     onOutput:
-      interruptOnceRunningMs === undefined
+      interruptOnceRunningMs === undefined && signalsAfter === undefined
         ? undefined
-        : ({ out, child }) => {
-            if (!interruptAt && out().includes('running ('))
-              interruptAt = setTimeout(() => child.kill('SIGINT'), interruptOnceRunningMs);
+        : ({ out, output, child }) => {
+            if (sent) return;
+            if (interruptOnceRunningMs !== undefined && out().includes('running (')) {
+              sent = true;
+              sendAt(child, 'SIGINT', interruptOnceRunningMs);
+            } else if (signalsAfter && output().includes(signalsAfter.after)) {
+              sent = true;
+              const { signals, delayMs = 0, gapMs = 500 } = signalsAfter;
+              signals.forEach((s, i) => sendAt(child, s, delayMs + i * gapMs));
+            }
           },
-  }).finally(() => clearTimeout(interruptAt));
+  }).finally(() => timers.forEach(clearTimeout));
 }
 
 export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunResult> {

@@ -3,6 +3,8 @@
 export const EXIT = {
   ok: 0,
   thresholds: 99,
+  setupTimeout: 100,
+  teardownTimeout: 101,
   invalidConfig: 104,
   externalAbort: 105,
   scriptException: 107,

@@ -2,6 +2,13 @@
 import { parseRunArgs, UsageError } from './cli/args.js';
 import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './cli/help.js';
 import { RunController, runTest, EXIT } from './run/run.js';
+import { logLine } from './run/console.js';
+
+/** How Go's os.Signal prints the signals k6 stops on. */
+const GO_SIGNAL_NAMES: Partial<Record<NodeJS.Signals, string>> = {
+  SIGINT: 'interrupt',
+  SIGTERM: 'terminated',
+};
 
 /** The whole `loadlab` command line: `argv` without node and the script; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -57,11 +64,16 @@ export async function main(argv: string[]): Promise<number> {
   for (const line of flags.deprecations) process.stdout.write(`${line}\n`);
   const controller = new RunController();
   let signals = 0;
-  const onSignal = () => {
+  // As k6: the first signal stops the run gracefully (its line comes at the end); the second ends
+  // the process at once, after k6's line.
+  const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
-    if (signals > 1) process.exit(EXIT.externalAbort);
-    process.stderr.write('\nstopping gracefully (Ctrl-C again to stop at once)\n');
-    controller.requestStop('signal');
+    const name = GO_SIGNAL_NAMES[signal] ?? signal;
+    if (signals > 1) {
+      process.stderr.write(logLine('error', 'Aborting k6 in response to signal', { sig: name }));
+      process.exit(EXIT.externalAbort);
+    }
+    controller.requestStop('signal', name);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -17,6 +17,8 @@ export interface OutputContext {
   env: Record<string, string | undefined>;
   /** Where an output reports a problem (a store that is down) without stopping the run. */
   warn(message: string): void;
+  /** A line with the output's own fields, as k6's output loggers write them (else `warn`'s line). */
+  log?(level: 'warn' | 'error', message: string, fields: Record<string, string>): void;
 }
 
 /** A live consumer of samples. Must never throw into the run or block it. */

@@ -18,6 +18,7 @@ describe('runner/vu protocol tuples (what crosses the bridge)', () => {
       remotePort: 5050,
       tlsVersion: 'tls1.3',
       requestHeaders: ['User-Agent', 'k6'],
+      bodyError: 'b',
       time: 99,
       sampled: true,
     };
@@ -40,6 +41,7 @@ describe('runner/vu protocol tuples (what crosses the bridge)', () => {
       ['remotePort', Hop.remotePort],
       ['tlsVersion', Hop.tlsVersion],
       ['requestHeaders', Hop.requestHeaders],
+      ['bodyError', Hop.bodyError],
     ];
     for (const [key, index] of at) assert.deepEqual(h[index], hop[key], key);
     assert.equal(h.length, at.length, 'time and sampled stay on the main thread');

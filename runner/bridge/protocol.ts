@@ -178,6 +178,11 @@ export interface WireHop {
   timings: HopTimings;
   error: string;
   errorCode: number;
+  /**
+   * The "Request Failed" line's error where the host knows k6's words better than the VU: an error
+   * met reading the body (no `Get "url":`, fewer words than `error`), a refused certificate's names.
+   */
+  bodyError?: string;
   remoteIp: string;
   remotePort: number;
   tlsVersion: string;
@@ -220,6 +225,7 @@ export type HopTuple = [
   remotePort: number,
   tlsVersion: string,
   requestHeaders: string[],
+  bodyError: string | undefined,
 ];
 
 /** HopTuple positions. */
@@ -238,6 +244,7 @@ export const enum Hop {
   remotePort,
   tlsVersion,
   requestHeaders,
+  bodyError,
 }
 
 /** A WireResponse as it crosses to the VU (positions in Res order). */
@@ -269,6 +276,7 @@ export function responseTuple(res: WireResponse): ResponseTuple {
       h.remotePort,
       h.tlsVersion,
       h.requestHeaders,
+      h.bodyError,
     ]);
   }
   return [hops, res.sent, res.received];
@@ -343,3 +351,6 @@ export const INSTANCE_STATS = {
   iterationsInterrupted: 3,
 } as const;
 export const INSTANCE_STATS_SLOTS = 4;
+
+/** k6's words for a handleSummary() that returned something other than an object (VU and host both read them). */
+export const SUMMARY_NOT_A_MAP = 'handleSummary() should return a map with string keys';

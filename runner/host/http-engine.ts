@@ -21,6 +21,10 @@ import { INVALID_URL_CODE } from '../bridge/go-http.js';
 import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
+import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
+import { runResolver } from './dns-resolver.js';
+import { systemRootsContext } from './system-roots.js';
+import { goTlsError, verifyAsGo } from './tls-errors.js';
 
 /**
  * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
@@ -39,8 +43,15 @@ interface SocketInfo {
   raw: Socket;
 }
 
-/** undici's default connect timeout. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/** Go's http.Transport reads at most 10 MiB of response headers (MaxResponseHeaderBytes unset). */
+const GO_MAX_RESPONSE_HEADER_BYTES = 10 << 20;
+
+/** Go's http.Transport reads at most 5 informational answers before it gives up on a request. */
+const GO_MAX_1XX_RESPONSES = 5;
+const TOO_MANY_1XX = 'net/http: too many 1xx informational responses';
+
+/** k6's dialer gives a TCP connect 30 s (its net.Dialer Timeout); the TLS handshake has only the request's timeout. */
+const CONNECT_TIMEOUT_MS = 30_000;
 const socketInfo = new WeakMap<Socket, SocketInfo>();
 
 /** undici calls handler.onConnect and then publishes sendHeaders synchronously: this links them. */
@@ -96,14 +107,23 @@ class HopHandler implements Dispatcher.DispatchHandler {
     private readonly discard: boolean,
     private readonly done: (err: Error | null) => void,
   ) {}
+  /** Ended already (its timeout passed before undici gave it a connection): later calls change nothing. */
+  private ended = false;
   onConnect(abort: (err?: Error) => void): void {
+    if (this.ended) {
+      abort(new Error('request timeout'));
+      return;
+    }
     this.abort = abort;
     this.tConn = performance.now();
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- handed to the sendHeaders subscriber
     connectingHandler = this;
   }
+  /** `local->remote` of its connection, as Go's net.OpError names a read's socket (kept: a reset socket forgets it). */
+  ends = '';
   attachSocket(socket: Socket): void {
     this.socket = socket;
+    this.ends = `${socket.localAddress}:${socket.localPort}->${socket.remoteAddress}:${socket.remotePort}`;
     const info = socketInfo.get(socket);
     if (info && !info.used) {
       // The connection was dialed for this request: its dial time is this request's connecting time.
@@ -115,7 +135,17 @@ class HopHandler implements Dispatcher.DispatchHandler {
   onRequestSent(): void {
     this.tSent = performance.now();
   }
+  /** Informational (1xx) answers so far: Go's client reads at most 5 before the final one. */
+  private informational = 0;
   onHeaders(status: number, rawHeaders: Buffer[], _resume: () => void, statusText: string): boolean {
+    if (status >= 100 && status <= 199 && status !== 101) {
+      // Go's client drops their headers; an endless stream of them fails the request at the 6th.
+      if (++this.informational > GO_MAX_1XX_RESPONSES) {
+        this.abort?.(Object.assign(new Error(TOO_MANY_1XX), { code: 'LOADLAB_TOO_MANY_1XX' }));
+        return false;
+      }
+      return true;
+    }
     this.tFirstByte = performance.now();
     if (!this.tSent) this.tSent = this.tFirstByte;
     this.status = status;
@@ -130,10 +160,15 @@ class HopHandler implements Dispatcher.DispatchHandler {
     return true;
   }
   onComplete(): void {
-    this.tDone = performance.now();
-    this.done(null);
+    this.end(null);
   }
   onError(err: Error): void {
+    this.end(err);
+  }
+  /** Ends the hop now, whatever undici does later (the timeout of a request still resolving or dialing). */
+  end(err: Error | null): void {
+    if (this.ended) return;
+    this.ended = true;
     this.tDone = performance.now();
     this.done(err);
   }
@@ -166,8 +201,14 @@ export interface HttpEngineOptions {
 }
 
 /** Maps a Node/undici network error onto k6's error string and code (lib/netext/httpext/error_codes.go). */
-export function classifyError(err: Error & { code?: string }): { error: string; code: number } {
+export function classifyError(err: Error & { code?: string }): {
+  error: string;
+  code: number;
+  detail?: string;
+} {
   const code = err.code ?? (err.cause as { code?: string } | undefined)?.code ?? '';
+  const tlsRefusal = goTlsError(err);
+  if (tlsRefusal) return tlsRefusal;
   switch (code) {
     case 'ECONNREFUSED':
       return { error: 'dial: connection refused', code: 1212 };
@@ -183,6 +224,17 @@ export function classifyError(err: Error & { code?: string }): { error: string; 
     case 'UND_ERR_BODY_TIMEOUT':
     case 'LOADLAB_TIMEOUT':
       return { error: 'request timeout', code: 1050 };
+    case 'UND_ERR_SOCKET':
+      // The connection closed before any answer: Go's client reads EOF.
+      if (err.message === 'other side closed') return { error: 'EOF', code: 1000 };
+      return { error: err.message, code: 1000 };
+    case 'LOADLAB_TOO_MANY_1XX':
+      return { error: TOO_MANY_1XX, code: 1000 };
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return {
+        error: `net/http: server response headers exceeded ${GO_MAX_RESPONSE_HEADER_BYTES} bytes; aborted`,
+        code: 1000,
+      };
     case 'ERR_INVALID_URL':
     case 'LOADLAB_BAD_URL':
       return { error: err.message, code: 1020 };
@@ -207,6 +259,8 @@ export class HttpEngine {
   constructor(private readonly opts: HttpEngineOptions = {}) {
     this.agent = new Agent({
       keepAliveTimeout: 60_000,
+      // k6 sets no limit of its own: Go's Transport default holds (undici's is 16 KiB).
+      maxHeaderSize: GO_MAX_RESPONSE_HEADER_BYTES,
       connect: (connectOpts, cb) => this.dial(connectOpts, cb),
     });
   }
@@ -216,15 +270,27 @@ export class HttpEngine {
    * http_req_connecting and http_req_tls_handshaking are, and bytes are counted on the raw TCP socket.
    */
   private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
+    const hostname = bareHost(o.hostname);
+    runResolver.resolve(hostname).then(
+      (ip) => this.connect(ip, o, cb),
+      (err: Error) => cb(err, null),
+    );
+  }
+
+  /** TCP (bounded as k6's dialer bounds it), then TLS (bounded only by the request's timeout). */
+  private connect(ip: string, o: buildConnector.Options, cb: buildConnector.Callback): void {
     const t0 = performance.now();
     const isTls = o.protocol === 'https:';
     const port = Number(o.port) || (isTls ? 443 : 80);
-    const tcp = net.connect({ host: o.hostname, port, noDelay: true, keepAlive: true });
+    const tcp = net.connect({ host: ip, port, noDelay: true, keepAlive: true });
     let done = false;
     const fail = (err: Error) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      // k6 counts the bytes of a handshake that failed (a refused certificate came over the wire).
+      this.sent += tcp.bytesWritten;
+      this.received += tcp.bytesRead;
       tcp.destroy();
       cb(err, null);
     };
@@ -247,6 +313,7 @@ export class HttpEngine {
     };
     tcp.once('error', fail);
     tcp.once('connect', () => {
+      clearTimeout(timer);
       const connected = performance.now();
       if (!isTls) {
         finish(tcp, connected - t0, 0);
@@ -254,13 +321,26 @@ export class HttpEngine {
       }
       const secure = tls.connect({
         socket: tcp,
+        // The name Node checks the certificate against too (else 'localhost').
+        host: bareHost(o.hostname),
         servername: o.servername ?? (net.isIP(o.hostname) ? undefined : o.hostname),
-        rejectUnauthorized: !this.opts.insecureSkipTLSVerify,
+        // Verified below, in Go's order (names, then chain), unless insecureSkipTLSVerify, against
+        // the roots Go trusts.
+        rejectUnauthorized: false,
+        secureContext: systemRootsContext(),
         ALPNProtocols: ['http/1.1'],
       });
       secure.once('error', fail);
       secure.once('secureConnect', () => {
         secure.removeListener('error', fail);
+        const refusal = this.opts.insecureSkipTLSVerify
+          ? undefined
+          : verifyAsGo(secure, bareHost(o.hostname));
+        if (refusal) {
+          secure.destroy();
+          fail(refusal);
+          return;
+        }
         finish(secure, connected - t0, performance.now() - connected);
       });
     });
@@ -395,7 +475,27 @@ export class HttpEngine {
         if (handler.socket) this.account(handler.socket);
         if (err) {
           const e = timedOut ? Object.assign(new Error('request timeout'), { code: 'LOADLAB_TIMEOUT' }) : err;
-          resolve(failedHop(method, url, shownHeaders, classifyError(e)));
+          const cutShort = handler.status >= 200 ? bodyCutShort(e) : undefined;
+          if (cutShort) {
+            // Go's client had the answer and failed reading its body: k6 keeps what came, logs the error bare.
+            resolve({
+              ...failedHop(method, url, shownHeaders, { error: cutShort, code: 1000 }),
+              timings: handler.timings(),
+              remoteIp: handler.socket?.remoteAddress ?? '',
+              remotePort: handler.socket?.remotePort ?? 0,
+              body: req.responseType === 'none' ? null : bodyAs(req.responseType, handler.chunks),
+              bodyError: cutShort,
+            });
+            return;
+          }
+          const failure = classifyError(e);
+          // A reset on a connection the request went out on: Go names the read and its socket.
+          if (failure.code === 1220 && handler.ends)
+            failure.detail = `read tcp ${handler.ends}: read: connection reset by peer`;
+          const hop = failedHop(method, url, shownHeaders, failure);
+          // Go's full words where the host knows them better than the VU (a certificate's names).
+          if (failure.detail) hop.bodyError = `${goVerb(method)} ${JSON.stringify(url)}: ${failure.detail}`;
+          resolve(hop);
           return;
         }
         const got = handler.headers;
@@ -404,6 +504,21 @@ export class HttpEngine {
         }
         const remote = handler.socket;
         const status = handler.status;
+        // k6 reads no body of a 1xx, 204 or 304 answer: the script sees null.
+        const bodiless = (status >= 100 && status <= 199) || status === 204 || status === 304;
+        const decoded = req.responseType === 'none' || bodiless ? undefined : decodeWhatCame(handler);
+        if (decoded && !decoded.ok) {
+          // k6: the request failed (status 0, no headers), its timings and the text decoded so far kept.
+          resolve({
+            ...failedHop(method, url, shownHeaders, { error: decoded.error, code: decoded.code }),
+            timings: handler.timings(),
+            remoteIp: remote?.remoteAddress ?? '',
+            remotePort: remote?.remotePort ?? 0,
+            body: decoded.body === null ? null : bodyAs(req.responseType, [decoded.body]),
+            bodyError: decoded.logError,
+          });
+          return;
+        }
         resolve({
           method,
           url,
@@ -411,12 +526,7 @@ export class HttpEngine {
           statusText: handler.statusText || STATUS_TEXT_FALLBACK,
           proto: 'HTTP/1.1',
           headers: handler.headers,
-          body:
-            req.responseType === 'none'
-              ? null
-              : req.responseType === 'text'
-                ? textOf(handler.chunks)
-                : ownBytes(handler.chunks),
+          body: req.responseType === 'none' || bodiless ? null : bodyAs(req.responseType, handler.chunks),
           timings: handler.timings(),
           error: '',
           errorCode: status >= 400 ? 1000 + status : 0,
@@ -430,9 +540,11 @@ export class HttpEngine {
       });
       this.inflight.add(handler);
       if (req.timeoutMs > 0) {
+        // The timeout covers the name's lookup and the dial too, as the request's context does in Go.
         timer = setTimeout(() => {
           timedOut = true;
-          handler.abort?.(new Error('request timeout'));
+          if (handler.abort) handler.abort(new Error('request timeout'));
+          else handler.end(new Error('request timeout'));
         }, req.timeoutMs);
       }
       try {
@@ -509,10 +621,48 @@ function digestCredentials(url: string): { url: string; username: string; passwo
   return { url: u.toString(), username, password, basic };
 }
 
+/** Go's words for a body that broke off after its answer's head, or undefined for another error. */
+function bodyCutShort(err: Error & { code?: string }): string | undefined {
+  if (timedOutCodes.has(err.code ?? '')) return undefined;
+  if (err.code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'unexpected EOF';
+  if (err.code === 'UND_ERR_SOCKET' && err.message === 'other side closed') return 'unexpected EOF';
+  // undici's parser errors carry no code (its table maps names to numbers only): its words tell.
+  if (/\(Invalid character in chunk size\)$/.test(err.message)) return 'invalid byte in chunk length';
+  return undefined;
+}
+const timedOutCodes = new Set(['LOADLAB_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** A URL's hostname without an IPv6 literal's brackets. */
+function bareHost(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** A method as Go's url.Error names it: `Get`, `Post`. */
+function goVerb(method: string): string {
+  return method[0] + method.slice(1).toLowerCase();
+}
+
 /** The first value of a header (name in lower case) in a flat name/value list. */
 function headerValue(headers: string[], name: string): string | undefined {
   for (let i = 0; i < headers.length; i += 2) if (headers[i]!.toLowerCase() === name) return headers[i + 1];
   return undefined;
+}
+
+/** The body as the script asked for it: text or bytes. */
+function bodyAs(responseType: WireRequest['responseType'], chunks: Buffer[]): string | Uint8Array {
+  return responseType === 'text' ? textOf(chunks) : ownBytes(chunks);
+}
+
+/**
+ * The body with the codings of its Content-Encoding undone as k6 undoes them (the handler's chunks
+ * replaced by the decoded body), undefined when there is none to undo, or k6's failure.
+ */
+function decodeWhatCame(handler: HopHandler): Decoded | undefined {
+  const coding = headerValue(handler.headers, 'content-encoding');
+  if (codingsToUndo(coding).length === 0) return undefined;
+  const decoded = decodeBody(Buffer.concat(handler.chunks), coding);
+  if (decoded.ok) handler.chunks = [decoded.body];
+  return decoded;
 }
 
 /** A text body, decoded as k6 does (UTF-8); one chunk (the usual small body) needs no concat. */

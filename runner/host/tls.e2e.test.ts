@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCommand } from '../../devkit/command.js';
+import { selfSigned } from '../testing/self-signed.js';
 import { ctx, makeVu, type Harness } from '../vu/test-support.js';
 
 describe('runner/vu over HTTPS (self-signed certificate made by openssl)', function () {
@@ -14,31 +14,8 @@ describe('runner/vu over HTTPS (self-signed certificate made by openssl)', funct
   const open: Harness[] = [];
   before(async function () {
     dir = mkdtempSync(path.join(tmpdir(), 'loadlab-tls-'));
-    const key = path.join(dir, 'key.pem');
-    const cert = path.join(dir, 'cert.pem');
-    const made = await runCommand(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-subj',
-        '/CN=127.0.0.1',
-        '-days',
-        '1',
-      ],
-      { env: { ...process.env } },
-    );
-    assert.equal(made.code, 0, made.stderr);
-    server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) =>
-      res.end('secure'),
-    );
+    const tls = await selfSigned(dir, '127.0.0.1');
+    server = https.createServer(tls, (_req, res) => res.end('secure'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

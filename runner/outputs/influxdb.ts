@@ -1,7 +1,7 @@
 // InfluxDB outputs with k6's wire format: v1 (`--out influxdb=http://host:8086/db`, the built-in
 // output) and v2 (`--out xk6-influxdb`, as xk6-output-influxdb writes, also for InfluxDB Cloud).
-// Samples are buffered and written every push interval; a store that is down is reported (at most
-// once per 10 s) and never stops or slows the run.
+// Samples are buffered and written every push interval; a store that is down never stops or slows
+// the run: v1 reports each failed or slow flush in k6's lines, v2 at most once per 10 s.
 import { parseDuration } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../types.js';
 import { tagsAsFields, toLine } from './line-protocol.js';
@@ -13,9 +13,19 @@ interface Target {
   fields: Set<string>;
   /** Runs once before the first write (v1 creates its database). */
   prepare?: () => Promise<void>;
+  /** k6's `output` field (the built-in v1 output's lines are k6's, one per failed or slow flush). */
+  k6Name?: string;
 }
 
 const WARN_EVERY_MS = 10_000;
+const SLOW_FLUSH =
+  'The flush operation took higher than the expected set push interval. If you see this message multiple times then the setup or configuration need to be adjusted to achieve a sustainable rate.';
+
+/** Go's Duration.String for a flush's time (over a second: `1.504329249s`; below, `834.5ms`). */
+function goDurationText(ms: number): string {
+  const trim = (n: number, digits: number) => n.toFixed(digits).replace(/\.?0+$/, '');
+  return ms >= 1000 ? `${trim(ms / 1000, 9)}s` : `${trim(ms, 6)}ms`;
+}
 const STOP_TIMEOUT_MS = 10_000;
 
 function batchingOutput(ctx: OutputContext, target: Target): Output {
@@ -34,8 +44,16 @@ function batchingOutput(ctx: OutputContext, target: Target): Output {
     ctx.warn(`${target.description}: ${message}`);
   };
 
+  // k6's built-in output logs every flush that failed or took longer than the push interval.
+  const k6Lines = target.k6Name !== undefined && ctx.log !== undefined;
+  const failed = (error: string, fallback: string) => {
+    if (k6Lines) ctx.log!('error', "Couldn't write stats", { error, output: target.k6Name! });
+    else warn(fallback);
+  };
+
   const write = (body: string): Promise<void> => {
     inFlight += 1;
+    const started = performance.now();
     const done = fetch(target.writeUrl, {
       method: 'POST',
       headers: target.headers,
@@ -45,13 +63,25 @@ function batchingOutput(ctx: OutputContext, target: Target): Output {
       signal: AbortSignal.timeout(STOP_TIMEOUT_MS),
     })
       .then(async (res) => {
-        if (res.status !== 204 && res.status !== 200)
-          warn(`write answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-        else await res.body?.cancel();
+        if (res.status !== 204 && res.status !== 200) {
+          // Go's InfluxDB client gives the answer's body as its error.
+          const text = await res.text();
+          failed(text, `write answered ${res.status}: ${text.slice(0, 200)}`);
+          return;
+        }
+        await res.body?.cancel();
+        const took = performance.now() - started;
+        if (k6Lines && took > intervalMs)
+          ctx.log!('warn', SLOW_FLUSH, { output: target.k6Name!, t: goDurationText(took) });
       })
-      .catch((error: Error) =>
-        warn(`write failed: ${error.cause instanceof Error ? error.cause.message : error.message}`),
-      )
+      .catch((error: Error) => {
+        const cause = error.cause as (Error & { code?: string; address?: string; port?: number }) | undefined;
+        const dial =
+          cause?.code === 'ECONNREFUSED'
+            ? `dial tcp ${cause.address}:${cause.port}: connect: connection refused`
+            : (cause?.message ?? error.message);
+        failed(`Post ${JSON.stringify(target.writeUrl)}: ${dial}`, `write failed: ${dial}`);
+      })
       .finally(() => {
         inFlight -= 1;
         writes.delete(done);
@@ -75,7 +105,8 @@ function batchingOutput(ctx: OutputContext, target: Target): Output {
       try {
         await target.prepare?.();
       } catch (error) {
-        warn(`cannot reach the store: ${(error as Error).message}`);
+        // k6 logs a database it could not create at debug level only: its writes then say more.
+        if (!k6Lines) warn(`cannot reach the store: ${(error as Error).message}`);
       }
       timer = setInterval(flush, intervalMs);
       timer.unref();
@@ -123,6 +154,7 @@ export function createInfluxDbV1Output(ctx: OutputContext): Output {
   });
   return batchingOutput(ctx, {
     description: `InfluxDBv1 (${base})`,
+    k6Name: 'InfluxDBv1',
     writeUrl: `${base}/write?${params}`,
     headers,
     fields: tagsAsFields(

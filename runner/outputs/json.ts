@@ -1,7 +1,7 @@
 // `--out json=FILE`: k6's NDJSON. A `Metric` line the first time a metric appears (with its
 // thresholds and sub-metrics), then one `Point` line per sample. `.gz` files are gzipped.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { createGzip, type Gzip } from 'node:zlib';
+import { open, type FileHandle } from 'node:fs/promises';
+import { constants, gzipSync } from 'node:zlib';
 import { formatDuration, parseMetricKey, parseThresholds, type ThresholdDef } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../types.js';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
@@ -47,12 +47,48 @@ function metricMeta(options: Record<string, unknown>): (name: string) => MetricM
   };
 }
 
+/** k6's json output flushes its buffer every 200 ms (output/json: flushPeriod). */
+const FLUSH_MS = 200;
+
+/**
+ * The file the points go to, one write per flush, in order, each awaited before the next: a write
+ * that fails (a full disk) costs that flush's points and one line, as in k6, and never a later one.
+ * A `.gz` file gets one gzip member per flush (gzip readers read members one after the other), so
+ * everything flushed before a hard stop decodes. Compressed here, at once: a streaming gzip on
+ * Node's thread pool fell seconds behind a busy run (a round trip per 16 KiB through the main thread).
+ */
+class PointsFile {
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly file: FileHandle,
+    private readonly gzipped: boolean,
+    private readonly failed: (error: unknown) => void,
+  ) {}
+
+  write(text: string): void {
+    const bytes = this.gzipped ? gzipSync(text, { level: constants.Z_BEST_SPEED }) : Buffer.from(text);
+    this.queue = this.queue.then(async () => {
+      try {
+        for (let at = 0; at < bytes.length;) at += (await this.file.write(bytes, at)).bytesWritten;
+      } catch (error) {
+        this.failed(error);
+      }
+    });
+  }
+
+  /** The last points written and the file closed. */
+  async close(): Promise<void> {
+    await this.queue;
+    await this.file.close();
+  }
+}
+
 export function createJsonOutput(ctx: OutputContext): Output {
   const path = ctx.argument;
   const describe = metricMeta(ctx.options);
   const seen = new Set<string>();
-  let file: WriteStream | undefined;
-  let sink: WriteStream | Gzip | undefined;
+  let sink: PointsFile | undefined;
   let buffer: string[] = [];
 
   const flush = () => {
@@ -60,7 +96,7 @@ export function createJsonOutput(ctx: OutputContext): Output {
     sink.write(buffer.join(''));
     buffer = [];
   };
-  const timer = setInterval(flush, 1000);
+  const timer = setInterval(flush, FLUSH_MS);
   timer.unref();
 
   return {
@@ -69,19 +105,19 @@ export function createJsonOutput(ctx: OutputContext): Output {
       if (!path) throw new Error('--out json needs a file: --out json=results/points.ndjson');
       // No folder is made for the file: k6 creates the file only, and a script that works here
       // must work on k6 too. Its error, as k6 prints it, stops the run (exit 255).
-      file = createWriteStream(path);
-      await new Promise<void>((resolve, reject) => {
-        file!.once('open', () => resolve());
-        file!.once('error', (error) => reject(new Error(goPathError('open', path, error))));
-      });
-      file.on('error', (e) => ctx.warn(`json output: ${e.message}`));
-      if (path.endsWith('.gz')) {
-        const gzip = createGzip();
-        gzip.pipe(file);
-        sink = gzip;
-      } else {
-        sink = file;
+      let file: FileHandle;
+      try {
+        file = await open(path, 'w');
+      } catch (error) {
+        throw new Error(goPathError('open', path, error), { cause: error });
       }
+      sink = new PointsFile(file, path.endsWith('.gz'), (error) => {
+        // k6's line for a flush it could not write, with its logger's fields.
+        const message = "Sample couldn't be marshalled to JSON";
+        const fields = { error: goPathError('write', path, error), filename: path, output: 'json' };
+        if (ctx.log) ctx.log('error', message, fields);
+        else ctx.warn(`${message}: ${fields.error}`);
+      });
     },
     addSamples(samples: readonly Sample[]) {
       for (const s of samples) {
@@ -97,12 +133,7 @@ export function createJsonOutput(ctx: OutputContext): Output {
     async stop() {
       clearInterval(timer);
       flush();
-      if (!sink) return;
-      await new Promise<void>((resolve) => sink!.end(() => resolve()));
-      if (file && sink !== file)
-        await new Promise<void>((resolve) =>
-          file!.writableFinished ? resolve() : file!.once('finish', () => resolve()),
-        );
+      await sink?.close();
     },
   };
 }

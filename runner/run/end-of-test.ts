@@ -1,20 +1,22 @@
 // The last phase: teardown on VU 0, the final thresholds, the summary (handleSummary or k6's
 // text), the progress display's last block, the outputs flushed, and the exit code k6 would give.
 import type { RunFlags } from '../options/run-flags.js';
-import type { Vu } from '../host/vu.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import type { TestConfig } from '../options/options.js';
 import type { Output } from '../types.js';
 import type { ConsoleIO } from './console.js';
 import { EXIT } from './exit-codes.js';
 import { writeSummary } from './handle-summary.js';
+import { abortedBySignal, boundPhase, phaseTimedOut, type PhaseVu, type RunEnding } from './phase.js';
 import type { RunLog } from './run-log.js';
 import type { RunController, ScenariosOutcome } from './scheduler.js';
 import { isThresholdAware } from './thresholds.js';
 
 /** What the phases before hand to the end of the test. */
 export interface FinishedRun extends ScenariosOutcome {
-  vu0: Vu;
+  vu0: PhaseVu;
+  /** setup() ended the run (threw, timed out, a signal): no teardown, k6's line after the summary. */
+  ending?: RunEnding;
   setupData: unknown;
   /** When setup began: the test run's duration counts from there. */
   testStart: number;
@@ -33,14 +35,26 @@ export interface EndContext {
 export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number> {
   const { config, engine, outputs, controller, flags, io, log } = ctx;
   let teardownFailed = false;
-  try {
-    await run.vu0.runTeardown(run.setupData, config.options);
-  } catch (error) {
-    teardownFailed = true;
-    log('error', (error as Error).message, { hint: 'script exception' });
+  let ending = run.ending;
+  if (!ending) {
+    try {
+      // As k6, teardown is not cut short by the first signal, only by its timeout (or a second signal).
+      const vu = await run.vu0.get();
+      const teardown = await boundPhase(
+        vu.runTeardown(run.setupData, config.options),
+        config.teardownTimeoutMs,
+      );
+      if (teardown.ended) {
+        run.vu0.abandon();
+        ending = phaseTimedOut('teardown', config.teardownTimeoutMs);
+      }
+    } catch (error) {
+      teardownFailed = true;
+      log('error', (error as Error).message, { hint: 'script exception' });
+    }
   }
-  // As k6, after teardown, when a run that ended by itself (not by Ctrl-C) saw no iteration end.
-  if (!controller.stopReason && run.runs.every((r) => r.completed === 0)) {
+  // As k6, after teardown, when a run that ended by itself (not by Ctrl-C or an error) saw no iteration end.
+  if (!ending && !teardownFailed && !controller.stopReason && run.runs.every((r) => r.completed === 0)) {
     log('warn', 'No script iterations fully finished, consider making the test duration longer');
   }
   const testRunDurationMs = Date.now() - run.testStart;
@@ -57,17 +71,18 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
   });
 
   if (config.summaryMode !== 'disabled') {
-    await writeSummary(run.vu0, data, engine, config, flags, io, log);
+    await writeSummary(await run.vu0.get(), data, engine, config, flags, io, log);
   }
   run.display.final();
-  for (const o of outputs) {
-    try {
-      await o.stop();
-    } catch (error) {
-      log('warn', `output ${o.description}: ${(error as Error).message}`);
-    }
-  }
+  await stopOutputs(outputs, log);
 
+  // k6 logs the error that ended the run last, and a signal's wins over what teardown did (k6's
+  // scheduler returns the run's cancel reason), as over crossed thresholds.
+  if (!ending && controller.stopReason === 'signal') ending = abortedBySignal(controller.signal);
+  if (ending) {
+    ending.log(log);
+    return ending.code;
+  }
   if (controller.stopReason === 'abort') return EXIT.scriptAborted;
   if (engine.fatal) return EXIT.invalidConfig;
   if (teardownFailed) return EXIT.scriptException;
@@ -77,10 +92,25 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
     return EXIT.thresholds;
   }
   if (controller.stopReason === 'thresholds') return EXIT.thresholds;
-  if (controller.stopReason === 'signal') return EXIT.externalAbort;
   if (run.markedFailed !== undefined) {
     log('error', 'test run was marked as failed');
     return EXIT.markedFailed;
   }
   return EXIT.ok;
+}
+
+/** How long an output may take to flush and close: one that is stuck (a hung disk or store) never holds the process. */
+const OUTPUT_STOP_MS = 30_000;
+
+async function stopOutputs(outputs: Output[], log: RunLog): Promise<void> {
+  await Promise.all(
+    outputs.map(async (o) => {
+      try {
+        const stop = await boundPhase(o.stop(), OUTPUT_STOP_MS);
+        if (stop.ended) log('warn', `output ${o.description} did not stop within ${OUTPUT_STOP_MS / 1000}s`);
+      } catch (error) {
+        log('warn', `output ${o.description}: ${(error as Error).message}`);
+      }
+    }),
+  );
 }

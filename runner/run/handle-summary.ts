@@ -2,6 +2,7 @@
 // --summary-export, written where each key says (stdout, stderr or a file).
 import { writeFileSync } from 'node:fs';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
+import { SUMMARY_NOT_A_MAP } from '../bridge/protocol.js';
 import type { RunFlags } from '../options/run-flags.js';
 import type { Vu } from '../host/vu.js';
 import { summaryExportText, type MetricsEngine, type SummaryData } from '../metrics/index.js';
@@ -23,8 +24,14 @@ export async function writeSummary(
   try {
     result = await vu0.handleSummary(data);
   } catch (error) {
-    // k6 logs the script's exception as it is and still prints its own summary.
-    log('error', (error as Error).message);
+    const message = (error as Error).message;
+    // k6 refuses a result that is no object and then writes nothing, not even --summary-export.
+    if (message.includes(SUMMARY_NOT_A_MAP)) {
+      log('error', 'failed to handle the end-of-test summary', { error: SUMMARY_NOT_A_MAP });
+      return;
+    }
+    // k6 logs the script's exception as it is, with its hint, and still prints its own summary.
+    log('error', message, { hint: 'script exception' });
   }
   if (!result) {
     const mode = config.summaryMode === 'disabled' ? 'compact' : config.summaryMode;

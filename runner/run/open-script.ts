@@ -39,6 +39,17 @@ export async function openScript(flags: RunFlags, log: RunLog): Promise<TestScri
   try {
     bundle = await loadScript(scriptPath);
   } catch (error) {
+    if (error instanceof ScriptLoadError && error.syntax) {
+      // k6 v1.3 meets a syntax error first in its extension resolution, which says so, then fails.
+      const found = `${error.syntax.where} ${error.syntax.text}`;
+      log(
+        'error',
+        'Automatic extension resolution is enabled but it failed to analyze the dependencies. Please, make sure to report this issue by opening a bug report.',
+        { error: found },
+      );
+      log('error', found);
+      return EXIT.plainError;
+    }
     log('error', error instanceof ScriptLoadError ? error.message : String(error), {
       hint: 'script exception',
     });

@@ -12,7 +12,7 @@ import {
   type TestConfig,
 } from '../options/options.js';
 import { EXIT } from './exit-codes.js';
-import type { RunLog } from './run-log.js';
+import { isTestAbort, type RunLog } from './run-log.js';
 
 export interface ConfiguredTest {
   config: TestConfig;
@@ -41,7 +41,13 @@ export async function readTestOptions(
       log('error', couldNotLoad(flags.script, scriptPath, error.message));
       return EXIT.plainError;
     }
-    log('error', (error as Error).message, { hint: 'script exception' });
+    const message = (error as Error).message;
+    if (isTestAbort(message)) {
+      // exec.test.abort() in init: k6 cannot load the test, and exits as aborted by the script.
+      log('error', couldNotLoad(flags.script, scriptPath, message));
+      return EXIT.scriptAborted;
+    }
+    log('error', message, { hint: 'script exception' });
     return EXIT.scriptException;
   }
 

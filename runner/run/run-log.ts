@@ -20,3 +20,14 @@ export function scriptException(log: RunLog, error: unknown, vuId?: number): num
   log('error', (error as Error).message, { hint });
   return EXIT.scriptException;
 }
+
+/** exec.test.abort()'s error, as a VU reports it from init or setup: `test aborted: <reason> at <frame>`. */
+export function isTestAbort(message: string): boolean {
+  return message.startsWith('test aborted: ');
+}
+
+/** k6 reports an abort in setup without the VU's location. */
+export function withoutLocation(message: string): string {
+  const at = message.lastIndexOf(' at ');
+  return at < 0 ? message : message.slice(0, at);
+}

@@ -2,7 +2,7 @@
 // (VU 0's init), the outputs started and the banner printed, the scheduler (VUs, setup, scenarios),
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../options/run-flags.js';
-import { closeWarmVuThreads, ScriptError, warmVuThreads, type Vu } from '../host/vu.js';
+import { closeWarmVuThreads, ScriptError, warmVuThreads } from '../host/vu.js';
 import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
@@ -10,7 +10,9 @@ import type { TestConfig } from '../options/options.js';
 import type { Output } from '../types.js';
 import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
-import { runLog, scriptException, type RunLog } from './run-log.js';
+import { EXIT } from './exit-codes.js';
+import { abortedBySignal, boundPhase, phaseTimedOut, PhaseVu, type RunEnding } from './phase.js';
+import { isTestAbort, runLog, scriptException, withoutLocation, type RunLog } from './run-log.js';
 import { RunController, Scheduler, VuInitError } from './scheduler.js';
 import { startOutputs } from './start-outputs.js';
 import { readTestOptions } from './read-options.js';
@@ -59,6 +61,7 @@ async function runOpened(
   try {
     // VU 0 reads the options and later runs setup, teardown and handleSummary, as k6's extra VUs do.
     const vu0 = vus.make(0, { ...flags.tags });
+    const phaseVu = new PhaseVu(vu0, vus, { ...flags.tags });
     const test = await readTestOptions(vu0, script.scriptPath, flags, env, log);
     if (typeof test === 'number') return test;
     const { config, engine } = test;
@@ -69,7 +72,17 @@ async function runOpened(
     if (typeof outputs === 'number') return outputs;
     route.outputs = outputs;
 
-    const run = await runScenarios(vu0, { config, engine, outputs, vus, route, controller, flags, io, log });
+    const run = await runScenarios(phaseVu, {
+      config,
+      engine,
+      outputs,
+      vus,
+      route,
+      controller,
+      flags,
+      io,
+      log,
+    });
     if (typeof run === 'number') return run;
     return await endTest(run, { config, engine, outputs, controller, flags, io, log });
   } catch (error) {
@@ -93,7 +106,7 @@ interface SchedulingContext {
 }
 
 /** The scheduler's phase: every VU initialised, setup on VU 0, then the scenarios with their watchers. */
-async function runScenarios(vu0: Vu, ctx: SchedulingContext): Promise<FinishedRun | number> {
+async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<FinishedRun | number> {
   const { config, engine, outputs, controller, flags, io, log } = ctx;
   const scheduler = new Scheduler({
     config,
@@ -102,20 +115,19 @@ async function runScenarios(vu0: Vu, ctx: SchedulingContext): Promise<FinishedRu
     log,
     controller,
   });
+  const testStart = Date.now();
   try {
-    await scheduler.initVus();
+    // A signal ends the VUs' init at once, whatever their init code is doing (their threads end with the run).
+    const init = await boundPhase(scheduler.initVus(), Number.POSITIVE_INFINITY, controller.stopped);
+    if (init.ended) return endedEarly(vu0, testStart, abortedBySignal(controller.signal));
   } catch (error) {
     if (error instanceof VuInitError) return scriptException(log, error, error.vuId);
     return scriptException(log, error);
   }
 
-  const testStart = Date.now();
-  let setupData: unknown;
-  try {
-    setupData = await vu0.runSetup(config.options);
-  } catch (error) {
-    return scriptException(log, error);
-  }
+  const setup = await runSetup(vu0, config, controller);
+  if ('ending' in setup) return endedEarly(vu0, testStart, setup.ending);
+  const { setupData } = setup;
 
   const limits = runLimits(config.scenarios);
   const outcome = await scheduler.run(setupData, {
@@ -133,4 +145,39 @@ async function runScenarios(vu0: Vu, ctx: SchedulingContext): Promise<FinishedRu
   });
   ctx.vus.releaseScenarioVus();
   return { ...outcome, vu0, setupData, testStart };
+}
+
+/** A run that ended before its scenarios: no scenario, no teardown, but the summary and the outputs as always. */
+function endedEarly(vu0: PhaseVu, testStart: number, ending: RunEnding): FinishedRun {
+  const display = { stop: () => {}, final: () => {} };
+  return { runs: [], markedFailed: undefined, display, vu0, setupData: undefined, testStart, ending };
+}
+
+/**
+ * setup() on VU 0, ended as k6 ends it: by its exception (107), its setupTimeout (100) or the first
+ * signal (105), each of which ends the run before the scenarios.
+ */
+async function runSetup(
+  vu0: PhaseVu,
+  config: TestConfig,
+  controller: RunController,
+): Promise<{ setupData: unknown } | { ending: RunEnding }> {
+  try {
+    const vu = await vu0.get();
+    const setup = await boundPhase(vu.runSetup(config.options), config.setupTimeoutMs, controller.stopped);
+    if (setup.ended === false) return { setupData: setup.value };
+    vu0.abandon();
+    return {
+      ending:
+        setup.ended === 'timeout'
+          ? phaseTimedOut('setup', config.setupTimeoutMs)
+          : abortedBySignal(controller.signal),
+    };
+  } catch (error) {
+    const message = (error as Error).message;
+    // exec.test.abort() in setup: k6's line without the location, exit 108, the summary written.
+    if (isTestAbort(message))
+      return { ending: { code: EXIT.scriptAborted, log: (log) => log('error', withoutLocation(message)) } };
+    return { ending: { code: EXIT.scriptException, log: (log) => scriptException(log, error) } };
+  }
 }

@@ -53,15 +53,31 @@ export type StopReason = 'signal' | 'abort' | 'thresholds';
 export class RunController {
   private stopRequested: StopReason | undefined;
   private runs: ScenarioRun[] = [];
+  private signalName: string | undefined;
+  private announceStop!: (reason: StopReason) => void;
+  /** Settles at the first stop: setup ends there, as k6 cancels its context. */
+  readonly stopped = new Promise<StopReason>((resolve) => (this.announceStop = resolve));
 
-  /** First Ctrl-C: stop gracefully and still write the summary. */
-  requestStop(reason: StopReason): void {
-    this.stopRequested ??= reason;
+  /**
+   * First Ctrl-C (`signal` is Go's name for it: 'interrupt', 'terminated'), test.abort() or
+   * abortOnFail: stop gracefully and still write the summary.
+   */
+  requestStop(reason: StopReason, signal?: string): void {
+    if (this.stopRequested === undefined) {
+      this.stopRequested = reason;
+      this.signalName = signal;
+      this.announceStop(reason);
+    }
     this.runs.forEach((r) => r.stopNow());
   }
 
   get stopReason() {
     return this.stopRequested;
+  }
+
+  /** The signal that stopped the run, by Go's name, for k6's last line. */
+  get signal(): string {
+    return this.signalName ?? 'interrupt';
   }
 
   track(runs: ScenarioRun[]): void {

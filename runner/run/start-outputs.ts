@@ -21,6 +21,7 @@ export async function startOutputs(
     options: config.options,
     env: { ...env },
     warn: (message: string) => log('warn', message),
+    log,
   };
   let outputs: Output[];
   try {

@@ -3,7 +3,8 @@
 import type { RunFlags } from '../options/run-flags.js';
 import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/vu.js';
 import type { StartVuCode } from '../host/vu-code-host.js';
-import type { MetricsEngine } from '../metrics/index.js';
+import { parseDuration, type MetricsEngine } from '../metrics/index.js';
+import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../types.js';
 import type { RunLog } from './run-log.js';
@@ -90,6 +91,12 @@ export class VuFactory {
       this.httpOptions.systemTags = testOptions.systemTags.map(String);
     if (typeof testOptions.userAgent === 'string') this.httpOptions.userAgent = testOptions.userAgent;
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
+    // One resolver for the run, as k6's Runner has (a bad ttl keeps k6's default).
+    try {
+      runResolver.configure(dnsConfigOf(testOptions.dns, (t) => parseDuration(t)));
+    } catch {
+      runResolver.configure(DEFAULT_DNS);
+    }
   }
 
   closeAll(): Promise<unknown> {

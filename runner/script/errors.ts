@@ -5,6 +5,14 @@ import { SourceMap } from 'node:module';
 /** The script file could not be read or bundled (missing file, syntax error). One-line message. */
 export class ScriptLoadError extends Error {
   override name = 'ScriptLoadError';
+
+  constructor(
+    message: string,
+    /** A syntax error: k6 v1.3 meets it in its dependency analysis (esbuild's words) and exits 255. */
+    readonly syntax?: { where: string; text: string },
+  ) {
+    super(message);
+  }
 }
 
 /** An exception thrown by script code; `message` is already in k6's shape (with location). */

@@ -128,7 +128,10 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
       const loc = first.location
         ? ` (${first.location.file}:${first.location.line}:${first.location.column})`
         : '';
-      throw new ScriptLoadError(`SyntaxError: ${first.text}${loc}`);
+      const where = first.location
+        ? `${first.location.file}:${first.location.line}:${first.location.column}`
+        : scriptPath;
+      throw new ScriptLoadError(`SyntaxError: ${first.text}${loc}`, { where, text: first.text });
     }
     throw new ScriptLoadError(`cannot load ${scriptPath}: ${(err as Error).message}`);
   }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { runCommandSync } from '../../devkit/command.js';
 import { realK6 } from '../../devkit/real-k6.js';
-import { REPO } from '../../devkit/loadlab-run.js';
+import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 
 /** The runner's command. */
 export const RUNNER = [process.execPath, '--no-node-snapshot', 'bin/loadlab.js'];
@@ -67,4 +67,52 @@ export function assertSameLogLines(
   const expected = logLines(k6, script, flags);
   assert.ok(expected.length >= minLines, `${expected.length} lines from k6:\n${expected.join('\n')}`);
   assert.deepEqual(logLines(RUNNER, script, flags), expected);
+}
+
+/**
+ * `run -q --summary-mode=disabled <flags> <script>` on either engine without blocking this process
+ * (a server the test runs here keeps answering): the exit code and the log lines without their time.
+ */
+export async function runLogLines(
+  engine: 'k6' | 'node',
+  script: string,
+  flags: string[] = [],
+  /** Added to the bare PATH and HOME the run gets (SSL_CERT_FILE). */
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; lines: string[] }> {
+  const run = await runLoadlab(['-q', '--summary-mode=disabled', ...flags, script], {
+    engine,
+    env,
+    timeoutMs: LOG_RUN_TIMEOUT_MS,
+  });
+  const lines = run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('time='))
+    .map((line) => line.replace(/^time="[^"]*" /, ''));
+  return { code: run.code, lines };
+}
+
+/**
+ * runLogLines on real k6 and on the runner, k6's exit code 0 and a line containing `k6Shows` (so a
+ * fixture broken on both alike cannot pass), and the runner's code and lines equal to k6's.
+ * `normalise` rewrites what differs between runs (a port) in both.
+ */
+export async function assertSameRunLines(
+  script: string,
+  flags: string[],
+  k6Shows: string,
+  normalise: (line: string) => string = (l) => l,
+): Promise<void> {
+  const on = async (engine: 'k6' | 'node') => {
+    const run = await runLogLines(engine, script, flags);
+    return { code: run.code, lines: run.lines.map(normalise) };
+  };
+  const k6 = await on('k6');
+  const runner = await on('node');
+  assert.equal(k6.code, 0, k6.lines.join('\n'));
+  assert.ok(
+    k6.lines.some((l) => l.includes(k6Shows)),
+    k6.lines.join('\n'),
+  );
+  assert.deepEqual(runner, k6);
 }

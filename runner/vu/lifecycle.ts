@@ -17,7 +17,7 @@ import {
   type VuRuntime,
 } from '../modules/api/runtime.js';
 import { formatScriptException } from '../script/errors.js';
-import { INSTANCE_STATS, INTERRUPT } from '../bridge/protocol.js';
+import { INSTANCE_STATS, INTERRUPT, SUMMARY_NOT_A_MAP } from '../bridge/protocol.js';
 import { mayThrowNonErrors, ThrownValues } from './thrown-values.js';
 import type { LoopIterationResult } from './worker-loop.js';
 import { flush, flushIfFull } from './main-thread-call.js';
@@ -289,8 +289,9 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     let out = fn('handleSummary')(data);
     if (out && typeof (out as Promise<unknown>).then === 'function') out = await out;
     flush(vu);
-    if (out === undefined || out === null) return {};
-    if (typeof out !== 'object') throw new Error('handleSummary() must return an object');
+    // As k6: nothing returned is k6's own summary; anything but an object is refused (the host's line).
+    if (out === undefined || out === null) return undefined;
+    if (typeof out !== 'object' || Array.isArray(out)) throw new Error(SUMMARY_NOT_A_MAP);
     const res: Record<string, string | ArrayBuffer> = {};
     for (const [k, v] of Object.entries(out as Record<string, unknown>)) {
       if (v instanceof ArrayBuffer) res[k] = v;

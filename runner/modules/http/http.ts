@@ -2,6 +2,7 @@
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
 import {
   DEFAULT_EXPECTED,
+  Hop,
   Res,
   type JarOp,
   type RequestTuple,
@@ -41,8 +42,17 @@ function goErrorText(code: number, error: string, url: string): string {
   const hostPort = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   if (code === 1212) return `dial tcp ${hostPort}: connect: connection refused`;
   if (code === 1211) return `dial tcp ${hostPort}: i/o timeout`;
+  // Go's transport names the connection it dropped (headers over its limit, endless 1xx answers).
+  if (
+    error.startsWith('net/http: server response headers exceeded') ||
+    error === 'net/http: too many 1xx informational responses'
+  )
+    return `net/http: HTTP/1.x transport connection broken: ${error}`;
   return error;
 }
+
+/** k6's maxRedirects when neither the option nor the request's params set it. */
+const DEFAULT_MAX_REDIRECTS = 10;
 
 interface Params {
   headers?: Record<string, unknown>;
@@ -145,7 +155,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     const timeoutMs = params.timeout !== undefined ? parseDuration(params.timeout, { days: false }) : 60_000;
     const responseType: ResponseType =
       params.responseType ?? (opt('discardResponseBodies', false) ? 'none' : 'text');
-    const maxRedirects = params.redirects ?? opt<number>('maxRedirects', 10);
+    const maxRedirects = params.redirects ?? opt<number>('maxRedirects', DEFAULT_MAX_REDIRECTS);
     // The User-Agent (options.userAgent or k6's) is added by the main thread's engine when absent.
     const id = nextRequestId++;
     const upper = method.toUpperCase();
@@ -177,6 +187,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
   function finish(p: Prepared, answer: ResponseTuple): Response {
     const hops = answer[Res.hops];
     const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
+    warnIfStoppedRedirecting(p, hops);
     // A request the end of the test (abortOnFail, a stop, gracefulStop) cut short is neither
     // sampled nor logged in k6: its iteration ends as interrupted.
     if (res.error) rt.checkInterrupted();
@@ -186,17 +197,38 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       // Go's error, as k6 logs it or throws it (a GoError), e.g. Get "http://127.0.0.1:1/x": dial
       // tcp 127.0.0.1:1: connect: connection refused. A URL that could not be parsed never reached
       // the client: its parse error stands alone.
+      // An error reading the body (one that does not decode) is not the client's: k6 gives it bare.
       const verb = p.method[0] + p.method.slice(1).toLowerCase();
+      const bodyError = hops[hops.length - 1]![Hop.bodyError] as string | undefined;
       const errorText =
-        res.error_code === INVALID_URL_CODE
+        bodyError ??
+        (res.error_code === INVALID_URL_CODE
           ? res.error
-          : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`;
+          : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`);
       if (p.params.throw ?? opt('throw', false)) {
         throw goError(errorText);
       }
       rt.log('warn', 'Request Failed', { error: errorText });
     }
     return res;
+  }
+
+  /**
+   * k6 warns when its default redirect limit (no `redirects` param, no maxRedirects option) stopped
+   * a chain and the script got the redirection itself.
+   */
+  function warnIfStoppedRedirecting(p: Prepared, hops: ResponseTuple[Res.hops]): void {
+    if (p.params.redirects !== undefined || opt<unknown>('maxRedirects', undefined) !== undefined) return;
+    const last = hops[hops.length - 1]!;
+    const status = last[Hop.status];
+    const redirected = [301, 302, 303, 307, 308].includes(status) && hops.length > DEFAULT_MAX_REDIRECTS;
+    if (!redirected || !last[Hop.headers].some((h, i) => i % 2 === 0 && h.toLowerCase() === 'location'))
+      return;
+    rt.log(
+      'warn',
+      `Stopped after ${hops.length} redirects and returned the redirection; pass { redirects: n } in request params or set global maxRedirects to silence this`,
+      { url: hops[0]![Hop.url] },
+    );
   }
 
   function request(method: string, url: unknown, body?: unknown, params?: unknown): Response {

@@ -1,0 +1,219 @@
+// The run's phases end as k6's do (issue 39, rows 1, 5, 11, 14): setup and teardown bounded by
+// setupTimeout/teardownTimeout (exit 100/101 at the bound, k6's line and hint), a signal during setup
+// ending the run at once (105, no teardown), a throw in setup still writing the summary, and k6's
+// lines for the first and the second signal. Each case runs on real k6 and on the runner.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLoadlab, type RunOptions } from '../../devkit/loadlab-run.js';
+import { realK6OrSkip } from '../testing/log-lines.js';
+
+/** What a run decided, engine-neutral: exit code, k6's log lines, which phases ran, the summary. */
+interface Ending {
+  code: number | null;
+  /** Log lines without their time; a script's location without k6's bytecode offset. */
+  lines: string[];
+  summaryPrinted: boolean;
+  summaryExported: boolean;
+  seconds: number;
+}
+
+const HEAD = `import { sleep } from 'k6';\n`;
+
+async function endingOf(
+  engine: 'k6' | 'node',
+  script: string,
+  opts: Pick<RunOptions, 'signalsAfter'> = {},
+): Promise<Ending> {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-phases-'));
+  try {
+    writeFileSync(join(dir, 'script.js'), HEAD + script);
+    const started = Date.now();
+    const run = await runLoadlab(['--summary-export', 'export.json', 'script.js'], {
+      engine,
+      cwd: dir,
+      timeoutMs: 60_000,
+      ...opts,
+    });
+    return {
+      code: run.code,
+      lines: run.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('time='))
+        .map((l) =>
+          l
+            .replace(/^time="[^"]*" /, '')
+            .replace(/(:\d+:\d+)\(\d+\)/g, '$1')
+            .replaceAll(dir, 'DIR'),
+        ),
+      summaryPrinted: run.stdout.includes('TOTAL RESULTS'),
+      summaryExported: existsSync(join(dir, 'export.json')),
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function sideBySide(
+  ctx: Mocha.Context,
+  script: string,
+  opts: Pick<RunOptions, 'signalsAfter'> = {},
+): Promise<{ k6: Ending; runner: Ending }> {
+  realK6OrSkip(ctx);
+  const k6 = await endingOf('k6', script, opts);
+  const runner = await endingOf('node', script, opts);
+  const decided = (e: Ending) => ({ ...e, seconds: undefined });
+  assert.deepEqual(decided(runner), decided(k6), `k6 took ${k6.seconds} s, the runner ${runner.seconds} s`);
+  return { k6, runner };
+}
+
+const LONG_SETUP = `
+export const options = { setupTimeout: '2s', vus: 1, iterations: 1 };
+export function setup() { console.log('setup start'); sleep(10); console.log('setup end'); }
+export default function () { console.log('iteration'); }
+export function teardown() { console.log('teardown'); }
+`;
+
+describe('runner/run phases: timeouts and signals as k6 v1.3 ends them', function () {
+  this.timeout(120_000);
+
+  it('setupTimeout: exit 100 at the bound, k6 line and hint, no iteration or teardown, the summary written', async function () {
+    const { k6, runner } = await sideBySide(this, LONG_SETUP);
+    assert.equal(k6.code, 100);
+    assert.ok(
+      k6.lines.includes(
+        'level=error msg="setup() execution timed out after 2 seconds" hint="You can increase the time limit via the setupTimeout option"',
+      ),
+      k6.lines.join('\n'),
+    );
+    assert.ok(runner.seconds < 9, `the runner ended after ${runner.seconds} s, setup sleeps 10 s`);
+  });
+
+  it('teardownTimeout: exit 101 at the bound, k6 line and hint, the summary written', async function () {
+    const { k6, runner } = await sideBySide(
+      this,
+      `
+export const options = { teardownTimeout: '2s', vus: 1, iterations: 1 };
+export default function () {}
+export function teardown() { console.log('teardown start'); sleep(10); console.log('teardown end'); }
+`,
+    );
+    assert.equal(k6.code, 101);
+    assert.ok(runner.seconds < 9, `the runner ended after ${runner.seconds} s, teardown sleeps 10 s`);
+  });
+
+  for (const [signal, name] of [
+    ['SIGINT', 'interrupt'],
+    ['SIGTERM', 'terminated'],
+  ] as const) {
+    it(`${signal} during setup: exit 105 at once, no teardown, the summary written, k6's '${name}' line`, async function () {
+      const { k6, runner } = await sideBySide(this, LONG_SETUP.replace("'2s'", "'60s'"), {
+        signalsAfter: { after: 'setup start', signals: [signal] },
+      });
+      assert.equal(k6.code, 105);
+      assert.ok(
+        k6.lines.includes(`level=error msg="test run was aborted because k6 received a '${name}' signal"`),
+        k6.lines.join('\n'),
+      );
+      assert.ok(runner.seconds < 9, `the runner ended after ${runner.seconds} s, setup sleeps 10 s`);
+    });
+  }
+
+  it('SIGINT mid-run: teardown runs, then k6 line; no line of its own at the signal', async function () {
+    const { k6 } = await sideBySide(
+      this,
+      `
+export const options = { vus: 1, duration: '20s' };
+export default function () { console.log('iteration'); sleep(5); }
+export function teardown() { console.log('teardown'); }
+`,
+      { signalsAfter: { after: 'iteration', signals: ['SIGINT'] } },
+    );
+    assert.equal(k6.code, 105);
+  });
+
+  it('a second SIGINT during a long teardown: k6 "Aborting k6 in response to signal" line, exit 105, no summary', async function () {
+    const { k6, runner } = await sideBySide(
+      this,
+      `
+export const options = { vus: 1, iterations: 1 };
+export default function () {}
+export function teardown() { console.log('teardown start'); sleep(10); console.log('teardown end'); }
+`,
+      { signalsAfter: { after: 'teardown start', signals: ['SIGINT', 'SIGINT'] } },
+    );
+    assert.equal(k6.code, 105);
+    assert.equal(k6.summaryPrinted, false);
+    assert.ok(runner.seconds < 9, `the runner ended after ${runner.seconds} s, teardown sleeps 10 s`);
+  });
+
+  it('a throw in setup: exit 107, k6 line, no iteration or teardown, the summary and its export written', async function () {
+    const { k6 } = await sideBySide(
+      this,
+      `
+export const options = { vus: 1, iterations: 1 };
+export function setup() { throw new Error('boom in setup'); }
+export default function () { console.log('iteration'); }
+export function teardown() { console.log('teardown'); }
+`,
+    );
+    assert.equal(k6.code, 107);
+    assert.equal(k6.summaryExported, true);
+  });
+
+  for (const [result, what] of [
+    ['return 42;', "k6's refusal, and nothing written, not even the export"],
+    ['return null;', "k6's own summary"],
+    ["throw new Error('boom in summary');", 'the exception with its hint, then k6 summary'],
+  ] as const) {
+    it(`handleSummary() that does ${result}: ${what}`, async function () {
+      const { k6 } = await sideBySide(
+        this,
+        `
+export const options = { vus: 1, iterations: 1 };
+export default function () {}
+export function handleSummary(data) { ${result} }
+`,
+      );
+      assert.equal(k6.code, 0);
+    });
+  }
+
+  for (const [name, script, code] of [
+    ['a syntax error', 'export default function () { let x = ; }', 255],
+    [
+      'exec.test.abort() in init',
+      "import exec from 'k6/execution';\nexec.test.abort('stop in init');\nexport default function () {}",
+      108,
+    ],
+    [
+      'exec.test.abort() in setup',
+      "import exec from 'k6/execution';\nexport const options = { vus: 1, iterations: 1 };\nexport function setup() { exec.test.abort('stop in setup'); }\nexport default function () { console.log('iteration'); }\nexport function teardown() { console.log('teardown'); }",
+      108,
+    ],
+  ] as const) {
+    it(`${name}: exit ${code} and k6's lines`, async function () {
+      const { k6 } = await sideBySide(this, script);
+      assert.equal(k6.code, code);
+    });
+  }
+
+  it('SIGTERM while VUs are busy in their init code: exit 105 at once, no teardown, the summary written', async function () {
+    const { k6, runner } = await sideBySide(
+      this,
+      `
+export const options = { vus: 2, duration: '10s' };
+// Busy for 20 s at most (bounded): only a signal ends this init sooner.
+if (__VU > 0) { console.log('init loop'); const t = Date.now(); while (Date.now() - t < 20000) {} }
+export default function () {}
+export function teardown() { console.log('teardown'); }
+`,
+      // 2 s in: k6 has emitted its first vus_max by then (with no sample at all its summary fails).
+      { signalsAfter: { after: 'init loop', signals: ['SIGTERM'], delayMs: 2000 } },
+    );
+    assert.equal(k6.code, 105);
+    assert.ok(runner.seconds < 15, `the runner ended after ${runner.seconds} s, init is busy for 20 s`);
+  });
+});
