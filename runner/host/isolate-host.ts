@@ -25,6 +25,17 @@ type Ivm = typeof IsolatedVm;
 export const ISOLATE_MEMORY_LIMIT_MB = 512;
 
 let ivm: Ivm | undefined;
+
+/**
+ * The isolates not yet disposed. Node's exit waits for an isolate blocked in Atomics.wait (a VU in
+ * sleep()) to wake by itself, so a process.exit() (the second Ctrl-C, k6's immediate abort) took as
+ * long as the longest sleep: every live isolate is disposed when the process exits.
+ */
+const live = new Set<IsolatedVm.Isolate>();
+function disposeLiveIsolates(): void {
+  for (const isolate of live) if (!isolate.isDisposed) isolate.dispose();
+  live.clear();
+}
 /**
  * isolated-vm, or why it cannot be used here: not installed, not built for this Node, or Node started
  * with its startup snapshot, which isolated-vm's isolates crash against (V8 shares read-only heap
@@ -38,6 +49,7 @@ export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): 
   if (ivm) return ivm;
   try {
     ivm = createRequire(import.meta.url)('isolated-vm') as Ivm;
+    process.once('exit', disposeLiveIsolates);
     // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
     // takes it off the global before the script runs).
     setFlagsFromString('--expose-gc');
@@ -140,6 +152,7 @@ class IsolateVuCode implements VuCodeHost {
       memoryLimit: ISOLATE_MEMORY_LIMIT_MB,
       onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
     });
+    live.add(this.isolate);
     const [seconds, nanoseconds] = process.hrtime();
     const { sourceMap, ...bundle } = init.bundle;
     const api = {
@@ -214,6 +227,7 @@ class IsolateVuCode implements VuCodeHost {
 
   terminate(): Promise<void> {
     this.ended = true;
+    live.delete(this.isolate);
     if (!this.isolate.isDisposed) this.isolate.dispose();
     return Promise.resolve();
   }
