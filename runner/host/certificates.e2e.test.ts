@@ -1,4 +1,4 @@
-// Certificates k6 refuses, in its codes and Go's words (issue 39, row 8): a self-signed one is 1310
+// Certificates k6 refuses, in its codes and Go's words: a self-signed one is 1310
 // `x509: unknown authority`, one for another name 1311 (Go checks the names before the chain),
 // each "Request Failed" line with Go's full text; a CA the system trusts (SSL_CERT_FILE) is trusted,
 // as Go's roots are the system's. Both engines against loopback HTTPS servers.

@@ -1,4 +1,4 @@
-// Response bodies with a Content-Encoding, as k6 v1.3 decodes them (issue 39, rows 3 and 3b): gzip,
+// Response bodies with a Content-Encoding, as k6 v1.3 decodes them: gzip,
 // deflate (zlib), br and zstd undone whatever the request asked, several codings last first, unknown
 // or upper-case names left alone, and a body that does not decode a failed request (status 0,
 // error_code 1701 or 1000, k6's words, the text decoded so far). Both engines against one loopback server.

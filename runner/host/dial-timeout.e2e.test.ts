@@ -1,4 +1,4 @@
-// A TLS handshake that never ends is bounded by the request's timeout, as in k6 (issue 39, row 9):
+// A TLS handshake that never ends is bounded by the request's timeout, as in k6:
 // 1050 `request timeout` at that timeout, where the runner's 10 s connect bound answered 1211.
 import { assertSameRunLinesAgainst } from '../testing/raw-server.js';
 import { realK6OrSkip } from '../testing/log-lines.js';

@@ -1,4 +1,4 @@
-// Host names resolved as k6 resolves them (issue 39, row 6): a name a local DNS server answers is
+// Host names resolved as k6 resolves them: a name a local DNS server answers is
 // reached, and a lookup the server never answers fails each request at its own timeout (1050), not
 // after getaddrinfo's 10 s, four at a time, as Node's dns.lookup on libuv's pool did. The engines
 // run in a private mount namespace whose /etc/resolv.conf names a DNS server this test runs on

@@ -1,4 +1,4 @@
-// Response headers as large as Go's client takes them (issue 39, row 4): k6 sets no limit of its
+// Response headers as large as Go's client takes them: k6 sets no limit of its
 // own, so Go's Transport default (10 MiB) holds; undici's 16 KiB default failed 20 KB headers.
 // Both engines against one loopback server that answers a header of the size asked.
 import { assertSameRunLinesAgainst } from '../testing/raw-server.js';

@@ -1,4 +1,4 @@
-// The built-in InfluxDB output (v1) under a store that fails, in k6's lines (issue 39, row 14): one
+// The built-in InfluxDB output (v1) under a store that fails, in k6's lines: one
 // "Couldn't write stats" per failed flush with Go's client error (the answer's body, or the refused
 // dial), and k6's warning for a flush slower than the push interval. Both engines, one fake store.
 import assert from 'node:assert/strict';

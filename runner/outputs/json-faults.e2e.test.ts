@@ -1,5 +1,5 @@
 // `-o json=` on a file that cannot take the samples (a full disk: /dev/full, plain and through a
-// `.gz` name) must never hold the run (issue 39, row 2): k6 logs "Sample couldn't be marshalled to
+// `.gz` name) must never hold the run: k6 logs "Sample couldn't be marshalled to
 // JSON" for each flush that fails, prints its summary and exits 0 when the test ends. A `.gz` file
 // also outlives a kill -9 (row 13): what was flushed before it decodes.
 import assert from 'node:assert/strict';
@@ -77,7 +77,7 @@ describe('runner/outputs json under faults (a full disk, a hard stop), as k6 v1.
     });
   }
 
-  it('a .gz file decodes after a kill -9 and keeps the points flushed before it (issue 39, row 13)', async function () {
+  it('a .gz file decodes after a kill -9 and keeps the points flushed before it', async function () {
     const seen = { requests: 0 };
     const target = createServer((_req, res) => {
       seen.requests += 1;

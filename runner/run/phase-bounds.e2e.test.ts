@@ -1,4 +1,4 @@
-// The run's phases end as k6's do (issue 39, rows 1, 5, 11, 14): setup and teardown bounded by
+// The run's phases end as k6's do: setup and teardown bounded by
 // setupTimeout/teardownTimeout (exit 100/101 at the bound, k6's line and hint), a signal during setup
 // ending the run at once (105, no teardown), a throw in setup still writing the summary, and k6's
 // lines for the first and the second signal. Each case runs on real k6 and on the runner.

@@ -1,4 +1,4 @@
-// k6's redirect limit (issue 39, row 16): a chain longer than the default 10 stops there with k6's
+// k6's redirect limit: a chain longer than the default 10 stops there with k6's
 // warning naming the first URL; a limit the script set stops it silently. Both engines, one target.
 import { startReferenceTarget } from '../../../devkit/loadlab-run.js';
 import { assertSameRunLines, realK6OrSkip } from '../../testing/log-lines.js';
