@@ -56,19 +56,11 @@ export function startVu(init: WorkerInit, transport: VuTransport): VuEntry {
   );
 
   installScriptGlobals(vu, rt, text);
-  const {
-    runInit,
-    runLifecycle,
-    runIteration,
-    whileActive,
-    runSummary,
-    onUnhandledRejection,
-    commandFailure,
-  } = createLifecycle({ vu, rt, text, registry, timers, declared });
+  const life = createLifecycle({ vu, rt, text, registry, timers, declared });
 
   // What the loop command asks of this VU, made once rather than per loop.
   const loopDeps: LoopDeps = {
-    runIteration,
+    runIteration: life.runIteration,
     report: (result) => post(vu, { t: 'iteration', result }),
     flushIfOlderThan: (ms) => {
       if (vu.lastIterationEnd - vu.lastFlush >= ms) flush(vu);
@@ -81,45 +73,49 @@ export function startVu(init: WorkerInit, transport: VuTransport): VuEntry {
       let value: unknown;
       switch (msg.cmd) {
         case 'init':
-          value = await runInit();
+          value = await life.runInit();
           break;
         case 'setup':
           value =
             typeof vu.scriptExports.setup === 'function'
-              ? await runLifecycle('setup', [], msg.testOptions)
+              ? await life.runLifecycle('setup', [], msg.testOptions)
               : undefined;
           break;
         case 'iterate': {
           vu.lastIterate = { fnName: msg.fnName, data: msg.data, ctx: msg.ctx as IterationView };
           const { fnName, data, ctx } = vu.lastIterate;
-          value = await whileActive(() => runIteration(fnName, data, ctx));
+          value = await life.whileActive(() => life.runIteration(fnName, data, ctx));
           break;
         }
         case 'iterate-next': {
           if (!vu.lastIterate) throw new Error('iterate-next before any iterate');
           const { fnName, data, ctx: base } = vu.lastIterate;
           const ctx = iterationView(base.scenario, msg.counts, base.testOptions);
-          value = await whileActive(() => runIteration(fnName, data, ctx));
+          value = await life.whileActive(() => life.runIteration(fnName, data, ctx));
           break;
         }
         case 'loop':
-          value = await whileActive(() => runLoop(msg.spec, vu.signals, loopDeps));
+          value = await life.whileActive(() => runLoop(msg.spec, vu.signals, loopDeps));
           break;
         case 'teardown':
           if (typeof vu.scriptExports.teardown === 'function')
-            await runLifecycle('teardown', [msg.data], msg.testOptions);
+            await life.runLifecycle('teardown', [msg.data], msg.testOptions);
           break;
         case 'summary':
-          value = await runSummary(msg.data);
+          value = await life.runSummary(msg.data);
           break;
       }
       // The samples ride on the reply: one message per iteration in the common case.
       post(vu, { t: 'reply', seq: msg.seq, ok: true, value, samples: vu.samples.take() });
     } catch (err) {
       flush(vu);
-      post(vu, { t: 'reply', seq: msg.seq, ok: false, ...commandFailure(msg.cmd, err) });
+      post(vu, { t: 'reply', seq: msg.seq, ok: false, ...life.commandFailure(msg.cmd, err) });
     }
   }
 
-  return { handle, onHostEvent: (event) => rt.onGrpcEvent?.(event), onUnhandledRejection };
+  return {
+    handle,
+    onHostEvent: (event) => rt.onGrpcEvent?.(event),
+    onUnhandledRejection: life.onUnhandledRejection,
+  };
 }
