@@ -60,9 +60,12 @@ export function startScript(script: string, options: ScriptOptions = {}): Script
   return startProcess(...nodeScript(script), options);
 }
 
-/** A child's environment: the runner's PATH and what the test gives, nothing else of the runner's. */
+/** A child's environment: the runner's PATH, the VU host the run asked for and what the test gives, nothing else of the runner's. */
 export function childEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? '', ...env };
+  // LOADLAB_VU_HOST too: a test run that asked for the worker host (node-lines on a Node without
+  // isolated-vm) has every runner it starts use it, instead of each warning that it had to.
+  const vuHost = process.env.LOADLAB_VU_HOST;
+  return { PATH: process.env.PATH ?? '', ...(vuHost ? { LOADLAB_VU_HOST: vuHost } : {}), ...env };
 }
 
 /** A child's working folder: `cwd`, or a new temporary one the caller removes when the child ends. */
