@@ -100,14 +100,19 @@ interface PreparedCode {
   cache: IsolatedVm.ExternalCopy<ArrayBuffer> | undefined;
 }
 let prepared: PreparedCode | undefined;
+/** The one preparation in progress or done: the run starts it early and awaits it when VUs are made. */
+let preparing: Promise<void> | undefined;
 
-/** Builds the isolate's code; to be awaited once before the first VU isolate starts. */
-export async function prepareIsolateCode(): Promise<void> {
-  if (prepared) return;
+/** Builds the isolate's code once per process; to be awaited before the first VU isolate starts. */
+export function prepareIsolateCode(): Promise<void> {
+  preparing ??= compileWithCache();
+  return preparing;
+}
+
+async function compileWithCache(): Promise<void> {
   const lib = loadIsolatedVm();
   if (lib instanceof Error) throw lib;
   const code = await isolateCode();
-  if (prepared) return; // another caller got here first
   const probe = new lib.Isolate({ memoryLimit: 32 });
   try {
     const script = probe.compileScriptSync(code, { filename: ISOLATE_FILENAME, produceCachedData: true });
