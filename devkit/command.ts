@@ -9,6 +9,8 @@ import { childEnv, nodeScript, startProcess, workingFolder, type ScriptProcess }
 export interface CommandResult {
   /** The exit code; null when a signal ended it (the timeout's SIGKILL among them). */
   code: number | null;
+  /** The signal that ended it, when one did (SIGKILL at the timeout, SIGSEGV of a crash). */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   /** stdout and stderr interleaved as they arrived. */
@@ -57,7 +59,13 @@ export async function runCommand(
   let drained: NodeJS.Timeout | undefined;
   await Promise.race([proc.closed, new Promise((r) => (drained = setTimeout(r, DRAIN_MS)))]);
   clearTimeout(drained);
-  return { code, stdout: proc.out(), stderr: proc.err(), output: proc.output() };
+  return {
+    code,
+    signal: proc.child.signalCode,
+    stdout: proc.out(),
+    stderr: proc.err(),
+    output: proc.output(),
+  };
 }
 
 /** runCommand for an entry point of the project (`scripts/report-cli.ts`), run with tsx as `npm run` does. */
@@ -97,8 +105,8 @@ export function runCommandSync(
     });
     const started = !run.error || run.pid;
     const stderr = run.stderr ?? '';
-    if (!started) return { code: 127, stdout: '', stderr: `${stderr}${run.error!.message}\n` };
-    return { code: run.status, stdout: run.stdout ?? '', stderr };
+    if (!started) return { code: 127, signal: null, stdout: '', stderr: `${stderr}${run.error!.message}\n` };
+    return { code: run.status, signal: run.signal, stdout: run.stdout ?? '', stderr };
   } finally {
     if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
   }

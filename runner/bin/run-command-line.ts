@@ -1,5 +1,6 @@
 // Runs `loadlab` with this process's arguments and exits with its code, whatever handles are left open.
 import { main } from '../cli.js';
+import { settleIsolates } from '../host/isolate-exit.js';
 
 export async function runCommandLine(): Promise<void> {
   let code: number;
@@ -11,6 +12,8 @@ export async function runCommandLine(): Promise<void> {
     );
     process.exit(1);
   }
-  // Worker threads and sockets are closed; exit explicitly so a lingering handle never holds CI.
+  // Worker threads and sockets are closed; exit explicitly so a lingering handle never holds CI, once
+  // no VU isolate's thread can still be tearing one down (host/isolate-exit.ts).
+  await settleIsolates();
   process.stdout.write('', () => process.exit(code));
 }

@@ -5,18 +5,7 @@ import { join } from 'node:path';
 import { runCommand } from '../../devkit/command.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
-import { loadIsolatedVm } from './isolate-host.js';
-
-/** Skips a test of the isolates where this Node has none (isolated-vm not built for it, as on Node 24). */
-function isolatesOrSkip(context: Mocha.Context): void {
-  const lib = loadIsolatedVm();
-  if (lib instanceof Error || process.env.LOADLAB_VU_HOST === 'worker') {
-    console.warn(
-      `      skipped: no VU isolates on Node ${process.version} (${lib instanceof Error ? lib.message.split('\n')[0] : 'LOADLAB_VU_HOST=worker'})`,
-    );
-    context.skip();
-  }
-}
+import { isolatesOrSkip } from '../testing/vu-isolates.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 

@@ -17,6 +17,7 @@ import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
+import { noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import { VuOutOfMemory, type StartVuCode, type VuCodeHandlers, type VuCodeHost } from './vu-code-host.js';
 
 type Ivm = typeof IsolatedVm;
@@ -26,16 +27,6 @@ export const ISOLATE_MEMORY_LIMIT_MB = 512;
 
 let ivm: Ivm | undefined;
 
-/**
- * The isolates not yet disposed. Node's exit waits for an isolate blocked in Atomics.wait (a VU in
- * sleep()) to wake by itself, so a process.exit() (the second Ctrl-C, k6's immediate abort) took as
- * long as the longest sleep: every live isolate is disposed when the process exits.
- */
-const live = new Set<IsolatedVm.Isolate>();
-function disposeLiveIsolates(): void {
-  for (const isolate of live) if (!isolate.isDisposed) isolate.dispose();
-  live.clear();
-}
 /**
  * isolated-vm, or why it cannot be used here: not installed, not built for this Node, or Node started
  * with its startup snapshot, which isolated-vm's isolates crash against (V8 shares read-only heap
@@ -49,7 +40,6 @@ export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): 
   if (ivm) return ivm;
   try {
     ivm = createRequire(import.meta.url)('isolated-vm') as Ivm;
-    process.once('exit', disposeLiveIsolates);
     // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
     // takes it off the global before the script runs).
     setFlagsFromString('--expose-gc');
@@ -62,9 +52,11 @@ export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): 
 /** The main thread's functions every VU isolate gets (they close over nothing of one VU). */
 function sharedFunctions(lib: Ivm) {
   return {
-    timer: new lib.Reference(
-      (ms: number) =>
-        new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))),
+    // The isolate's thread runs again when the timer fires: work the exit must see.
+    timer: new lib.Reference((ms: number) =>
+      new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))).then(
+        noteIsolateWork,
+      ),
     ),
     readFile: new lib.Callback((absPath: string): HostFileAnswer => {
       try {
@@ -135,7 +127,7 @@ interface VuEntryRefs {
   onHostEvent: IsolatedVm.Reference<unknown>;
 }
 
-class IsolateVuCode implements VuCodeHost {
+class IsolateVuCode implements VuCodeHost, IsolateOwner {
   private readonly isolate: IsolatedVm.Isolate;
   /**
    * The isolate's context made, the VU's code compiled and evaluated: on the isolate's own thread
@@ -157,7 +149,6 @@ class IsolateVuCode implements VuCodeHost {
       memoryLimit: ISOLATE_MEMORY_LIMIT_MB,
       onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
     });
-    live.add(this.isolate);
     const [seconds, nanoseconds] = process.hrtime();
     const { sourceMap, ...bundle } = init.bundle;
     const api = {
@@ -175,7 +166,7 @@ class IsolateVuCode implements VuCodeHost {
       lib: (lib as unknown as { lib: object }).lib,
       ...functions,
     };
-    this.started = this.start(lib, api, code);
+    this.started = trackIsolateCall(this, this.start(lib, api, code));
     this.started.catch((error: Error) => this.failed(error));
   }
 
@@ -219,21 +210,30 @@ class IsolateVuCode implements VuCodeHost {
     // The reply comes as an event; a rejection here is the isolate lost (out of memory, disposed).
     this.started
       .then(({ handle }) =>
-        handle.apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } }),
+        trackIsolateCall(
+          this,
+          handle.apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } }),
+        ),
       )
       .catch((error: Error) => this.failed(error));
   }
 
   hostEvent(event: GrpcEvent): void {
-    void this.started.then(({ onHostEvent }) =>
-      onHostEvent.applyIgnored(undefined, [event], { arguments: { copy: true } }),
-    );
+    this.started
+      .then(({ onHostEvent }) =>
+        trackIsolateCall(this, onHostEvent.apply(undefined, [event], { arguments: { copy: true } })),
+      )
+      .catch((error: Error) => this.failed(error));
+  }
+
+  /** Ends the isolate, and whatever it runs, without reporting it as lost. */
+  stop(): void {
+    this.ended = true;
+    if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 
   terminate(): Promise<void> {
-    this.ended = true;
-    live.delete(this.isolate);
-    if (!this.isolate.isDisposed) this.isolate.dispose();
+    this.stop();
     return Promise.resolve();
   }
 }
