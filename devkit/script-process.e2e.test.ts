@@ -121,13 +121,20 @@ describe('devkit/script-process and devkit/command', function () {
     const result = await runCommand(
       ...node("console.log('out'); setTimeout(() => { console.error('err'); process.exitCode = 4; }, 100)"),
     );
-    assert.deepEqual(result, { code: 4, stdout: 'out\n', stderr: 'err\n', output: 'out\nerr\n' });
+    assert.deepEqual(result, {
+      code: 4,
+      signal: null,
+      stdout: 'out\n',
+      stderr: 'err\n',
+      output: 'out\nerr\n',
+    });
   });
 
   it('runCommand kills a command still running after timeoutMs', async () => {
     const started = Date.now();
     const result = await runCommand(...node('setInterval(() => {}, 1000)'), { timeoutMs: 500 });
     assert.equal(result.code, null);
+    assert.equal(result.signal, 'SIGKILL');
     assert.ok(Date.now() - started < 10_000);
   });
 
