@@ -24,6 +24,10 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
     assert.equal(workerOnlyReason(bundle('crypto.subtle.digest("SHA-256", b)')), 'the script uses WebCrypto');
     assert.equal(workerOnlyReason(bundle('crypto.getRandomValues(a)')), 'the script uses WebCrypto');
     assert.equal(
+      workerOnlyReason(bundle('const doc = res.html(); doc.find("a")')),
+      'the script parses HTML (Response.html())',
+    );
+    assert.equal(
       workerOnlyReason(bundle('throw "bad"')),
       'the script may throw a value that is not an Error',
     );

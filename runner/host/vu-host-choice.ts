@@ -37,8 +37,9 @@ const PROMISE_MODULES = new Set(['k6/experimental/fs', 'k6/experimental/csv', 'k
 
 /**
  * Why this script needs a worker host, or undefined. Besides the Node-bound modules: WebCrypto is
- * Node's; a thrown literal's frames come from an inspector session (vu/thrown-values.ts); an
- * unhandled rejection is heard of through Node's process event, which an isolate has no twin of.
+ * Node's, and so is Response.html()'s parser; a thrown literal's frames come from an inspector
+ * session (vu/thrown-values.ts); an unhandled rejection is heard of through Node's process event,
+ * which an isolate has no twin of.
  */
 export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   const module = (bundle.k6Imports ?? []).find((name) => NODE_BOUND_MODULES.has(name));
@@ -47,6 +48,8 @@ export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   if (promising) return `the script imports ${promising}, whose calls return promises`;
   const code = bundle.code;
   if (/\bcrypto\s*\.\s*(subtle|getRandomValues|randomUUID)\b/.test(code)) return 'the script uses WebCrypto';
+  // Response.html() parses with k6/html's parser (cheerio, a Node package).
+  if (/\.\s*html\s*\(/.test(code)) return 'the script parses HTML (Response.html())';
   if (mayThrowNonErrors(code)) return 'the script may throw a value that is not an Error';
   if (bundle.topLevelAwait || /\basync\b|\bawait\b|\bPromise\b|\.then\s*\(/.test(code))
     return 'the script has asynchronous code';

@@ -217,4 +217,16 @@ describe('runner/modules k6/http on real k6 and the runner', function () {
     const runner = await runOn('node', script);
     assert.deepEqual(runner.lines, k6.lines);
   });
+
+  it('fixtures/http-response-html.js: Response.html() without k6/html (a VU isolate hands the script to a worker), a null body refused in k6 words', async function () {
+    realK6OrSkip(this);
+    const script = 'runner/modules/fixtures/http-response-html.js';
+    const k6 = await runOn('k6', script);
+    assert.ok(
+      k6.lines.some((l) => l.includes('Clinic & Co 2 /owners/1')),
+      k6.lines.join('\n'),
+    );
+    const runner = await runOn('node', script);
+    assert.deepEqual(runner.lines, k6.lines);
+  });
 });

@@ -182,12 +182,11 @@ function htmlReader(res: Response): (selector?: string) => Selection {
   let doc: Selection | undefined;
   return (selector?: string) => {
     if (!doc) {
-      const text =
-        res.body === null
-          ? ''
-          : typeof res.body === 'string'
-            ? res.body
-            : Buffer.from(res.body).toString('utf8');
+      if (res.body === null)
+        throw new Error(
+          "the body is null so we can't transform it to HTML - this likely was because of a request error getting the response",
+        );
+      const text = typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8');
       doc = parseHTML(text, res.url);
     }
     return selector === undefined ? doc : doc.find(selector);
