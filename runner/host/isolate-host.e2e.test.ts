@@ -6,6 +6,8 @@ import { runCommand } from '../../devkit/command.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
 import { isolatesOrSkip } from '../testing/vu-isolates.js';
+import { buildIsolateCode } from '../vu/isolate-code.js';
+import { workerCode } from '../vu/worker-code.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -67,5 +69,18 @@ describe('runner/host: VUs in V8 isolates', function () {
     );
     assert.match(r.stdout, /iterations\.+: 6 /);
     assert.match(r.stdout, /steady ✓ \[ 100% \]/);
+  });
+
+  it("an isolate's bundle carries none of the modules only a worker-hosted VU builds; a worker's carries them", async () => {
+    const builders = [
+      'createGrpcModule',
+      'createWsModule',
+      'createHtmlModule',
+      'createCsvModule',
+      'createFsModule',
+    ];
+    const carried = (code: string) => builders.filter((name) => code.includes(name));
+    assert.deepEqual(carried(await buildIsolateCode()), []);
+    assert.deepEqual(carried(workerCode()), builders);
   });
 });

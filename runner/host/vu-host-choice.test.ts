@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { chooseVuHost, workerOnlyReason } from './vu-host-choice.js';
 import { loadIsolatedVm } from './isolate-host.js';
+import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 
 const bundle = (code: string, k6Imports: string[] = []) => ({ code, scriptDir: '/tmp', k6Imports });
 
@@ -12,14 +13,8 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
   });
 
   it('names why a script needs a worker: a Node-bound module, WebCrypto, a thrown literal, async code', () => {
-    for (const module of [
-      'k6/browser',
-      'k6/html',
-      'k6/net/grpc',
-      'k6/ws',
-      'k6/experimental/websockets',
-      'k6/experimental/streams',
-    ])
+    assert.ok(NODE_BOUND_MODULES.includes('k6/net/grpc') && PROMISE_MODULES.includes('k6/experimental/csv'));
+    for (const module of NODE_BOUND_MODULES)
       assert.equal(workerOnlyReason(bundle('', ['k6', module])), `the script imports ${module}`);
     assert.equal(workerOnlyReason(bundle('crypto.subtle.digest("SHA-256", b)')), 'the script uses WebCrypto');
     assert.equal(workerOnlyReason(bundle('crypto.getRandomValues(a)')), 'the script uses WebCrypto');

@@ -2,6 +2,7 @@
 // milliseconds a VU) when isolated-vm is there and the script needs nothing of Node's that an isolate
 // lacks; else a Node worker each (worker-host.ts), as before the isolates. LOADLAB_VU_HOST=worker
 // asks for the workers; the reason for a worker host is given to the caller to log at debug level.
+import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 import type { ScriptBundle } from '../script/load-script.js';
 import { mayThrowNonErrors } from '../script/thrown-literals.js';
 import { loadIsolatedVm, prepareIsolateCode, startIsolateVuCode } from './isolate-host.js';
@@ -19,21 +20,8 @@ export interface VuHostChoice {
   degraded?: true;
 }
 
-/** k6 modules whose code here is Node's (playwright, cheerio, protobuf, ws, web streams). */
-const NODE_BOUND_MODULES = new Set([
-  'k6/browser',
-  'k6/html',
-  'k6/net/grpc',
-  'k6/ws',
-  'k6/experimental/websockets',
-  'k6/experimental/streams',
-]);
-
-/**
- * k6 modules whose calls return promises: a rejection nobody handles must be heard of (k6 fails the
- * init with it, logs it in an iteration), and only Node's process event tells (see below).
- */
-const PROMISE_MODULES = new Set(['k6/experimental/fs', 'k6/experimental/csv', 'k6/secrets']);
+const NODE_BOUND = new Set<string>(NODE_BOUND_MODULES);
+const PROMISING = new Set<string>(PROMISE_MODULES);
 
 /**
  * Why this script needs a worker host, or undefined. Besides the Node-bound modules: WebCrypto is
@@ -42,9 +30,9 @@ const PROMISE_MODULES = new Set(['k6/experimental/fs', 'k6/experimental/csv', 'k
  * which an isolate has no twin of.
  */
 export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
-  const module = (bundle.k6Imports ?? []).find((name) => NODE_BOUND_MODULES.has(name));
+  const module = (bundle.k6Imports ?? []).find((name) => NODE_BOUND.has(name));
   if (module) return `the script imports ${module}`;
-  const promising = (bundle.k6Imports ?? []).find((name) => PROMISE_MODULES.has(name));
+  const promising = (bundle.k6Imports ?? []).find((name) => PROMISING.has(name));
   if (promising) return `the script imports ${promising}, whose calls return promises`;
   const code = bundle.code;
   if (/\bcrypto\s*\.\s*(subtle|getRandomValues|randomUUID)\b/.test(code)) return 'the script uses WebCrypto';

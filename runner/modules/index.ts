@@ -5,23 +5,17 @@ import { BROWSER_METRICS } from '../metrics/builtin.js';
 import { dynamicImport } from '../bridge/dynamic-import.js';
 import type { VuModuleEnv } from '../types.js';
 import { createCryptoModule } from './crypto/crypto.js';
-import { createCsvModule } from './csv/csv.js';
 import { createDataModule } from './data/data.js';
 import { createEncodingModule } from './encoding/encoding.js';
-import { createFsModule } from './fs/fs.js';
-import { createSecretsModule } from './secrets/secrets.js';
-import { createStreamsModule } from './streams/streams.js';
 import { createExecutionModule, type InstanceCounters } from './execution/execution.js';
-import { createHtmlModule } from './html/html.js';
-import { createGrpcModule } from './grpc/grpc.js';
 import { createHttpModule } from './http/http.js';
 import { createK6Module } from './k6/k6.js';
 import { createMetricsModule } from './metrics/metrics.js';
 import { isImplementedModule, type ImplementedModule } from './api/names.js';
+import type { WorkerHostModule } from '../bridge/worker-host-modules.js';
 import { ITERATION_END, type VuRuntime } from './api/runtime.js';
 import type { VuTimers } from './timers/timers.js';
-import { createWsModule } from './websocket/k6-ws.js';
-import { createWebSocketsModule } from './websocket/websockets.js';
+import { isWorkerHostModule, workerHostBuilders } from './worker-host-modules.js';
 
 type ModuleObject = Record<string, unknown>;
 
@@ -86,10 +80,11 @@ export class ModuleRegistry {
   }
 
   /**
-   * One builder per name in IMPLEMENTED_MODULES: the Record's key type makes tsc refuse a name listed
-   * there without a builder here, or a builder for a name the run's module check would refuse.
+   * One builder per name in IMPLEMENTED_MODULES, here or in worker-host-modules.ts: the Records' key
+   * types make tsc refuse a name listed there without a builder, or a builder for a name the run's
+   * module check would refuse.
    */
-  private readonly builders: Record<ImplementedModule, () => ModuleObject> = {
+  private readonly builders: Record<Exclude<ImplementedModule, WorkerHostModule>, () => ModuleObject> = {
     k6: () => createK6Module(this.rt),
     'k6/http': () => createHttpModule(this.rt),
     'k6/metrics': () => createMetricsModule(this.rt),
@@ -99,18 +94,11 @@ export class ModuleRegistry {
     'k6/data': () => createDataModule(this.rt),
     'k6/timers': () => ({ ...this.timers }),
     'k6/browser': () => this.buildBrowser(),
-    'k6/experimental/fs': () => createFsModule(this.rt),
-    'k6/experimental/csv': () => createCsvModule(this.rt),
-    'k6/experimental/streams': () => createStreamsModule(),
-    'k6/secrets': () => createSecretsModule(this.rt.secretSources, (v) => this.rt.revealSecret(v)),
-    'k6/html': () => createHtmlModule(),
-    'k6/ws': () => createWsModule(this.rt),
-    'k6/experimental/websockets': () => createWebSocketsModule(this.rt),
-    'k6/net/grpc': () => createGrpcModule(this.rt),
   };
 
   private build(name: string): ModuleObject {
     if (!isImplementedModule(name)) throw new Error(`unknown module: ${name}`);
+    if (isWorkerHostModule(name)) return workerHostBuilders[name](this.rt);
     return this.builders[name]();
   }
 

@@ -1,8 +1,8 @@
 // The VU isolate's code (isolate/entry.ts and the VU's code under it), bundled once per process with
 // esbuild, as worker-code.ts bundles the worker's. Node's modules are swapped for the isolate's own
 // (isolate/node-*.ts), Node's globals the VU's code uses are injected from isolate/globals.ts (so the
-// script's global scope gets none of them), and the modules that read files or start workers are
-// swapped for their isolate twins.
+// script's global scope gets none of them), and the modules that read files or start workers, or
+// build the k6 modules only a worker-hosted VU runs, are swapped for their isolate twins.
 import { build, type Plugin } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,7 @@ function layout(vuDir: string, sourceExt: string) {
   /** The VU's own modules with an isolate twin (a relative import resolved to the first gets the second). */
   const twins: Record<string, string> = {
     [path.join(vuDir, '..', 'bridge', `read-file.${sourceExt}`)]: shim('read-file'),
+    [path.join(vuDir, '..', 'modules', `worker-host-modules.${sourceExt}`)]: shim('worker-host-modules'),
   };
   const plugin: Plugin = {
     name: 'loadlab-isolate-twins',

@@ -4,7 +4,7 @@
 // the loop, teardown, handleSummary), replying through the transport.
 import { ModuleRegistry } from '../modules/index.js';
 import { TimerQueue } from '../modules/timers/timers.js';
-import { useProtoLoaderAt } from '../modules/grpc/grpc-descriptors.js';
+import { useProtoLoaderAt } from '../modules/worker-host-modules.js';
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import type { IterationView } from '../modules/api/runtime.js';
 import type { WorkerCommand } from '../bridge/protocol.js';

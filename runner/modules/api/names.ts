@@ -1,6 +1,11 @@
 // Which k6 modules the Node runner serves, and what it says of the others before any VU starts: k6's
 // own words for names k6 v1.3 refuses too (unknown, graduated, removed), and one line naming the module
 // and the way out for the modules k6 has and the runner does not implement.
+import {
+  NODE_BOUND_MODULES,
+  PROMISE_MODULES,
+  type WorkerHostModule,
+} from '../../bridge/worker-host-modules.js';
 
 export const IMPLEMENTED_MODULES = [
   'k6',
@@ -27,6 +32,12 @@ export type ImplementedModule = (typeof IMPLEMENTED_MODULES)[number];
 export function isImplementedModule(name: string): name is ImplementedModule {
   return (IMPLEMENTED_MODULES as readonly string[]).includes(name);
 }
+
+/** The modules only a worker-hosted VU builds: every one a module the runner serves. */
+export const WORKER_HOST_MODULES: readonly WorkerHostModule[] & readonly ImplementedModule[] = [
+  ...NODE_BOUND_MODULES,
+  ...PROMISE_MODULES,
+].filter((name): name is WorkerHostModule => name !== 'k6/browser');
 
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = ['k6/experimental/redis'] as const;
