@@ -16,7 +16,8 @@ import {
 import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import { readFileShared } from '../bridge/read-file.js';
-import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
+import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
+import { IsolateCodeCache } from './isolate-code-cache.js';
 import { noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import { VuOutOfMemory, type StartVuCode, type VuCodeHandlers, type VuCodeHost } from './vu-code-host.js';
 
@@ -81,45 +82,26 @@ function sharedFunctions(lib: Ivm) {
 }
 let shared: ReturnType<typeof sharedFunctions> | undefined;
 
-/**
- * The isolate's code, once per process, with V8's code cache of it: each isolate compiles from the
- * cache. (A V8 snapshot of the evaluated code, isolated-vm's createSnapshot, started VUs no faster
- * on the 2-core host and moved the work onto the main thread's `new Isolate`; its README warns
- * against it.)
- */
-interface PreparedCode {
-  code: string;
-  cache: IsolatedVm.ExternalCopy<ArrayBuffer> | undefined;
-}
-let prepared: PreparedCode | undefined;
+let codeCache: IsolateCodeCache | undefined;
 /** The one preparation in progress or done: the run starts it early and awaits it when VUs are made. */
 let preparing: Promise<void> | undefined;
 
 /** Builds the isolate's code once per process; to be awaited before the first VU isolate starts. */
 export function prepareIsolateCode(): Promise<void> {
-  preparing ??= compileWithCache();
+  preparing ??= (async () => {
+    const lib = loadIsolatedVm();
+    if (lib instanceof Error) throw lib;
+    codeCache = await IsolateCodeCache.prepare(lib);
+  })();
   return preparing;
-}
-
-async function compileWithCache(): Promise<void> {
-  const lib = loadIsolatedVm();
-  if (lib instanceof Error) throw lib;
-  const code = await isolateCode();
-  const probe = new lib.Isolate({ memoryLimit: 32 });
-  try {
-    const script = probe.compileScriptSync(code, { filename: ISOLATE_FILENAME, produceCachedData: true });
-    prepared = { code, cache: (script as IsolatedVm.Script & IsolatedVm.CachedDataResult).cachedData };
-  } finally {
-    probe.dispose();
-  }
 }
 
 export const startIsolateVuCode: StartVuCode = (init, handlers) => {
   const lib = loadIsolatedVm();
   if (lib instanceof Error) throw lib;
-  if (!prepared) throw new Error('prepareIsolateCode() was not awaited before the first VU isolate');
+  if (!codeCache) throw new Error('prepareIsolateCode() was not awaited before the first VU isolate');
   shared ??= sharedFunctions(lib);
-  return new IsolateVuCode(lib, init, handlers, shared, prepared);
+  return new IsolateVuCode(lib, init, handlers, shared, codeCache);
 };
 
 interface VuEntryRefs {
@@ -142,7 +124,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     init: Parameters<StartVuCode>[0],
     private readonly handlers: VuCodeHandlers,
     functions: ReturnType<typeof sharedFunctions>,
-    code: PreparedCode,
+    private readonly codeCache: IsolateCodeCache,
   ) {
     this.vuId = init.vuId;
     this.isolate = new lib.Isolate({
@@ -166,11 +148,12 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
       lib: (lib as unknown as { lib: object }).lib,
       ...functions,
     };
-    this.started = trackIsolateCall(this, this.start(lib, api, code));
+    this.started = trackIsolateCall(this, this.start(lib, api));
     this.started.catch((error: Error) => this.failed(error));
   }
 
-  private async start(lib: Ivm, api: object, code: PreparedCode): Promise<VuEntryRefs> {
+  private async start(lib: Ivm, api: object): Promise<VuEntryRefs> {
+    const code = await this.codeCache.next();
     const context = await this.isolate.createContext();
     const script = await this.isolate.compileScript(code.code, {
       filename: ISOLATE_FILENAME,
@@ -208,7 +191,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
 
   command(cmd: WorkerCommand): void {
     // The reply comes as an event; a rejection here is the isolate lost (out of memory, disposed).
-    this.started
+    const ran = this.started
       .then(({ handle }) =>
         trackIsolateCall(
           this,
@@ -216,6 +199,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
         ),
       )
       .catch((error: Error) => this.failed(error));
+    if (cmd.cmd === 'init') this.codeCache.warmFrom(this, this.isolate, ran);
   }
 
   hostEvent(event: GrpcEvent): void {
