@@ -18,8 +18,9 @@ export function normalize(p: string): string {
     } else out.push(part);
   }
   const joined = out.join('/');
-  if (absolute) return `/${joined}`;
-  return joined === '' ? '.' : joined;
+  const normalized = absolute ? `/${joined}` : joined === '' ? '.' : joined;
+  // As Node's, a trailing slash stays.
+  return p.endsWith('/') && normalized !== '/' ? `${normalized}/` : normalized;
 }
 
 export function join(...parts: string[]): string {
@@ -39,7 +40,8 @@ export function resolve(...parts: string[]): string {
 }
 
 export function dirname(p: string): string {
-  const trimmed = p.length > 1 ? p.replace(/\/+$/, '') : p;
+  const trimmed = p.replace(/\/+$/, '');
+  if (trimmed === '') return p === '' ? '.' : '/';
   const at = trimmed.lastIndexOf('/');
   if (at < 0) return '.';
   return at === 0 ? '/' : trimmed.slice(0, at);
@@ -53,7 +55,8 @@ export function basename(p: string, ext?: string): string {
 export function extname(p: string): string {
   const base = basename(p);
   const dot = base.lastIndexOf('.');
-  return dot <= 0 ? '' : base.slice(dot);
+  // As Node's: no dot, a leading one only (`.hidden`), or `..` itself: no extension.
+  return dot <= 0 || base === '..' ? '' : base.slice(dot);
 }
 
 export function relative(from: string, to: string): string {
