@@ -86,9 +86,10 @@ for line in $lines; do
       export npm_config_nodedir
     fi
     step 'npm ci' npm ci --prefer-offline --no-audit --no-fund --loglevel=error
-    # isolated-vm 5.0.4 builds for Node 20 and 22, not 24 (its V8 headers need C++20): there the VUs run
-    # in worker threads, asked for, so no run warns that it had to.
-    if ! node --no-node-snapshot -e "require('isolated-vm')" 2>/dev/null; then
+    # The runner picks isolated-vm 5 (Node 20) or 6 (22 and later); where neither loads the VUs run in
+    # worker threads, asked for, so no run warns that it had to.
+    if ! node --no-node-snapshot --import tsx --input-type=module -e \
+      "import { loadIsolatedVm } from './runner/host/isolate-host.ts'; if (loadIsolatedVm() instanceof Error) process.exit(1);" 2>/dev/null; then
       echo "node-lines: Node $line: isolated-vm is not built for this Node: VUs run in worker threads"
       export LOADLAB_VU_HOST=worker
     fi

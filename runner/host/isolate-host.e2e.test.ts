@@ -44,7 +44,7 @@ describe('runner/host: VUs in V8 isolates', function () {
       process.execPath,
       [`${REPO}bin/loadlab.js`, 'run', '-q', join(FIXTURES, 'script-globals.js')],
       {
-        // Not the worker host a test run may ask for (node-lines on Node 24): the runner's own choice.
+        // Not the worker host a test run may ask for (node-lines where no isolated-vm loads): the runner's own choice.
         env: { PATH: process.env.PATH ?? '', LOADLAB_VU_HOST: '' },
       },
     );

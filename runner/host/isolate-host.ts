@@ -29,6 +29,14 @@ export const ISOLATE_MEMORY_LIMIT_MB = 512;
 let ivm: Ivm | undefined;
 
 /**
+ * The isolated-vm release for this Node (runner/package.json has both): 5.x is the last for Node 20
+ * and does not build on 24; 6.x needs 22 or later (npm skips it on 20) and ships prebuilt addons.
+ * Only one may be loaded into a process: both define the same native symbols.
+ */
+const ISOLATED_VM_PACKAGE =
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'isolated-vm-6' : 'isolated-vm';
+
+/**
  * isolated-vm, or why it cannot be used here: not installed, not built for this Node, or Node started
  * with its startup snapshot, which isolated-vm's isolates crash against (V8 shares read-only heap
  * data between isolates made from different snapshots: isolated-vm's README and its issue 420).
@@ -40,7 +48,7 @@ export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): 
     return new Error('Node was started without --no-node-snapshot');
   if (ivm) return ivm;
   try {
-    ivm = createRequire(import.meta.url)('isolated-vm') as Ivm;
+    ivm = createRequire(import.meta.url)(ISOLATED_VM_PACKAGE) as Ivm;
     // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
     // takes it off the global before the script runs).
     setFlagsFromString('--expose-gc');

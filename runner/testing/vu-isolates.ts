@@ -1,7 +1,7 @@
 // Tests of the VU isolates skip, with one line saying why, where this Node has none.
 import { loadIsolatedVm } from '../host/isolate-host.js';
 
-/** Skips the test where isolated-vm is not built for this Node (as on Node 24) or workers were asked for. */
+/** Skips the test where isolated-vm cannot be loaded on this Node, or workers were asked for. */
 export function isolatesOrSkip(context: Mocha.Context): void {
   const lib = loadIsolatedVm();
   if (lib instanceof Error || process.env.LOADLAB_VU_HOST === 'worker') {
