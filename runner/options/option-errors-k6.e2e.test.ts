@@ -17,6 +17,34 @@ interface Layout {
   status: number;
 }
 
+/**
+ * The dns option: decoded by k6's DNSConfig (Go's json errors, its enums' words: 104), its ttl then
+ * read by k6's parseTTL (255, still "could not load JS test"). [what, the dns value, exit code]
+ */
+const DNS_LAYOUTS: Layout[] = (
+  [
+    ['a dns ttl that is no duration', "{ ttl: 'abc' }", 255],
+    ['a negative dns ttl', "{ ttl: '-1s' }", 255],
+    ['a negative dns ttl in milliseconds', "{ ttl: '-5' }", 255],
+    ['a dns ttl in an unknown unit', "{ ttl: '1x' }", 255],
+    ['a dns ttl with a space', "{ ttl: ' 1m' }", 255],
+    ['a dns ttl with negative hours after days', "{ ttl: '1d-2h' }", 255],
+    ['a dns ttl as a number', '{ ttl: 5 }', 104],
+    ['a dns ttl as a boolean', '{ ttl: true }', 104],
+    ['a dns ttl as a list', '{ ttl: [] }', 104],
+    ['an unknown dns select', "{ select: 'bogus' }", 104],
+    ['a dns select in the wrong case', "{ select: 'First' }", 104],
+    ['an unknown dns policy', "{ policy: 'bogus' }", 104],
+    ['a dns select as a number', '{ select: 1 }', 104],
+    ['a dns select as an object', '{ select: {} }', 104],
+    ['a dns policy as a boolean', '{ policy: true }', 104],
+    ['dns as a string', "'ttl=1m'", 104],
+    ['dns as a list', '[]', 104],
+    ['a bad dns select before a bad ttl', "{ select: 'bogus', ttl: 'abc' }", 104],
+    ['a bad dns policy before a bad ttl', "{ ttl: 'abc', policy: 'x' }", 104],
+  ] as const
+).map(([name, dns, status]) => ({ name, options: `{ dns: ${dns} }`, status }));
+
 const CV = "executor: 'constant-vus', vus: 1, duration: '1s'";
 const LAYOUTS: Layout[] = [
   // The brief's six.
@@ -133,6 +161,7 @@ const LAYOUTS: Layout[] = [
     status: 104,
   },
   { name: 'duration and scenarios', options: `{ duration: '1s', scenarios: { a: { ${CV} } } }`, status: 104 },
+  ...DNS_LAYOUTS,
   // Trend stats (k6 gives them no exit code of its own).
   { name: 'a bad percentile', options: "{ summaryTrendStats: ['p(x)'] }", status: 255 },
   // Flags and the environment.

@@ -118,6 +118,19 @@ const DURATION_FIELDS = new Set([
   'timeUnit',
 ]);
 
+/** Go's type of k6's DNSConfig.UnmarshalJSON target, as its decoding errors name it. */
+const DNS_CONFIG_TYPE =
+  'struct { TTL null.String "json:\\"ttl\\""; Select types.NullDNSSelect "json:\\"select\\""; Policy types.NullDNSPolicy "json:\\"policy\\"" }';
+/** k6's DNS enums (lib/types/dns.go), matched as written. */
+const DNS_ENUMS: Record<string, [string, string[]]> = {
+  select: ['DNSSelect', ['first', 'roundRobin', 'random']],
+  policy: ['DNSPolicy', ['preferIPv4', 'preferIPv6', 'onlyIPv4', 'onlyIPv6', 'any']],
+};
+
+/** reflect.TypeOf(v).Name() of what Go's json decodes a JSON value into (a slice's type has no name). */
+const goValueTypeName = (v: unknown): string =>
+  Array.isArray(v) ? '' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'float64' : 'string';
+
 /**
  * Checks one value the way Go decodes it; `base` is where the innermost custom UnmarshalJSON's text
  * starts (k6's null.Int, types.NullDuration, scenarios, stages unmarshal their own slice of the
@@ -302,8 +315,34 @@ class Decoder {
       else if (key === 'summaryTrendStats') problem = this.stringList(o, key, false);
       else if (key === 'systemTags') problem = this.stringList(o, key, true);
       else if (key === 'thresholds') problem = this.thresholds(o);
+      else if (key === 'dns') problem = this.dns(o);
       if (problem instanceof TypeMismatch) problem.field = key;
       if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /**
+   * types.DNSConfig's UnmarshalJSON, on its own text: ttl a null.String (whose own error names the
+   * value's Go type), select and policy k6's enums (a string of their names, each decoded alone).
+   */
+  dns(o: Record<string, unknown>): Problem | undefined {
+    const v = o.dns;
+    if (v === undefined || v === null) return undefined;
+    if (Array.isArray(v) || typeof v !== 'object')
+      return this.mismatch(o, 'dns', DNS_CONFIG_TYPE, this.startOf(o, 'dns'));
+    const config = v as Record<string, unknown>;
+    for (const key of Object.keys(config).sort()) {
+      const value = config[key];
+      if (value === undefined || value === null) continue;
+      const isObject = typeof value === 'object' && !Array.isArray(value);
+      // An object as ttl is read as Go's sql.NullString, which takes any object.
+      if (key === 'ttl' && typeof value !== 'string' && !isObject)
+        return `json: cannot unmarshal ${goValueTypeName(value)} into Go value of type null.String`;
+      const enumOf = DNS_ENUMS[key];
+      if (!enumOf) continue;
+      if (typeof value !== 'string') return this.mismatch(config, key, 'string', this.startOf(config, key));
+      if (!enumOf[1].includes(value)) return `${value} does not belong to ${enumOf[0]} values`;
     }
     return undefined;
   }

@@ -11,6 +11,7 @@ import {
   type StageMs,
 } from '../executors/index.js';
 import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
+import { dnsTtlMs } from './dns-ttl.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -18,9 +19,17 @@ export class OptionsError extends Error {}
 
 /**
  * An error k6 meets while decoding the exported options into its Go struct: k6 prints it as
- * "could not initialize '<script>': could not load JS test '<url>': <message>".
+ * "could not initialize '<script>': could not load JS test '<url>': <message>", exit 104; or
+ * (`plain`) while applying them to its runner, the same line with no exit code of its own (255).
  */
-export class OptionsLoadError extends OptionsError {}
+export class OptionsLoadError extends OptionsError {
+  constructor(
+    message: string,
+    readonly plain = false,
+  ) {
+    super(message);
+  }
+}
 
 /** An options error k6 returns without an exit code of its own (exit 255): a flag's or a trend stat's. */
 export class OptionsPlainError extends OptionsError {}
@@ -299,6 +308,10 @@ export function consolidate(
 ): TestConfig {
   const decodeError = optionsDecodeError(script);
   if (decodeError) throw new OptionsLoadError(decodeError);
+  // k6's runner reads the dns ttl once the options are decoded (SetOptions), before their validation.
+  const ttl = (script.dns as { ttl?: unknown } | null | undefined)?.ttl;
+  if (typeof ttl === 'string' && dnsTtlMs(ttl) === undefined)
+    throw new OptionsLoadError(`invalid DNS TTL: ${ttl}`, true);
   refuseExecutionSegments(script, env, flags);
   const warnings: string[] = [];
   const fromEnv: Execution & { vus?: number } = {
