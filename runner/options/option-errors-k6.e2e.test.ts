@@ -45,6 +45,48 @@ const DNS_LAYOUTS: Layout[] = (
   ] as const
 ).map(([name, dns, status]) => ({ name, options: `{ dns: ${dns} }`, status }));
 
+/**
+ * --dns and K6_DNS in k6's text form: a flag it cannot read is a plain error (255), K6_DNS
+ * envconfig's (104), read after the script's options and the flag; the merged ttl is checked after
+ * the validation (255). [what, the script's options, --dns, K6_DNS, exit code]
+ */
+const DNS_TEXT_LAYOUTS: Layout[] = (
+  [
+    ['--dns with an unreadable ttl', '{}', 'ttl=abc', undefined, 255],
+    ['--dns with an unknown select', '{}', 'select=bogus', undefined, 255],
+    ['--dns with an unknown policy', '{}', 'policy=bogus', undefined, 255],
+    ['--dns with an unknown field', '{}', 'foo=1', undefined, 255],
+    ['--dns with a key alone', '{}', 'ttl', undefined, 255],
+    ['--dns with an empty value', '{}', 'select=first,ttl=', undefined, 255],
+    ['K6_DNS with an unknown select', '{}', undefined, 'select=bogus', 104],
+    ['K6_DNS with an unknown field', '{}', undefined, 'foo=1', 104],
+    ['an empty K6_DNS', '{}', undefined, '', 104],
+    ['K6_DNS with an unreadable ttl', '{}', undefined, 'ttl=-1s', 255],
+    ['K6_DNS refused though --dns sets the same field', '{}', 'select=first', 'select=bogus', 104],
+    ['--dns refused before K6_DNS', '{}', 'select=bogus2', 'select=bogus', 255],
+    ['--dns refused before K6_VUS', '{}', 'foo=1', undefined, 255, { K6_VUS: 'x' }],
+    ['the script refused before --dns', "{ dns: { select: 'bogus' } }", 'select=bogus2', undefined, 104],
+    ['--dns refused before the validation', "{ vus: -1, duration: '1s' }", 'foo=1', undefined, 255],
+    ['the validation before the --dns ttl', "{ vus: -1, duration: '1s' }", 'ttl=abc', undefined, 104],
+    ["--dns's ttl over the script's", "{ dns: { ttl: '1m' } }", 'ttl=-5', undefined, 255],
+  ] as const
+).map(
+  ([name, options, flag, envDns, status, env]: readonly [
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+    number,
+    Record<string, string>?,
+  ]) => ({
+    name,
+    options,
+    flags: flag === undefined ? undefined : ['--dns', flag],
+    env: { ...env, ...(envDns === undefined ? {} : { K6_DNS: envDns }) },
+    status,
+  }),
+);
+
 const CV = "executor: 'constant-vus', vus: 1, duration: '1s'";
 const LAYOUTS: Layout[] = [
   // The brief's six.
@@ -162,6 +204,7 @@ const LAYOUTS: Layout[] = [
   },
   { name: 'duration and scenarios', options: `{ duration: '1s', scenarios: { a: { ${CV} } } }`, status: 104 },
   ...DNS_LAYOUTS,
+  ...DNS_TEXT_LAYOUTS,
   // Trend stats (k6 gives them no exit code of its own).
   { name: 'a bad percentile', options: "{ summaryTrendStats: ['p(x)'] }", status: 255 },
   // Flags and the environment.

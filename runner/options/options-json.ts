@@ -3,6 +3,7 @@
 // executor, a bad duration) k6 reports as "could not load JS test": this finds the first such error
 // and words it as k6 v1.3 does, Go's json package and the line of the JSON text included.
 import { DurationError, parseDuration } from '../metrics/index.js';
+import { dnsEnumError } from './dns-option.js';
 
 /** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
 export const BARE_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
@@ -121,11 +122,6 @@ const DURATION_FIELDS = new Set([
 /** Go's type of k6's DNSConfig.UnmarshalJSON target, as its decoding errors name it. */
 const DNS_CONFIG_TYPE =
   'struct { TTL null.String "json:\\"ttl\\""; Select types.NullDNSSelect "json:\\"select\\""; Policy types.NullDNSPolicy "json:\\"policy\\"" }';
-/** k6's DNS enums (lib/types/dns.go), matched as written. */
-const DNS_ENUMS: Record<string, [string, string[]]> = {
-  select: ['DNSSelect', ['first', 'roundRobin', 'random']],
-  policy: ['DNSPolicy', ['preferIPv4', 'preferIPv6', 'onlyIPv4', 'onlyIPv6', 'any']],
-};
 
 /** reflect.TypeOf(v).Name() of what Go's json decodes a JSON value into (a slice's type has no name). */
 const goValueTypeName = (v: unknown): string =>
@@ -339,10 +335,10 @@ class Decoder {
       // An object as ttl is read as Go's sql.NullString, which takes any object.
       if (key === 'ttl' && typeof value !== 'string' && !isObject)
         return `json: cannot unmarshal ${goValueTypeName(value)} into Go value of type null.String`;
-      const enumOf = DNS_ENUMS[key];
-      if (!enumOf) continue;
+      if (key !== 'select' && key !== 'policy') continue;
       if (typeof value !== 'string') return this.mismatch(config, key, 'string', this.startOf(config, key));
-      if (!enumOf[1].includes(value)) return `${value} does not belong to ${enumOf[0]} values`;
+      const refused = dnsEnumError(key, value);
+      if (refused) return refused;
     }
     return undefined;
   }

@@ -12,6 +12,7 @@ import {
 } from '../executors/index.js';
 import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
 import { dnsTtlMs } from './dns-ttl.js';
+import { dnsFromText, envDnsError, mergeDns, type DnsFields } from './dns-option.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -300,6 +301,22 @@ function refuseExecutionSegments(
   );
 }
 
+/** The script's dns fields k6 reads as text (a ttl of another type was refused or reads as none). */
+function dnsFieldsOf(dns: unknown): DnsFields {
+  const fields: DnsFields = {};
+  if (dns === null || typeof dns !== 'object') return fields;
+  for (const key of ['ttl', 'select', 'policy'] as const) {
+    const value = (dns as Record<string, unknown>)[key];
+    if (typeof value === 'string') fields[key] = value;
+  }
+  return fields;
+}
+
+/** k6's parseTTL error for a ttl it cannot read, or undefined. */
+function dnsTtlError(ttl: string | undefined): string | undefined {
+  return ttl !== undefined && dnsTtlMs(ttl) === undefined ? `invalid DNS TTL: ${ttl}` : undefined;
+}
+
 export function consolidate(
   script: Record<string, unknown>,
   env: Record<string, string | undefined>,
@@ -309,9 +326,12 @@ export function consolidate(
   const decodeError = optionsDecodeError(script);
   if (decodeError) throw new OptionsLoadError(decodeError);
   // k6's runner reads the dns ttl once the options are decoded (SetOptions), before their validation.
-  const ttl = (script.dns as { ttl?: unknown } | null | undefined)?.ttl;
-  if (typeof ttl === 'string' && dnsTtlMs(ttl) === undefined)
-    throw new OptionsLoadError(`invalid DNS TTL: ${ttl}`, true);
+  const scriptDns = dnsFieldsOf(script.dns);
+  const ttlRefused = dnsTtlError(scriptDns.ttl);
+  if (ttlRefused) throw new OptionsLoadError(ttlRefused, true);
+  // k6 reads its flags before its environment (an empty --dns is no flag).
+  const flagDns = flags.dns ? dnsFromText(flags.dns) : undefined;
+  if (flagDns instanceof Error) throw new OptionsPlainError(flagDns.message);
   refuseExecutionSegments(script, env, flags);
   const warnings: string[] = [];
   const fromEnv: Execution & { vus?: number } = {
@@ -320,6 +340,8 @@ export function consolidate(
     iterations: envInt(env, 'K6_ITERATIONS', 'Iterations'),
     stages: env.K6_STAGES ? env.K6_STAGES.split(',').map(cliStage) : undefined,
   };
+  const envDns = env.K6_DNS === undefined ? undefined : dnsFromText(env.K6_DNS);
+  if (envDns instanceof Error) throw new OptionsError(envDnsError(env.K6_DNS!, envDns));
   const flagDurationError = flags.duration === undefined ? undefined : goDurationError(flags.duration);
   if (flagDurationError)
     throw new OptionsPlainError(
@@ -353,6 +375,10 @@ export function consolidate(
       if (typeof raw.exec === 'string' && raw.exec !== '' && !isExported(raw.exec))
         problems.push(`executor ${name}: function '${raw.exec}' not found in exports`);
   if (problems.length) throw validationError(problems);
+  // k6 applies the consolidated dns to its runner after the validation: a plain error there.
+  const dns = mergeDns(scriptDns, envDns, flagDns);
+  const mergedTtlRefused = flagDns || envDns ? dnsTtlError(dns.ttl) : undefined;
+  if (mergedTtlRefused) throw new OptionsPlainError(mergedTtlRefused);
 
   const trendStats =
     flags.summaryTrendStats ??
@@ -375,6 +401,8 @@ export function consolidate(
   const options: Record<string, unknown> = { ...script, scenarios: scenariosRaw };
   for (const k of ['vus', 'duration', 'iterations', 'stages']) delete options[k];
   if (trendStats) options.summaryTrendStats = trendStats;
+  // As exec.test.options shows k6's DNSConfig: its three fields, null where none is set.
+  options.dns = { ttl: dns.ttl ?? null, select: dns.select ?? null, policy: dns.policy ?? null };
   if (Object.keys(runTags).length) options.tags = runTags;
   const outs = [...(env.K6_OUT ? [env.K6_OUT] : []), ...flags.outs];
   return {
