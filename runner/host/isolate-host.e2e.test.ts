@@ -6,7 +6,7 @@ import { runCommand } from '../../devkit/command.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
 import { isolatesOrSkip } from '../testing/vu-isolates.js';
-import { assertVuLostAlone } from '../testing/vu-out-of-memory.js';
+import { assertVuLoopsOn, assertVuLostAlone } from '../testing/vu-out-of-memory.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -59,5 +59,10 @@ describe('runner/host: VUs in V8 isolates', function () {
   it('fixtures/out-of-memory.js: a VU past its heap limit loses its iteration with one line; the others and the summary carry on', async function () {
     isolatesOrSkip(this);
     await assertVuLostAlone();
+  });
+
+  it('fixtures/out-of-memory-loop.js: a looping VU that runs out of memory iterates on in a fresh isolate', async function () {
+    isolatesOrSkip(this);
+    await assertVuLoopsOn();
   });
 });
