@@ -27,6 +27,7 @@ const VALUE_FLAGS: Record<string, string> = {
   '--execution-segment': 'executionSegment',
   '--execution-segment-sequence': 'executionSegmentSequence',
   '--secret-source': 'secretSource',
+  '--dns': 'dns',
 };
 
 function keyValue(text: string, flag: string): [string, string] {
@@ -118,6 +119,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
           break;
         case 'executionSegment':
           flags.executionSegment = value;
+          break;
+        case 'dns':
+          flags.dns = value;
           break;
         case 'secretSource':
           flags.secretSources.push(value);

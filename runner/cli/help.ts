@@ -77,6 +77,13 @@ Flags:
       --tag tag                             add a tag to be applied to all samples, as \`[name]=[value]\`
   -e, --env VAR=value                       add/override environment variable with VAR=value
       --no-thresholds                       don't run thresholds
+      --dns string                          DNS resolver configuration. Possible ttl values are: 'inf' for a
+                                            persistent cache, '0' to disable the cache, or a positive duration,
+                                            e.g. '1s', '1m', etc. Milliseconds are assumed if no unit is provided.
+                                            Possible select values to return a single IP are: 'first', 'random' or
+                                            'roundRobin'. Possible policy values are: 'preferIPv4', 'preferIPv6',
+                                            'onlyIPv4', 'onlyIPv6' or 'any'. (default
+                                            "ttl=5m,select=random,policy=preferIPv4")
       --summary-mode string                 determine the summary mode, "compact", "full" or "disabled" (default
                                             "compact")
       --summary-export string               output the end-of-test summary report to JSON file

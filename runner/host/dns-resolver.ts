@@ -131,7 +131,7 @@ export const runResolver = new DnsResolver();
 /** k6's `dns` option (`{ ttl, select, policy }`) read into a config; what is missing keeps k6's default. */
 export function dnsConfigOf(option: unknown, parseDurationMs: (text: string) => number): DnsConfig {
   const o = (option ?? {}) as { ttl?: unknown; select?: unknown; policy?: unknown };
-  const ttl = o.ttl === undefined || o.ttl === '' ? undefined : String(o.ttl);
+  const ttl = o.ttl === undefined || o.ttl === null || o.ttl === '' ? undefined : String(o.ttl);
   const ttlMs =
     ttl === undefined
       ? DEFAULT_DNS.ttlMs

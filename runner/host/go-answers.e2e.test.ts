@@ -3,8 +3,8 @@
 // request at the sixth (`too many 1xx informational responses`) where the runner waited out the
 // timeout; answers that break off (row 15) are `unexpected EOF` (`invalid byte in chunk length` for
 // a bad chunk size), logged without the request's `Get "url":`, the part that came kept in r.body,
-// a connection closed before any answer is `EOF`, and a reset names
-// the connection's ends as Go's net.OpError does.
+// a connection closed before any answer is `EOF`, a reset names the connection's ends as Go's
+// net.OpError does, and a malformed status line is Go's `malformed HTTP status code "abc"`.
 import type { Socket } from 'node:net';
 import { realK6OrSkip } from '../testing/log-lines.js';
 import { assertSameRunLinesAgainst } from '../testing/raw-server.js';
@@ -29,21 +29,39 @@ function informational(socket: Socket): void {
   });
 }
 
-const ANSWERS: Record<string, string> = {
+/** Answers each request with the raw text its path names in `answers` ('RESET' resets the connection). */
+const answering =
+  (answers: Record<string, string>) =>
+  (socket: Socket): void => {
+    socket.once('data', (head) => {
+      const answer = answers[/^GET \/(\S+)/.exec(head.toString())?.[1] ?? ''] ?? '';
+      if (answer === 'RESET') socket.resetAndDestroy();
+      else socket.end(answer);
+    });
+  };
+
+const brokenOff = answering({
   midbody: 'HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789',
   badchunk: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nxx\r\n0\r\n\r\n',
   close: '',
   reset: 'RESET',
   midchunk: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n',
-};
+});
 
-function brokenOff(socket: Socket): void {
-  socket.once('data', (head) => {
-    const answer = ANSWERS[/^GET \/(\S+)/.exec(head.toString())?.[1] ?? ''] ?? '';
-    if (answer === 'RESET') socket.resetAndDestroy();
-    else socket.end(answer);
-  });
-}
+/** Status lines Go refuses, each followed by a small body. */
+const statusLines = answering(
+  Object.fromEntries(
+    Object.entries({
+      word: 'HTTP/1.1 abc OK',
+      long: 'HTTP/1.1 2000 OK',
+      negative: 'HTTP/1.1 -12 OK',
+      short: 'HTTP/1.1 20 OK',
+      nocode: 'HTTP/1.1',
+      version: 'FOO/1.1 200 OK',
+      garbage: 'hello there',
+    }).map(([path, line]) => [path, `${line}\r\nContent-Length: 2\r\n\r\nok`]),
+  ),
+);
 
 describe('runner/host answers as Go reads them, on real k6 and the runner', function () {
   this.timeout(60_000);
@@ -60,6 +78,12 @@ describe('runner/host answers as Go reads them, on real k6 and the runner', func
       brokenOff,
       'broken-answers',
       'midbody status=0 code=1000 error=unexpected EOF',
+    ],
+    [
+      "words a status line Go refuses in Go's words",
+      statusLines,
+      'status-lines',
+      'word status=0 code=1000 error=malformed HTTP status code',
     ],
   ] as const) {
     it(name, async function () {

@@ -25,6 +25,7 @@ import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
 import { runResolver } from './dns-resolver.js';
 import { systemRootsContext } from './system-roots.js';
 import { goTlsError, verifyAsGo } from './tls-errors.js';
+import { statusLineRefusal } from './go-status-line.js';
 
 /**
  * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
@@ -41,6 +42,8 @@ interface SocketInfo {
   lastRead: number;
   /** The TCP socket under a TLS one: k6 counts bytes on the wire, encrypted. */
   raw: Socket;
+  /** What the connection read for the current answer until its head was complete (go-status-line.ts). */
+  headRead?: Buffer[];
 }
 
 /** Go's http.Transport reads at most 10 MiB of response headers (MaxResponseHeaderBytes unset). */
@@ -125,6 +128,7 @@ class HopHandler implements Dispatcher.DispatchHandler {
     this.socket = socket;
     this.ends = `${socket.localAddress}:${socket.localPort}->${socket.remoteAddress}:${socket.remotePort}`;
     const info = socketInfo.get(socket);
+    if (info) info.headRead = [];
     if (info && !info.used) {
       // The connection was dialed for this request: its dial time is this request's connecting time.
       info.used = true;
@@ -147,6 +151,8 @@ class HopHandler implements Dispatcher.DispatchHandler {
       return true;
     }
     this.tFirstByte = performance.now();
+    const info = this.socket && socketInfo.get(this.socket);
+    if (info) info.headRead = undefined;
     if (!this.tSent) this.tSent = this.tFirstByte;
     this.status = status;
     this.statusText = statusText;
@@ -302,7 +308,10 @@ export class HttpEngine {
       done = true;
       clearTimeout(timer);
       tcp.removeListener('error', fail);
-      socketInfo.set(socket, { connectMs, tlsMs, used: false, lastWritten: 0, lastRead: 0, raw: tcp });
+      const info: SocketInfo = { connectMs, tlsMs, used: false, lastWritten: 0, lastRead: 0, raw: tcp };
+      socketInfo.set(socket, info);
+      // undici reads the socket on 'readable', which keeps precedence: 'data' only sees what it read.
+      socket.on('data', (chunk: Buffer) => info.headRead?.push(chunk));
       this.sockets.add(socket);
       writeGoHeads(socket);
       socket.once('close', () => {
@@ -488,7 +497,9 @@ export class HttpEngine {
             });
             return;
           }
-          const failure = classifyError(e);
+          const failure =
+            statusLineRefusal(e, handler.socket && socketInfo.get(handler.socket)?.headRead) ??
+            classifyError(e);
           // A reset on a connection the request went out on: Go names the read and its socket.
           if (failure.code === 1220 && handler.ends)
             failure.detail = `read tcp ${handler.ends}: read: connection reset by peer`;

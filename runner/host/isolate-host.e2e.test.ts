@@ -8,6 +8,7 @@ import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
 import { isolatesOrSkip } from '../testing/vu-isolates.js';
 import { buildIsolateCode } from '../vu/isolate-code.js';
 import { workerCode } from '../vu/worker-code.js';
+import { assertVuLoopsOn, assertVuLostAlone } from '../testing/vu-out-of-memory.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -59,16 +60,12 @@ describe('runner/host: VUs in V8 isolates', function () {
 
   it('fixtures/out-of-memory.js: a VU past its heap limit loses its iteration with one line; the others and the summary carry on', async function () {
     isolatesOrSkip(this);
-    const r = await runLoadlab([join(FIXTURES, 'out-of-memory.js')]);
-    assert.equal(r.code, 0, r.stderr);
-    const lines = r.stderr.split('\n').filter((l) => l.includes('level=error'));
-    assert.equal(lines.length, 1, r.stderr);
-    assert.match(
-      lines[0]!,
-      /msg="VU 1 ran out of memory: its heap passed the \d+ MB a VU may use; the VU starts again"/,
-    );
-    assert.match(r.stdout, /iterations\.+: 6 /);
-    assert.match(r.stdout, /steady ✓ \[ 100% \]/);
+    await assertVuLostAlone();
+  });
+
+  it('fixtures/out-of-memory-loop.js: a looping VU that runs out of memory iterates on in a fresh isolate', async function () {
+    isolatesOrSkip(this);
+    await assertVuLoopsOn();
   });
 
   it("an isolate's bundle carries none of the modules only a worker-hosted VU builds; a worker's carries them", async () => {

@@ -19,12 +19,15 @@ import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
 import { noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
-import { VuOutOfMemory, type StartVuCode, type VuCodeHandlers, type VuCodeHost } from './vu-code-host.js';
+import {
+  VU_HEAP_LIMIT_MB,
+  VuOutOfMemory,
+  type StartVuCode,
+  type VuCodeHandlers,
+  type VuCodeHost,
+} from './vu-code-host.js';
 
 type Ivm = typeof IsolatedVm;
-
-/** A VU isolate's heap limit: k6 sets none, but one VU must not take the machine (and the run) down. */
-export const ISOLATE_MEMORY_LIMIT_MB = 512;
 
 let ivm: Ivm | undefined;
 
@@ -136,7 +139,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
   ) {
     this.vuId = init.vuId;
     this.isolate = new lib.Isolate({
-      memoryLimit: ISOLATE_MEMORY_LIMIT_MB,
+      memoryLimit: VU_HEAP_LIMIT_MB,
       onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
     });
     const [seconds, nanoseconds] = process.hrtime();
@@ -192,13 +195,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     if (this.ended) return;
     this.ended = true;
     // isolated-vm disposes an isolate that passed its memoryLimit and rejects what ran in it.
-    this.handlers.onFailure(
-      /memory limit/.test(error.message)
-        ? new VuOutOfMemory(
-            `VU ${this.vuId} ran out of memory: its heap passed the ${ISOLATE_MEMORY_LIMIT_MB} MB a VU may use; the VU starts again`,
-          )
-        : error,
-    );
+    this.handlers.onFailure(/memory limit/.test(error.message) ? new VuOutOfMemory(this.vuId) : error);
   }
 
   command(cmd: WorkerCommand): void {

@@ -4,15 +4,27 @@ import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerInit } from '../vu/worker-init.js';
 
-/** A VU's code lost because it ran out of memory (its isolate's heap limit). */
-export class VuOutOfMemory extends Error {}
+/**
+ * A VU's heap limit, its isolate's or its worker's: k6 sets none, but one VU must not take the
+ * machine (and the run) down.
+ */
+export const VU_HEAP_LIMIT_MB = 512;
+
+/** A VU's code lost because it ran out of memory (its heap passed VU_HEAP_LIMIT_MB): one line, either host. */
+export class VuOutOfMemory extends Error {
+  constructor(vuId: number) {
+    super(
+      `VU ${vuId} ran out of memory: its heap passed the ${VU_HEAP_LIMIT_MB} MB a VU may use; the VU starts again`,
+    );
+  }
+}
 
 export interface VuCodeHandlers {
   /** A reply, samples, a log line... posted by the VU. */
   onEvent(event: WorkerEvent): void;
   /** The answer to a blocking call (a promise of it), or undefined for a call that has none. */
   onCall(message: BridgeCall): unknown;
-  /** The VU's code can no longer run (its thread died; its isolate ran out of memory: VuOutOfMemory). */
+  /** The VU's code can no longer run (its thread died; it ran out of memory: VuOutOfMemory). */
   onFailure(error: Error): void;
 }
 

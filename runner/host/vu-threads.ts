@@ -7,6 +7,7 @@ import { MessageChannel, type MessagePort, type Transferable, Worker } from 'nod
 import { workerCode, workerCodeCache, WORKER_FILENAME } from '../vu/worker-code.js';
 import type { VuThreadStart } from '../vu/worker-init.js';
 import { DYNAMIC_IMPORT } from '../bridge/dynamic-import.js';
+import { VU_HEAP_LIMIT_MB } from './vu-code-host.js';
 
 /**
  * Evaluated by every VU thread (`eval: true`): the bundle compiled with the cache, which V8 checks
@@ -50,6 +51,9 @@ class WarmThread implements VuThread {
       eval: true,
       workerData: data,
       transferList: [config.port2],
+      // A VU that allocates without bound loses its worker (ERR_WORKER_OUT_OF_MEMORY, worker-host.ts)
+      // at the limit a VU isolate has; without it V8's fatal error took the whole process down.
+      resourceLimits: { maxOldGenerationSizeMb: VU_HEAP_LIMIT_MB },
       // Not `stdin: true`, though a worker without it builds and ends a process.stdin stream at boot
       // (Node's worker_thread.js): while looking for why this branch's 1-VU runs take longer to exit,
       // `stdin: true` and the warm threads together were implicated and neither alone was cleared.

@@ -166,8 +166,9 @@ class WorkerVu implements Vu {
   private readonly workerInit: Omit<WorkerInit, 'sharedArrays'>;
   /** A replacement worker's init, which every command waits for. */
   private ready: Promise<void> | undefined;
-  /** The scenario counters of the loop command in flight. */
+  /** The scenario counters of the loop command in flight, and its spec. */
   private loopCounters: Int32Array | undefined;
+  private loopSpec: LoopSpec | undefined;
   private readonly engine: HttpEngine;
   /** k6/net/grpc connections, made on first use; its events go to the worker's event port. */
   private grpc: GrpcEngine | undefined;
@@ -389,10 +390,30 @@ class WorkerVu implements Vu {
    */
   private outOfMemory(err: VuOutOfMemory): void {
     const p = this.pending;
-    if (p && (p.cmd === 'loop' || p.cmd === 'iterate' || p.cmd === 'iterate-next')) {
+    const spec = this.loopSpec;
+    if (p?.cmd === 'loop' && spec) {
+      this.hooks.onLog('error', err.message, {});
+      // The fresh VU goes on with the loop's iterations left, to the same end, once its init is done.
+      let ran = 0;
+      this.killBusyIteration({ ...p, resolve: (v) => (ran = (v as { ran: number }).ran) });
+      this.loopOn(spec, ran, p);
+    } else if (p && (p.cmd === 'iterate' || p.cmd === 'iterate-next')) {
       this.hooks.onLog('error', err.message, {});
       this.killBusyIteration(p);
     } else this.fail(new ScriptError(err.message));
+  }
+
+  /** The rest of a loop whose VU was lost after `ran` iterations; `p` resolves with all of them. */
+  private loopOn(spec: LoopSpec, ran: number, p: Pending): void {
+    this.loopSpec = {
+      ...spec,
+      maxIterations: spec.maxIterations - ran,
+      iterationInScenario: spec.iterationInScenario + ran,
+    };
+    this.send<{ ran: number }>({ cmd: 'loop', spec: this.loopSpec }).then(
+      (rest) => p.resolve({ ran: ran + rest.ran }),
+      p.reject,
+    );
   }
 
   private fail(err: Error): void {
@@ -465,10 +486,12 @@ class WorkerVu implements Vu {
     Atomics.store(this.signals, GO, 1);
     this.onLoopResult = onResult;
     this.loopCounters = new Int32Array(spec.scenarioCounters);
+    this.loopSpec = spec;
     try {
       return await this.send<{ ran: number }>({ cmd: 'loop', spec });
     } finally {
       this.onLoopResult = undefined;
+      this.loopSpec = undefined;
     }
   }
   stopLoop(): void {

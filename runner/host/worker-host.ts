@@ -6,7 +6,7 @@ import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import { SIGNAL, type BridgeCall, type WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerThreadInit } from '../vu/worker-init.js';
 import { takeVuThread } from './vu-threads.js';
-import type { StartVuCode } from './vu-code-host.js';
+import { VuOutOfMemory, type StartVuCode } from './vu-code-host.js';
 
 /**
  * Blocked VUs whose answer is posted, woken together once this event-loop turn has handled all its
@@ -50,8 +50,13 @@ export const startWorkerVuCode: StartVuCode = (init, handlers) => {
   worker.on('message', (ev: WorkerEvent) => {
     if (!ended) handlers.onEvent(ev);
   });
-  worker.on('error', (err) => {
-    if (!ended) handlers.onFailure(err);
+  worker.on('error', (err: NodeJS.ErrnoException) => {
+    if (ended) return;
+    // Past its resourceLimits (vu-threads.ts) the worker is gone, and only this VU with it.
+    if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      ended = true;
+      handlers.onFailure(new VuOutOfMemory(init.vuId));
+    } else handlers.onFailure(err);
   });
   worker.on('exit', (code) => {
     if (!ended) handlers.onFailure(new Error(`VU ${init.vuId} worker exited unexpectedly (code ${code})`));

@@ -17,6 +17,76 @@ interface Layout {
   status: number;
 }
 
+/**
+ * The dns option: decoded by k6's DNSConfig (Go's json errors, its enums' words: 104), its ttl then
+ * read by k6's parseTTL (255, still "could not load JS test"). [what, the dns value, exit code]
+ */
+const DNS_LAYOUTS: Layout[] = (
+  [
+    ['a dns ttl that is no duration', "{ ttl: 'abc' }", 255],
+    ['a negative dns ttl', "{ ttl: '-1s' }", 255],
+    ['a negative dns ttl in milliseconds', "{ ttl: '-5' }", 255],
+    ['a dns ttl in an unknown unit', "{ ttl: '1x' }", 255],
+    ['a dns ttl with a space', "{ ttl: ' 1m' }", 255],
+    ['a dns ttl with negative hours after days', "{ ttl: '1d-2h' }", 255],
+    ['a dns ttl as a number', '{ ttl: 5 }', 104],
+    ['a dns ttl as a boolean', '{ ttl: true }', 104],
+    ['a dns ttl as a list', '{ ttl: [] }', 104],
+    ['an unknown dns select', "{ select: 'bogus' }", 104],
+    ['a dns select in the wrong case', "{ select: 'First' }", 104],
+    ['an unknown dns policy', "{ policy: 'bogus' }", 104],
+    ['a dns select as a number', '{ select: 1 }', 104],
+    ['a dns select as an object', '{ select: {} }', 104],
+    ['a dns policy as a boolean', '{ policy: true }', 104],
+    ['dns as a string', "'ttl=1m'", 104],
+    ['dns as a list', '[]', 104],
+    ['a bad dns select before a bad ttl', "{ select: 'bogus', ttl: 'abc' }", 104],
+    ['a bad dns policy before a bad ttl', "{ ttl: 'abc', policy: 'x' }", 104],
+  ] as const
+).map(([name, dns, status]) => ({ name, options: `{ dns: ${dns} }`, status }));
+
+/**
+ * --dns and K6_DNS in k6's text form: a flag it cannot read is a plain error (255), K6_DNS
+ * envconfig's (104), read after the script's options and the flag; the merged ttl is checked after
+ * the validation (255). [what, the script's options, --dns, K6_DNS, exit code]
+ */
+const DNS_TEXT_LAYOUTS: Layout[] = (
+  [
+    ['--dns with an unreadable ttl', '{}', 'ttl=abc', undefined, 255],
+    ['--dns with an unknown select', '{}', 'select=bogus', undefined, 255],
+    ['--dns with an unknown policy', '{}', 'policy=bogus', undefined, 255],
+    ['--dns with an unknown field', '{}', 'foo=1', undefined, 255],
+    ['--dns with a key alone', '{}', 'ttl', undefined, 255],
+    ['--dns with an empty value', '{}', 'select=first,ttl=', undefined, 255],
+    ['K6_DNS with an unknown select', '{}', undefined, 'select=bogus', 104],
+    ['K6_DNS with an unknown field', '{}', undefined, 'foo=1', 104],
+    ['an empty K6_DNS', '{}', undefined, '', 104],
+    ['K6_DNS with an unreadable ttl', '{}', undefined, 'ttl=-1s', 255],
+    ['K6_DNS refused though --dns sets the same field', '{}', 'select=first', 'select=bogus', 104],
+    ['--dns refused before K6_DNS', '{}', 'select=bogus2', 'select=bogus', 255],
+    ['--dns refused before K6_VUS', '{}', 'foo=1', undefined, 255, { K6_VUS: 'x' }],
+    ['the script refused before --dns', "{ dns: { select: 'bogus' } }", 'select=bogus2', undefined, 104],
+    ['--dns refused before the validation', "{ vus: -1, duration: '1s' }", 'foo=1', undefined, 255],
+    ['the validation before the --dns ttl', "{ vus: -1, duration: '1s' }", 'ttl=abc', undefined, 104],
+    ["--dns's ttl over the script's", "{ dns: { ttl: '1m' } }", 'ttl=-5', undefined, 255],
+  ] as const
+).map(
+  ([name, options, flag, envDns, status, env]: readonly [
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+    number,
+    Record<string, string>?,
+  ]) => ({
+    name,
+    options,
+    flags: flag === undefined ? undefined : ['--dns', flag],
+    env: { ...env, ...(envDns === undefined ? {} : { K6_DNS: envDns }) },
+    status,
+  }),
+);
+
 const CV = "executor: 'constant-vus', vus: 1, duration: '1s'";
 const LAYOUTS: Layout[] = [
   // The brief's six.
@@ -133,6 +203,8 @@ const LAYOUTS: Layout[] = [
     status: 104,
   },
   { name: 'duration and scenarios', options: `{ duration: '1s', scenarios: { a: { ${CV} } } }`, status: 104 },
+  ...DNS_LAYOUTS,
+  ...DNS_TEXT_LAYOUTS,
   // Trend stats (k6 gives them no exit code of its own).
   { name: 'a bad percentile', options: "{ summaryTrendStats: ['p(x)'] }", status: 255 },
   // Flags and the environment.

@@ -3,6 +3,7 @@
 // executor, a bad duration) k6 reports as "could not load JS test": this finds the first such error
 // and words it as k6 v1.3 does, Go's json package and the line of the JSON text included.
 import { DurationError, parseDuration } from '../metrics/index.js';
+import { dnsEnumError } from './dns-option.js';
 
 /** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
 export const BARE_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
@@ -117,6 +118,14 @@ const DURATION_FIELDS = new Set([
   'gracefulRampDown',
   'timeUnit',
 ]);
+
+/** Go's type of k6's DNSConfig.UnmarshalJSON target, as its decoding errors name it. */
+const DNS_CONFIG_TYPE =
+  'struct { TTL null.String "json:\\"ttl\\""; Select types.NullDNSSelect "json:\\"select\\""; Policy types.NullDNSPolicy "json:\\"policy\\"" }';
+
+/** reflect.TypeOf(v).Name() of what Go's json decodes a JSON value into (a slice's type has no name). */
+const goValueTypeName = (v: unknown): string =>
+  Array.isArray(v) ? '' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'float64' : 'string';
 
 /**
  * Checks one value the way Go decodes it; `base` is where the innermost custom UnmarshalJSON's text
@@ -302,8 +311,34 @@ class Decoder {
       else if (key === 'summaryTrendStats') problem = this.stringList(o, key, false);
       else if (key === 'systemTags') problem = this.stringList(o, key, true);
       else if (key === 'thresholds') problem = this.thresholds(o);
+      else if (key === 'dns') problem = this.dns(o);
       if (problem instanceof TypeMismatch) problem.field = key;
       if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /**
+   * types.DNSConfig's UnmarshalJSON, on its own text: ttl a null.String (whose own error names the
+   * value's Go type), select and policy k6's enums (a string of their names, each decoded alone).
+   */
+  dns(o: Record<string, unknown>): Problem | undefined {
+    const v = o.dns;
+    if (v === undefined || v === null) return undefined;
+    if (Array.isArray(v) || typeof v !== 'object')
+      return this.mismatch(o, 'dns', DNS_CONFIG_TYPE, this.startOf(o, 'dns'));
+    const config = v as Record<string, unknown>;
+    for (const key of Object.keys(config).sort()) {
+      const value = config[key];
+      if (value === undefined || value === null) continue;
+      const isObject = typeof value === 'object' && !Array.isArray(value);
+      // An object as ttl is read as Go's sql.NullString, which takes any object.
+      if (key === 'ttl' && typeof value !== 'string' && !isObject)
+        return `json: cannot unmarshal ${goValueTypeName(value)} into Go value of type null.String`;
+      if (key !== 'select' && key !== 'policy') continue;
+      if (typeof value !== 'string') return this.mismatch(config, key, 'string', this.startOf(config, key));
+      const refused = dnsEnumError(key, value);
+      if (refused) return refused;
     }
     return undefined;
   }

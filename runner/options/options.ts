@@ -11,6 +11,8 @@ import {
   type StageMs,
 } from '../executors/index.js';
 import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
+import { dnsTtlMs } from './dns-ttl.js';
+import { dnsFromText, envDnsError, mergeDns, type DnsFields } from './dns-option.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -18,9 +20,17 @@ export class OptionsError extends Error {}
 
 /**
  * An error k6 meets while decoding the exported options into its Go struct: k6 prints it as
- * "could not initialize '<script>': could not load JS test '<url>': <message>".
+ * "could not initialize '<script>': could not load JS test '<url>': <message>", exit 104; or
+ * (`plain`) while applying them to its runner, the same line with no exit code of its own (255).
  */
-export class OptionsLoadError extends OptionsError {}
+export class OptionsLoadError extends OptionsError {
+  constructor(
+    message: string,
+    readonly plain = false,
+  ) {
+    super(message);
+  }
+}
 
 /** An options error k6 returns without an exit code of its own (exit 255): a flag's or a trend stat's. */
 export class OptionsPlainError extends OptionsError {}
@@ -291,6 +301,22 @@ function refuseExecutionSegments(
   );
 }
 
+/** The script's dns fields k6 reads as text (a ttl of another type was refused or reads as none). */
+function dnsFieldsOf(dns: unknown): DnsFields {
+  const fields: DnsFields = {};
+  if (dns === null || typeof dns !== 'object') return fields;
+  for (const key of ['ttl', 'select', 'policy'] as const) {
+    const value = (dns as Record<string, unknown>)[key];
+    if (typeof value === 'string') fields[key] = value;
+  }
+  return fields;
+}
+
+/** k6's parseTTL error for a ttl it cannot read, or undefined. */
+function dnsTtlError(ttl: string | undefined): string | undefined {
+  return ttl !== undefined && dnsTtlMs(ttl) === undefined ? `invalid DNS TTL: ${ttl}` : undefined;
+}
+
 export function consolidate(
   script: Record<string, unknown>,
   env: Record<string, string | undefined>,
@@ -299,6 +325,13 @@ export function consolidate(
 ): TestConfig {
   const decodeError = optionsDecodeError(script);
   if (decodeError) throw new OptionsLoadError(decodeError);
+  // k6's runner reads the dns ttl once the options are decoded (SetOptions), before their validation.
+  const scriptDns = dnsFieldsOf(script.dns);
+  const ttlRefused = dnsTtlError(scriptDns.ttl);
+  if (ttlRefused) throw new OptionsLoadError(ttlRefused, true);
+  // k6 reads its flags before its environment (an empty --dns is no flag).
+  const flagDns = flags.dns ? dnsFromText(flags.dns) : undefined;
+  if (flagDns instanceof Error) throw new OptionsPlainError(flagDns.message);
   refuseExecutionSegments(script, env, flags);
   const warnings: string[] = [];
   const fromEnv: Execution & { vus?: number } = {
@@ -307,6 +340,8 @@ export function consolidate(
     iterations: envInt(env, 'K6_ITERATIONS', 'Iterations'),
     stages: env.K6_STAGES ? env.K6_STAGES.split(',').map(cliStage) : undefined,
   };
+  const envDns = env.K6_DNS === undefined ? undefined : dnsFromText(env.K6_DNS);
+  if (envDns instanceof Error) throw new OptionsError(envDnsError(env.K6_DNS!, envDns));
   const flagDurationError = flags.duration === undefined ? undefined : goDurationError(flags.duration);
   if (flagDurationError)
     throw new OptionsPlainError(
@@ -340,6 +375,10 @@ export function consolidate(
       if (typeof raw.exec === 'string' && raw.exec !== '' && !isExported(raw.exec))
         problems.push(`executor ${name}: function '${raw.exec}' not found in exports`);
   if (problems.length) throw validationError(problems);
+  // k6 applies the consolidated dns to its runner after the validation: a plain error there.
+  const dns = mergeDns(scriptDns, envDns, flagDns);
+  const mergedTtlRefused = flagDns || envDns ? dnsTtlError(dns.ttl) : undefined;
+  if (mergedTtlRefused) throw new OptionsPlainError(mergedTtlRefused);
 
   const trendStats =
     flags.summaryTrendStats ??
@@ -362,6 +401,8 @@ export function consolidate(
   const options: Record<string, unknown> = { ...script, scenarios: scenariosRaw };
   for (const k of ['vus', 'duration', 'iterations', 'stages']) delete options[k];
   if (trendStats) options.summaryTrendStats = trendStats;
+  // As exec.test.options shows k6's DNSConfig: its three fields, null where none is set.
+  options.dns = { ttl: dns.ttl ?? null, select: dns.select ?? null, policy: dns.policy ?? null };
   if (Object.keys(runTags).length) options.tags = runTags;
   const outs = [...(env.K6_OUT ? [env.K6_OUT] : []), ...flags.outs];
   return {

@@ -17,6 +17,8 @@ export interface RunFlags {
   summaryTrendStats?: string[];
   summaryMode?: (typeof SUMMARY_MODES)[number];
   summaryTimeUnit?: string;
+  /** --dns in k6's text form (`ttl=1m,select=first,policy=any`), read by options/dns-option.ts. */
+  dns?: string;
   /** Parsed only to be refused with exit 104 (options.ts): the runner is one process, never a segment. */
   executionSegment?: string;
   executionSegmentSequence?: string;

@@ -71,7 +71,7 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
   });
 
   if (config.summaryMode !== 'disabled') {
-    await writeSummary(await run.vu0.get(), data, engine, config, flags, io, log);
+    await writeSummary(run.vu0, data, engine, config, flags, io, log);
   }
   run.display.final();
   await stopOutputs(outputs, log);

@@ -4,25 +4,43 @@ import { writeFileSync } from 'node:fs';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
 import { SUMMARY_NOT_A_MAP } from '../bridge/protocol.js';
 import type { RunFlags } from '../options/run-flags.js';
-import type { Vu } from '../host/vu.js';
 import { summaryExportText, type MetricsEngine, type SummaryData } from '../metrics/index.js';
 import type { TestConfig } from '../options/options.js';
 import { renderTextSummary } from '../summary/text-summary.js';
 import type { ConsoleIO } from './console.js';
+import { boundPhase, timedOutText, type PhaseVu } from './phase.js';
 import type { RunLog } from './run-log.js';
 
+/** How long handleSummary may take, its VU's start included: k6's getTimeoutFor, which no option sets. */
+export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
+
 export async function writeSummary(
-  vu0: Vu,
+  vu0: PhaseVu,
   data: SummaryData,
   engine: MetricsEngine,
   config: TestConfig,
   flags: RunFlags,
   io: ConsoleIO,
   log: RunLog,
+  timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
 ): Promise<void> {
   let result: Record<string, string | ArrayBuffer> | undefined;
   try {
-    result = await vu0.handleSummary(data);
+    const call = await boundPhase(
+      vu0.get().then((vu) => vu.handleSummary(data)),
+      timeoutMs,
+    );
+    if (call.ended) {
+      // As k6: the interrupted call's error (k6 adds where the script was, which an isolate or
+      // worker ended from outside cannot tell), then its timeout error; nothing is written.
+      vu0.abandon();
+      log('error', 'context canceled');
+      log('error', 'failed to handle the end-of-test summary', {
+        error: timedOutText('handleSummary', timeoutMs),
+      });
+      return;
+    }
+    result = call.value;
   } catch (error) {
     const message = (error as Error).message;
     // k6 refuses a result that is no object and then writes nothing, not even --summary-export.

@@ -26,7 +26,7 @@ const HEAD = `import { sleep } from 'k6';\n`;
 async function endingOf(
   engine: 'k6' | 'node',
   script: string,
-  opts: Pick<RunOptions, 'signalsAfter'> = {},
+  opts: Pick<RunOptions, 'signalsAfter' | 'env'> = {},
 ): Promise<Ending> {
   const dir = mkdtempSync(join(tmpdir(), 'loadlab-phases-'));
   try {
@@ -229,4 +229,67 @@ export function teardown() { console.log('teardown'); }
     assert.equal(k6.code, 105);
     assert.ok(runner.seconds < 15, `the runner ended after ${runner.seconds} s, init is busy for 20 s`);
   });
+});
+
+/** JavaScript that never calls k6 for 20 s (bounded): nothing but the VU's end stops it sooner. */
+const BUSY = 'const t = Date.now(); while (Date.now() - t < 20000) {}';
+
+const BUSY_SETUP = `
+export const options = { setupTimeout: '2s', vus: 1, iterations: 1 };
+export function setup() { console.log('setup start'); ${BUSY} console.log('setup end'); }
+export default function () { console.log('iteration'); }
+export function teardown() { console.log('teardown'); }
+`;
+
+const BUSY_TEARDOWN = `
+export const options = { teardownTimeout: '2s', vus: 1, iterations: 1 };
+export default function () {}
+export function teardown() { console.log('teardown start'); ${BUSY} console.log('teardown end'); }
+`;
+
+/** The runner's two VU hosts: a V8 isolate per VU (the default) and a Node worker (LOADLAB_VU_HOST=worker). */
+const HOSTS: [string, NodeJS.ProcessEnv][] = [
+  ['isolates', {}],
+  ['workers', { LOADLAB_VU_HOST: 'worker' }],
+];
+
+/** A case: its name, the script, when to signal, and k6's exit code. */
+type BusyCase = [string, string, Pick<RunOptions, 'signalsAfter'>, number];
+
+describe('runner/run phases: a VU busy in setup or teardown ends as k6 ends it, on both VU hosts', function () {
+  this.timeout(180_000);
+
+  const cases: BusyCase[] = [
+    ['setup busy past setupTimeout: exit 100 at the bound', BUSY_SETUP, {}, 100],
+    ['teardown busy past teardownTimeout: exit 101 at the bound', BUSY_TEARDOWN, {}, 101],
+    [
+      'SIGTERM while setup is busy: exit 105 at once, no teardown',
+      BUSY_SETUP.replace("'2s'", "'60s'"),
+      { signalsAfter: { after: 'setup start', signals: ['SIGTERM'] } },
+      105,
+    ],
+    [
+      'a second SIGINT while teardown is busy: exit 105 at once, no summary',
+      BUSY_TEARDOWN.replace("'2s'", "'60s'"),
+      { signalsAfter: { after: 'teardown start', signals: ['SIGINT', 'SIGINT'] } },
+      105,
+    ],
+  ];
+  for (const [name, script, opts, code] of cases) {
+    it(name, async function () {
+      realK6OrSkip(this);
+      const k6 = await endingOf('k6', script, opts);
+      assert.equal(k6.code, code, k6.lines.join('\n'));
+      for (const [host, env] of HOSTS) {
+        const runner = await endingOf('node', script, { ...opts, env });
+        assert.deepEqual(
+          { ...runner, seconds: undefined },
+          { ...k6, seconds: undefined },
+          `on ${host}: k6 took ${k6.seconds} s, the runner ${runner.seconds} s`,
+        );
+        // The busy VU ended at the bound or the signal, not when its 20 s were up.
+        assert.ok(runner.seconds < 12, `on ${host} the runner ended after ${runner.seconds} s`);
+      }
+    });
+  }
 });

@@ -43,12 +43,17 @@ export async function boundPhase<T>(
   }
 }
 
-/** k6's timeoutError: `setup() execution timed out after 2 seconds`, exit 100 or 101. */
+/** k6's timeoutError's text: `setup() execution timed out after 2 seconds`. */
+export function timedOutText(place: 'setup' | 'teardown' | 'handleSummary', timeoutMs: number): string {
+  return `${place}() execution timed out after ${goSeconds(timeoutMs)} seconds`;
+}
+
+/** k6's timeoutError for setup and teardown: its line with a hint, exit 100 or 101. */
 export function phaseTimedOut(place: 'setup' | 'teardown', timeoutMs: number): RunEnding {
   return {
     code: place === 'setup' ? EXIT.setupTimeout : EXIT.teardownTimeout,
     log: (log) =>
-      log('error', `${place}() execution timed out after ${goSeconds(timeoutMs)} seconds`, {
+      log('error', timedOutText(place, timeoutMs), {
         hint: `You can increase the time limit via the ${place}Timeout option`,
       }),
   };
@@ -75,30 +80,36 @@ export function abortedBySignal(signal: string): RunEnding {
  * gets a new VU 0, initialised as k6 initialises the VU of each of those phases.
  */
 export class PhaseVu {
-  private abandoned = false;
-  private fresh: Promise<Vu> | undefined;
+  /** The VU the phases run on; none from an abandon until the next phase makes one. */
+  private vu: Vu | undefined;
+  private ready: Promise<Vu> | undefined;
 
   constructor(
-    private readonly vu0: Vu,
+    vu0: Vu,
     private readonly vus: VuFactory,
     private readonly runTags: Record<string, string>,
-  ) {}
+  ) {
+    this.vu = vu0;
+    this.ready = Promise.resolve(vu0);
+  }
 
+  /** Ends the current VU, whichever phase made it (teardown's, then handleSummary's may each be cut short). */
   abandon(): void {
-    if (this.abandoned) return;
-    this.abandoned = true;
-    this.vu0.interrupt();
-    void this.vu0.close();
+    const vu = this.vu;
+    if (!vu) return;
+    this.vu = undefined;
+    this.ready = undefined;
+    vu.interrupt();
+    void vu.close();
   }
 
   /** The VU the next phase runs on. */
-  async get(): Promise<Vu> {
-    if (!this.abandoned) return this.vu0;
-    this.fresh ??= (async () => {
-      const vu = this.vus.make(0, { ...this.runTags });
+  get(): Promise<Vu> {
+    this.ready ??= (async () => {
+      const vu = (this.vu = this.vus.make(0, { ...this.runTags }));
       await vu.init();
       return vu;
     })();
-    return this.fresh;
+    return this.ready;
   }
 }

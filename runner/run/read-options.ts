@@ -71,7 +71,7 @@ export async function readTestOptions(
   } catch (error) {
     if (error instanceof OptionsLoadError) {
       log('error', couldNotLoad(flags.script, scriptPath, error.message));
-      return EXIT.invalidConfig;
+      return error.plain ? EXIT.plainError : EXIT.invalidConfig;
     }
     if (error instanceof OptionsPlainError) {
       log('error', error.message);

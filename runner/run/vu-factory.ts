@@ -3,8 +3,9 @@
 import type { RunFlags } from '../options/run-flags.js';
 import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/vu.js';
 import type { StartVuCode } from '../host/vu-code-host.js';
-import { parseDuration, type MetricsEngine } from '../metrics/index.js';
+import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
+import { dnsTtlMs } from '../options/dns-ttl.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../types.js';
 import type { RunLog } from './run-log.js';
@@ -91,12 +92,8 @@ export class VuFactory {
       this.httpOptions.systemTags = testOptions.systemTags.map(String);
     if (typeof testOptions.userAgent === 'string') this.httpOptions.userAgent = testOptions.userAgent;
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
-    // One resolver for the run, as k6's Runner has (a bad ttl keeps k6's default).
-    try {
-      runResolver.configure(dnsConfigOf(testOptions.dns, (t) => parseDuration(t)));
-    } catch {
-      runResolver.configure(DEFAULT_DNS);
-    }
+    // One resolver for the run, as k6's Runner has (a bad ttl was refused with the options).
+    runResolver.configure(dnsConfigOf(testOptions.dns, (t) => dnsTtlMs(t) ?? DEFAULT_DNS.ttlMs));
   }
 
   closeAll(): Promise<unknown> {
