@@ -15,6 +15,7 @@ import {
   type WireRequest,
   type WireResponse,
 } from '../bridge/protocol.js';
+import { httpTimingValues } from '@loadlab/k6-format/http-timings';
 import { nowMs } from '../bridge/clock.js';
 import { CookieJar } from './cookie-jar.js';
 import { INVALID_URL_CODE } from '../bridge/go-http.js';
@@ -181,17 +182,16 @@ class HopHandler implements Dispatcher.DispatchHandler {
     const sending = Math.max(0, this.tSent - gotConn);
     const waiting = Math.max(0, this.tFirstByte - this.tSent);
     const receiving = Math.max(0, this.tDone - this.tFirstByte);
-    // In HOP_TIMING_KEYS order.
-    return [
-      sending + waiting + receiving,
+    return httpTimingValues({
+      duration: sending + waiting + receiving,
       blocked,
-      0,
-      this.connectMs,
-      this.tlsMs,
+      looking_up: 0,
+      connecting: this.connectMs,
+      tls_handshaking: this.tlsMs,
       sending,
       waiting,
       receiving,
-    ];
+    });
   }
 }
 
