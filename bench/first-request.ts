@@ -5,7 +5,7 @@
 // of requests 2-5. Runs alternate (k6, runner without the HTTP warm-up, runner as shipped), BENCH_ROUNDS
 // times (default 7), and the medians are printed with their ratios to k6 (when there is a real
 // k6: REAL_K6, ../shared/tools/k6 or k6 on PATH). BENCH_VERBOSE=1 prints every round's figures.
-import { parseNdjsonLine, type NdjsonPointLine } from '@loadlab/k6-format/ndjson';
+import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,10 +39,7 @@ writeFileSync(
 
 /** Point values of one metric, in time order. */
 function points(ndjson: string, metric: string): number[] {
-  return ndjson
-    .split('\n')
-    .map(parseNdjsonLine)
-    .filter((l): l is NdjsonPointLine => l?.type === 'Point' && l.metric === metric)
+  return ndjsonPoints(ndjson, metric)
     .sort((a, b) => Date.parse(a.data.time) - Date.parse(b.data.time))
     .map((p) => p.data.value);
 }
