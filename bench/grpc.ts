@@ -32,7 +32,6 @@ if (!k6) {
 }
 
 const FIXTURES = fileURLToPath(new URL('../runner/modules/fixtures/grpc/', import.meta.url));
-const LOADLAB = fileURLToPath(new URL('../bin/loadlab.js', import.meta.url));
 
 const PRELUDE = `import grpc from 'k6/net/grpc';
 const client = new grpc.Client();
@@ -87,11 +86,14 @@ try {
     for (let pair = 0; pair < PAIRS; pair++) {
       const got: Partial<Record<'k6' | 'runner', EngineRunResult>> = {};
       for (const engine of pair % 2 ? (['runner', 'k6'] as const) : (['k6', 'runner'] as const)) {
-        const [command, prefix] =
-          engine === 'k6' ? [k6, ['run']] : [process.execPath, ['--no-node-snapshot', LOADLAB, 'run']];
-        const args = [...prefix, script, '--vus', String(VUS), '--duration', `${SECONDS}s`, '-q'];
-        const env = { GRPC_ADDR: server.addr, K6_NO_USAGE_REPORT: 'true' };
-        const r = await runEngine(command, args, dir, env, (SECONDS + 60) * 1000, 'iterations');
+        const r = await runEngine({
+          engine,
+          args: [script, '--vus', String(VUS), '--duration', `${SECONDS}s`, '-q'],
+          dir,
+          env: { GRPC_ADDR: server.addr, K6_NO_USAGE_REPORT: 'true' },
+          timeoutMs: (SECONDS + 60) * 1000,
+          counter: 'iterations',
+        });
         got[engine] = r;
         console.log(
           `  pair ${pair + 1} ${engine.padEnd(6)} ${fmt(r.rps).padStart(6)} it/s, ${fmt(r.cpuUsPerReq)} µs CPU/it`,
