@@ -300,7 +300,7 @@ export type WorkerCommand =
   | { cmd: 'summary'; seq: number; data: unknown };
 
 export type WorkerEvent =
-  /** A WebSocket for the main thread to host (modules/websocket/host.ts). */
+  /** A WebSocket for the main thread to host (host/websocket-engine.ts). */
   | WsOpenCall
   | { t: 'reply'; seq: number; ok: true; value: unknown; samples: SampleBatch }
   | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' | 'init-promise' }
