@@ -36,7 +36,7 @@ const LAB = '^(k6|report|stack|dashboards|scripts|bench|bin|fixtures|\\.github)/
  * the bridge are what both threads share.
  */
 const RUNNER_ORDER = [
-  ['entry', '(index|cli|inspect)\\.ts$|bin/'],
+  ['entry', '(index|main|inspect)\\.ts$|bin/'],
   ['cli', 'cli/'],
   ['run', 'run/'],
   ['options', 'options/'],
