@@ -49,7 +49,7 @@ const RUNNER_ORDER = [
   ['event-loop', 'event-loop/'],
   ['metrics', 'metrics/'],
   ['bridge', 'bridge/'],
-  ['types', 'types\\.ts$'],
+  ['contracts', 'contracts\\.ts$'],
 ];
 
 const runnerOrder = RUNNER_ORDER.slice(1).map(([name, path], i) => {

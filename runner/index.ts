@@ -9,5 +9,5 @@ export { inspect, type Inspection, type ScenarioRequirements } from './inspect.j
 export { registerDashboard, type DashboardFactory } from './outputs/index.js';
 export { parseRunArgs, splitInlineValue, UsageError, type RunFlags } from './cli/args.js';
 export { EXIT } from './run/run.js';
-export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './types.js';
+export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './contracts.js';
 export { runCommandLine } from './bin/run-command-line.js';

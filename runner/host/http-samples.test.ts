@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { HttpSampleBook } from './http-samples.js';
 import { ZERO_TIMINGS, type WireHop, type WireRequest } from '../bridge/protocol.js';
 

@@ -4,7 +4,7 @@
 // among the VU's other samples. Building the tag set in each of 50 cold VU isolates, and cloning
 // it and the hop's timings across, was a sixth of a request's VU-thread instructions.
 import { HTTP_TIMING_TRENDS } from '@loadlab/k6-format/http-timings';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { DEFAULT_EXPECTED, type WireHop, type WireRequest, type WireResponse } from '../bridge/protocol.js';
 import { filterSystemTags } from '../bridge/system-tags.js';
 

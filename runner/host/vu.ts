@@ -3,7 +3,7 @@
 // the VU's HTTP transport and answers the VU's blocking calls. See ../vu/README.md.
 import { fileURLToPath } from 'node:url';
 import type { IterationView } from '../bridge/iteration-view.js';
-import type { MetricType, Sample, ValueType } from '../types.js';
+import type { MetricType, Sample, ValueType } from '../contracts.js';
 import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
 import { failedHop, HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';

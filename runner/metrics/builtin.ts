@@ -1,7 +1,7 @@
 // k6's built-in metrics (metrics/builtin.go) with their types, so thresholds on metrics that
 // never received a sample still evaluate and validate as k6 does.
 import { HTTP_TIMING_METRICS } from '@loadlab/k6-format/http-timings';
-import type { MetricType, ValueType } from '../types.js';
+import type { MetricType, ValueType } from '../contracts.js';
 
 const TIME_TRENDS = [
   ...HTTP_TIMING_METRICS,
