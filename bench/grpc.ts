@@ -4,12 +4,12 @@
 // BENCH_PAIRS (default 3) pairs per case, medians of the runner/k6 ratios of calls per second and
 // CPU per call. Cases: one unary invoke per iteration; one bidirectional stream of 10 messages per
 // iteration. Bounded: BENCH_SECONDS (default 10) per run, BENCH_VUS (default 10).
-import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realK6 } from '../devkit/real-k6.js';
+import { startScript, untilOutput } from '../devkit/script-process.js';
 import { median, runEngine, type EngineRunResult } from './lib/engine-run.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -60,14 +60,10 @@ export default function () {
 };
 
 async function startServer(): Promise<{ addr: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'server.ts')], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((ok, fail) => {
-    child.stdout.once('data', (d: Buffer) => ok(d.toString().trim()));
-    child.once('exit', (code) => fail(new Error(`fixture server exited (${code})`)));
-  });
-  return { addr: `127.0.0.1:${port}`, stop: () => child.stdin.end() };
+  // It prints its port, and stops when its input ends.
+  const server = startScript(join(FIXTURES, 'server.ts'), { stdin: 'pipe' });
+  const port = /^(\d+)$/m.exec(await untilOutput(server, /^\d+$/m))![1];
+  return { addr: `127.0.0.1:${port}`, stop: () => server.child.stdin!.end() };
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
