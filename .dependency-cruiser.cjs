@@ -36,7 +36,7 @@ const LAB = '^(k6|report|stack|dashboards|scripts|bench|bin|fixtures|\\.github)/
  * the bridge are what both threads share.
  */
 const RUNNER_ORDER = [
-  ['entry', '(index|cli|inspect)\\.ts$|bin/'],
+  ['entry', '(index|main|inspect)\\.ts$|bin/'],
   ['cli', 'cli/'],
   ['run', 'run/'],
   ['options', 'options/'],
@@ -49,7 +49,7 @@ const RUNNER_ORDER = [
   ['event-loop', 'event-loop/'],
   ['metrics', 'metrics/'],
   ['bridge', 'bridge/'],
-  ['types', 'types\\.ts$'],
+  ['contracts', 'contracts\\.ts$'],
 ];
 
 const runnerOrder = RUNNER_ORDER.slice(1).map(([name, path], i) => {

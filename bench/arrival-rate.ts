@@ -2,11 +2,10 @@
 // rate. Runs `loadlab run` with RATE iterations/s for SECONDS against a bare node:http target in
 // its own process and prints the achieved rate, its ratio to the target, dropped iterations and
 // how many VUs were initialised.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runLoadlab } from '../devkit/loadlab-run.js';
 import { startTarget } from './lib/measure.js';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -26,15 +25,11 @@ export const options = { scenarios: { paced: { executor: 'constant-arrival-rate'
 export default function () { http.get('${target.url}/health'); }
 `,
 );
-const child = spawn(
-  process.execPath,
-  ['--no-node-snapshot', 'bin/loadlab.js', 'run', script, '-q', '--summary-export', join(dir, 'export.json')],
-  {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
-await once(child, 'exit');
+const run = await runLoadlab([script, '-q', '--summary-export', join(dir, 'export.json')], {
+  timeoutMs: (SECONDS + 60) * 1000,
+});
 await target.stop();
+process.stderr.write(run.stderr);
 const metrics = JSON.parse(readFileSync(join(dir, 'export.json'), 'utf8')).metrics as Record<
   string,
   { count?: number; max?: number }

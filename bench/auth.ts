@@ -7,10 +7,10 @@
 // Bounded: BENCH_SECONDS per phase (default 5, at most 60), BENCH_CONNECTIONS flood connections
 // (default 50), at most 20,000 probe requests per phase, 1,000 requests per one-shot flood.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort, pollUntil, stopChild } from '../devkit/processes.js';
+import { freePort, stopChild } from '../devkit/processes.js';
+import { startScript, untilHealthy } from '../devkit/script-process.js';
 import { basic, floods, timedLogin } from './lib/login-floods.js';
 import { CONNECTIONS, SECONDS, table } from './lib/measure.js';
 
@@ -90,7 +90,9 @@ async function firstLogins(): Promise<void> {
   console.log(table(rows));
 }
 const [openPort, securePort] = [await freePort(), await freePort()];
-const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+// Bounded: the phases, the first logins and their floods take well under ten times BENCH_SECONDS plus a minute.
+const clinic = startScript(MAIN, {
+  killAfterMs: (SECONDS * 10 + 60) * 1000,
   env: {
     ...process.env,
     CLINIC_INSTANCE: 'both',
@@ -101,12 +103,11 @@ const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     ADMIN_PASSWORD: password,
     LOG_LEVEL: 'silent',
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
 });
 const open = `http://127.0.0.1:${openPort}${PROBE_PATH}`;
 const secure = `http://127.0.0.1:${securePort}${PROBE_PATH}`;
 try {
-  await pollUntil('the clinic', async () => ((await fetch(open)).ok ? true : undefined), 30_000);
+  await untilHealthy(clinic, open, 30_000);
   await probeLatencies(open, 1); // warm-up
   const baseline = await probeLatencies(open, SECONDS);
   let floodResult: autocannon.Result | undefined;
@@ -168,5 +169,5 @@ try {
   console.log(`9966 latency added by the flood: p50 ${added(0.5)}, p95 ${added(0.95)}, p99 ${added(0.99)}`);
   await firstLogins();
 } finally {
-  await stopChild(child);
+  await stopChild(clinic.child);
 }

@@ -5,12 +5,11 @@
 // of requests 2-5. Runs alternate (k6, runner without the HTTP warm-up, runner as shipped), BENCH_ROUNDS
 // times (default 7), and the medians are printed with their ratios to k6 (when there is a real
 // k6: REAL_K6, ../shared/tools/k6 or k6 on PATH). BENCH_VERBOSE=1 prints every round's figures.
-import { parseNdjsonLine, type NdjsonPointLine } from '@loadlab/k6-format/ndjson';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runLoadlab } from '../devkit/loadlab-run.js';
 import { realK6 } from '../devkit/real-k6.js';
 import { median } from './lib/engine-run.js';
 import { startTarget } from './lib/measure.js';
@@ -28,7 +27,7 @@ interface FirstRequests {
   laterDuration: number;
 }
 
-type Variant = { name: string; command: string[]; env: Record<string, string> };
+type Variant = { name: string; engine: 'k6' | 'node'; env: Record<string, string> };
 
 const dir = mkdtempSync(join(tmpdir(), 'loadlab-first-request-'));
 const script = join(dir, 'first.js');
@@ -39,34 +38,20 @@ writeFileSync(
 
 /** Point values of one metric, in time order. */
 function points(ndjson: string, metric: string): number[] {
-  return ndjson
-    .split('\n')
-    .map(parseNdjsonLine)
-    .filter((l): l is NdjsonPointLine => l?.type === 'Point' && l.metric === metric)
+  return ndjsonPoints(ndjson, metric)
     .sort((a, b) => Date.parse(a.data.time) - Date.parse(b.data.time))
     .map((p) => p.data.value);
 }
 
 async function measure(v: Variant, url: string, round: number): Promise<FirstRequests> {
   const out = join(dir, `${v.name.replace(/\W+/g, '-')}-${round}.ndjson`);
-  const child = spawn(
-    v.command[0]!,
-    [...v.command.slice(1), 'run', '-q', '--summary-mode=disabled', '-o', `json=${out}`, script],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        URL: `${url}/`,
-        K6_NO_USAGE_REPORT: 'true',
-        ...v.env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
-  if (code !== 0) throw new Error(`${v.name} exited with ${code}`);
+  const run = await runLoadlab(['-q', '--summary-mode=disabled', '-o', `json=${out}`, script], {
+    engine: v.engine,
+    env: { URL: `${url}/`, K6_NO_USAGE_REPORT: 'true', ...v.env },
+    timeoutMs: 60_000,
+  });
+  if (run.code !== 0)
+    throw new Error(`${v.name} exited with ${run.code ?? run.signal}: ${run.stderr.slice(-1500)}`);
   const text = readFileSync(out, 'utf8');
   const durations = points(text, 'http_req_duration');
   if (durations.length !== 5) throw new Error(`${v.name}: ${durations.length} requests, expected 5`);
@@ -79,11 +64,10 @@ async function measure(v: Variant, url: string, round: number): Promise<FirstReq
 }
 
 const k6 = realK6();
-const runner = [process.execPath, '--no-node-snapshot', 'bin/loadlab.js'];
 const variants: Variant[] = [
-  ...(k6 ? [{ name: 'k6', command: [k6], env: {} }] : []),
-  { name: 'runner, no warm-up', command: runner, env: { LOADLAB_HTTP_WARMUP: '0' } },
-  { name: 'runner', command: runner, env: {} },
+  ...(k6 ? [{ name: 'k6', engine: 'k6' as const, env: {} }] : []),
+  { name: 'runner, no warm-up', engine: 'node', env: { LOADLAB_HTTP_WARMUP: '0' } },
+  { name: 'runner', engine: 'node', env: {} },
 ];
 const target = await startTarget('bare');
 const results = new Map<string, FirstRequests[]>(variants.map((v) => [v.name, []]));

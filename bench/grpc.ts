@@ -4,12 +4,12 @@
 // BENCH_PAIRS (default 3) pairs per case, medians of the runner/k6 ratios of calls per second and
 // CPU per call. Cases: one unary invoke per iteration; one bidirectional stream of 10 messages per
 // iteration. Bounded: BENCH_SECONDS (default 10) per run, BENCH_VUS (default 10).
-import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realK6 } from '../devkit/real-k6.js';
+import { startScript, untilOutput } from '../devkit/script-process.js';
 import { median, runEngine, type EngineRunResult } from './lib/engine-run.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -32,7 +32,6 @@ if (!k6) {
 }
 
 const FIXTURES = fileURLToPath(new URL('../runner/modules/fixtures/grpc/', import.meta.url));
-const LOADLAB = fileURLToPath(new URL('../bin/loadlab.js', import.meta.url));
 
 const PRELUDE = `import grpc from 'k6/net/grpc';
 const client = new grpc.Client();
@@ -61,14 +60,10 @@ export default function () {
 };
 
 async function startServer(): Promise<{ addr: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, 'server.ts')], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<string>((ok, fail) => {
-    child.stdout.once('data', (d: Buffer) => ok(d.toString().trim()));
-    child.once('exit', (code) => fail(new Error(`fixture server exited (${code})`)));
-  });
-  return { addr: `127.0.0.1:${port}`, stop: () => child.stdin.end() };
+  // It prints its port, and stops when its input ends.
+  const server = startScript(join(FIXTURES, 'server.ts'), { stdin: 'pipe' });
+  const port = /^(\d+)$/m.exec(await untilOutput(server, /^\d+$/m))![1];
+  return { addr: `127.0.0.1:${port}`, stop: () => server.child.stdin!.end() };
 }
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -87,11 +82,14 @@ try {
     for (let pair = 0; pair < PAIRS; pair++) {
       const got: Partial<Record<'k6' | 'runner', EngineRunResult>> = {};
       for (const engine of pair % 2 ? (['runner', 'k6'] as const) : (['k6', 'runner'] as const)) {
-        const [command, prefix] =
-          engine === 'k6' ? [k6, ['run']] : [process.execPath, ['--no-node-snapshot', LOADLAB, 'run']];
-        const args = [...prefix, script, '--vus', String(VUS), '--duration', `${SECONDS}s`, '-q'];
-        const env = { GRPC_ADDR: server.addr, K6_NO_USAGE_REPORT: 'true' };
-        const r = await runEngine(command, args, dir, env, (SECONDS + 60) * 1000, 'iterations');
+        const r = await runEngine({
+          engine,
+          args: [script, '--vus', String(VUS), '--duration', `${SECONDS}s`, '-q'],
+          dir,
+          env: { GRPC_ADDR: server.addr, K6_NO_USAGE_REPORT: 'true' },
+          timeoutMs: (SECONDS + 60) * 1000,
+          counter: 'iterations',
+        });
         got[engine] = r;
         console.log(
           `  pair ${pair + 1} ${engine.padEnd(6)} ${fmt(r.rps).padStart(6)} it/s, ${fmt(r.cpuUsPerReq)} µs CPU/it`,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MetricsEngine, parseThresholds } from '../runner/metrics/index.js';
 import { createJsonOutput } from '../runner/outputs/json.js';
-import type { Sample } from '../runner/types.js';
+import type { Sample } from '../runner/contracts.js';
 
 const TOTAL = 400_000; // bounded: a few seconds on 2 cores
 const BATCH = 100;

@@ -2,7 +2,6 @@
 // two references measured in the same command on the same files: reading every line (the floor of
 // any streaming reader) and reading + JSON.parse of every line (the naive way).
 // Size: BENCH_REQUESTS requests per run (default 10000, about 10 lines each, 5 minutes of samples).
-import { HTTP_TIMING_METRICS } from '../runner/metrics/builtin.js';
 import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { once } from 'node:events';
 import { generateReports } from '../report/generate.js';
 import type { RunInput } from '../report/model.js';
 import { K6_SAMPLES } from '../devkit/k6-reference.js';
+import { HTTP_TIMING_METRICS } from '@loadlab/k6-format/http-timings';
 import { metricLine, pointLine } from '@loadlab/k6-format/ndjson';
 import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 

@@ -200,7 +200,7 @@ try {
         .map((n) => n.toFixed(2))
         .join(' ')}`,
     );
-    const engines = { k6, loadlab, requests };
+    const engines = { loadlab, requests };
     const at50 = await versusK6(engines, url, dir, { vus: VUS, checks: true }, PAIRS, SECONDS);
     const at10 = await versusK6(engines, url, dir, { vus: 10, checks: true }, PAIRS, SECONDS);
     await memoryPerVu(engines, url, dir, 125, Math.min(SECONDS, 5));

@@ -67,19 +67,16 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     const order: Engine[] = round % 2 === 0 ? ['k6', 'runner'] : ['runner', 'k6'];
     for (const engine of order) {
-      const [command, args] =
-        engine === 'k6'
-          ? [k6, ['run', '-q', script]]
-          : [process.execPath, ['--no-node-snapshot', loadlab, 'run', '-q', script]];
       const started = performance.now();
-      const r = await runEngine(
-        command,
-        args,
+      const r = await runEngine({
+        engine,
+        args: ['-q', script],
+        loadlab,
         dir,
-        { URL: target.url, K6_NO_USAGE_REPORT: 'true' },
-        (SECONDS + 120) * 1000,
-        'iterations',
-      );
+        env: { URL: target.url, K6_NO_USAGE_REPORT: 'true' },
+        timeoutMs: (SECONDS + 120) * 1000,
+        counter: 'iterations',
+      });
       const run = { ...r, wallS: (performance.now() - started) / 1000 };
       runs[engine].push(run);
       console.log(

@@ -11,11 +11,11 @@
 // Needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 on PATH). BENCH_ROUNDS (default 3),
 // BENCH_SHAPES (comma-separated names, default all), BENCH_LOADLAB (the runner's bin/loadlab.js). Bounded: every run is killed after its planned
 // time plus 90 s. Prints the load average before and after: these figures mean little on a busy host.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLoadlab } from '../devkit/loadlab-run.js';
 import { realK6 } from '../devkit/real-k6.js';
 import { median } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
@@ -47,35 +47,29 @@ const loadlab = resolve(
 
 type Engine = 'k6' | 'runner';
 
-/** One run: wall time in ms and the phases, from the markers on stderr. */
-function runOnce(engine: Engine, script: string, dir: string, url: string, planned: number): Promise<Phases> {
-  const [command, args] =
-    engine === 'k6'
-      ? [k6!, ['run', '-q', script]]
-      : [process.execPath, ['--no-node-snapshot', loadlab, 'run', '-q', script]];
-  return new Promise((done, fail) => {
-    const spawned = Date.now();
-    const child = spawn(command, args, {
-      cwd: dir,
-      env: { ...process.env, URL: url, K6_NO_USAGE_REPORT: 'true' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), planned + 90_000);
-    child.once('error', fail);
-    child.once('exit', (code) => {
-      const exited = Date.now();
-      clearTimeout(timer);
-      if (code !== 0) return fail(new Error(`${engine} exited ${code}: ${stderr.slice(-1500)}`));
-      try {
-        done(phasesOf(stderr, spawned, exited));
-      } catch (error) {
-        fail(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
+/**
+ * One run: wall time in ms and the phases, from the markers on stderr. The end is when the run's
+ * output closed (devkit's runCommand waits for it), a moment after the exit.
+ */
+async function runOnce(
+  engine: Engine,
+  script: string,
+  dir: string,
+  url: string,
+  planned: number,
+): Promise<Phases> {
+  const spawned = Date.now();
+  const run = await runLoadlab(['-q', script], {
+    engine: engine === 'k6' ? 'k6' : 'node',
+    loadlab,
+    cwd: dir,
+    env: { ...process.env, URL: url, K6_NO_USAGE_REPORT: 'true' },
+    timeoutMs: planned + 90_000,
   });
+  const exited = Date.now();
+  if (run.code !== 0)
+    throw new Error(`${engine} exited ${run.code ?? run.signal}: ${run.stderr.slice(-1500)}`);
+  return phasesOf(run.stderr, spawned, exited);
 }
 
 const fmt = (ms: number) => (ms / 1000).toFixed(2).padStart(6);

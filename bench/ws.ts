@@ -2,10 +2,10 @@
 // k6/ws and k6/experimental/websockets, on the runner and on the real k6 in the same command
 // (alternating, ROUNDS times each), against the tests' echo server on 127.0.0.1:0. Prints each
 // engine's median milliseconds per MESSAGES round trips and the runner's ratio to k6.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runLoadlab } from '../devkit/loadlab-run.js';
 import { realK6 } from '../devkit/real-k6.js';
 import { startEchoServer } from '../runner/modules/websocket/echo-server.js';
 
@@ -44,32 +44,22 @@ export default function () {
 const echo = await startEchoServer();
 
 /** One run: the ms of each module's round trips, read from the script's log lines. */
-function run(command: string[]): Promise<Record<string, number>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, [...command.slice(1), 'run', '-q', '--summary-mode=disabled', script], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', WS_URL: echo.url },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.once('error', reject);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      const out: Record<string, number> = {};
-      for (const [, name, ms] of stderr.matchAll(/msg="(k6\/ws|websockets) (\d+)"/g)) out[name!] = Number(ms);
-      if (Object.keys(out).length !== 2) reject(new Error(`no timings in:\n${stderr.slice(-2000)}`));
-      else resolve(out);
-    });
+async function run(engine: 'k6' | 'node'): Promise<Record<string, number>> {
+  const { stderr } = await runLoadlab(['-q', '--summary-mode=disabled', script], {
+    engine,
+    env: { WS_URL: echo.url },
+    timeoutMs: 120_000,
   });
+  const out: Record<string, number> = {};
+  for (const [, name, ms] of stderr.matchAll(/msg="(k6\/ws|websockets) (\d+)"/g)) out[name!] = Number(ms);
+  if (Object.keys(out).length !== 2) throw new Error(`no timings in:\n${stderr.slice(-2000)}`);
+  return out;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const k6 = realK6();
-const engines: [string, string[]][] = [
-  ['runner', [process.execPath, '--no-node-snapshot', 'bin/loadlab.js']],
-];
-if (k6) engines.unshift(['k6', [k6]]);
+const engines: [string, 'k6' | 'node'][] = [['runner', 'node']];
+if (k6) engines.unshift(['k6', 'k6']);
 else console.log('no real k6 here (../shared/tools/k6 or REAL_K6): the runner alone');
 const times: Record<string, Record<string, number[]>> = {};
 for (let i = 0; i < ROUNDS; i++) {

@@ -104,7 +104,7 @@ function prune(keep) {
 }
 
 /**
- * The compiled copy's root URL (ending in /: `new URL('runner/cli.js', root)`), or undefined to run
+ * The compiled copy's root URL (ending in /: `new URL('runner/main.js', root)`), or undefined to run
  * from the sources.
  */
 export async function compiledRoot() {
@@ -113,7 +113,7 @@ export async function compiledRoot() {
     const labFiles = SOURCE_DIRS.flatMap((dir) => walk(join(REPO, dir)));
     const packageFiles = RUNNER_PACKAGES.flatMap((dir) => walk(join(REPO, dir)));
     const target = join(CACHE, keyOf([...labFiles, ...packageFiles]));
-    if (!statSync(join(target, 'runner', 'cli.js'), { throwIfNoEntry: false })) {
+    if (!statSync(join(target, 'runner', 'main.js'), { throwIfNoEntry: false })) {
       mkdirSync(CACHE, { recursive: true });
       await build(labFiles, target);
       prune(relative(CACHE, target));

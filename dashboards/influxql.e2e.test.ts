@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasTool } from '../stack/tools.js';
+import { onPath } from '../devkit/command.js';
 import { influxQuery, startInfluxd, type InfluxSeries } from '../devkit/influxdb.js';
 import { freePort, type Daemon } from '../devkit/processes.js';
 import { JSON_DIR } from './build.js';
@@ -30,7 +30,7 @@ describe('k6 dashboard InfluxQL against a real InfluxDB 1.x', function () {
   let run: StreamedRun;
 
   before(async function () {
-    if (!hasTool('influxd')) {
+    if (!onPath('influxd')) {
       console.warn('      skipped: influxd is not installed (./scripts/setup.sh installs Debian influxdb)');
       this.skip();
     }

@@ -9,9 +9,8 @@ import { startSandbox } from '@loadlab/services';
 import { influxQuery, startInfluxd } from '../devkit/influxdb.js';
 import { freePort, type Daemon } from '../devkit/processes.js';
 import { realK6 } from '../devkit/real-k6.js';
-import { runCommand } from '../devkit/command.js';
+import { onPath, runCommand } from '../devkit/command.js';
 import { REPO_ROOT } from '../devkit/script-process.js';
-import { hasTool } from '../stack/tools.js';
 import { JSON_DIR } from './build.js';
 import { SMOKE_BUNDLE, streamRunnerSmoke, type StreamedRun } from './testing/influx-data.js';
 import { fillVariables, influxRegexValue, panelQueries } from './queries.js';
@@ -45,7 +44,7 @@ describe('k6 dashboard: a distributed run (3 instances) against a real InfluxDB 
   const ITERATIONS = 6;
 
   before(async function () {
-    if (!hasTool('influxd') || !k6) {
+    if (!onPath('influxd') || !k6) {
       console.warn(
         '      skipped: needs influxd (scripts/setup.sh) and the reference k6 (../shared/tools/k6)',
       );

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPostgresBin, startPgServer, type PgServer } from '../devkit/postgres.js';
-import { hasTool } from '../stack/tools.js';
+import { onPath } from '../devkit/command.js';
 import { freePort, pollUntil, type Daemon } from '../devkit/processes.js';
 import {
   localPrometheusConfig,
@@ -33,7 +33,7 @@ describe('services dashboard PromQL against a real Prometheus', function () {
   let exposed = new Map<string, Set<string>>();
 
   before(async function () {
-    if (!hasTool('prometheus')) {
+    if (!onPath('prometheus')) {
       console.warn('      skipped: prometheus is not installed (./scripts/setup.sh installs it)');
       this.skip();
     }

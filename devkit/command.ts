@@ -77,6 +77,11 @@ export function runScript(
   return runCommand(...nodeScript(script, args), options);
 }
 
+/** True when `command` is a program on PATH: a test skips with the reason where a tool is missing. */
+export function onPath(command: string): boolean {
+  return runCommandSync('sh', ['-c', 'command -v "$1"', 'sh', command], { timeoutMs: 10_000 }).code === 0;
+}
+
 /** What runCommandSync returns: runCommand's result without `output` (a synchronous child's pipes are read apart). */
 export type SyncCommandResult = Omit<CommandResult, 'output'>;
 

@@ -19,7 +19,7 @@ const config = require('../.dependency-cruiser.cjs') as {
 /** A file of the runner's level in RUNNER_ORDER, for a planted import between two levels. */
 function levelFile(path: string): string {
   if (path.startsWith('(index')) return 'runner/index.ts';
-  if (path.startsWith('types')) return 'runner/types.ts';
+  if (path.startsWith('contracts')) return 'runner/contracts.ts';
   return `runner/${path.split('|')[0]}planted.ts`;
 }
 

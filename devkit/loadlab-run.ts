@@ -33,6 +33,26 @@ export interface RunOptions {
   signalsAfter?: { after: string; signals: NodeJS.Signals[]; delayMs?: number; gapMs?: number };
   /** `node` (default): the project's runner; `k6`: the real k6 of realK6(), for the same assertions. */
   engine?: 'node' | 'k6';
+  /** The runner's bin/loadlab.js: this checkout's by default, another's for a benchmark's before and after. */
+  loadlab?: string;
+}
+
+/**
+ * The command line of `run` with `args` on an engine: real k6 (realK6()), or the runner's
+ * bin/loadlab.js (`loadlab`, default this checkout's) under a Node without its startup snapshot,
+ * which isolated-vm, the VUs' host, needs (host/isolate-host.ts).
+ */
+export function engineCommand(
+  engine: 'node' | 'k6',
+  args: string[],
+  { loadlab = `${REPO}bin/loadlab.js` }: { loadlab?: string } = {},
+): [command: string, args: string[]] {
+  if (engine === 'k6') {
+    const k6 = realK6();
+    if (!k6) throw new Error(NO_REAL_K6);
+    return [k6, ['run', ...args]];
+  }
+  return [process.execPath, ['--no-node-snapshot', loadlab, 'run', ...args]];
 }
 
 function spawnCollecting(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
@@ -64,17 +84,7 @@ function spawnCollecting(command: string, args: string[], opts: RunOptions): Pro
 }
 
 export function runLoadlab(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  if (opts.engine === 'k6') {
-    const k6 = realK6();
-    if (!k6) throw new Error(NO_REAL_K6);
-    return spawnCollecting(k6, ['run', ...args], opts);
-  }
-  // isolated-vm, the VUs' host, needs Node without its startup snapshot (host/isolate-host.ts).
-  return spawnCollecting(
-    process.execPath,
-    ['--no-node-snapshot', `${REPO}bin/loadlab.js`, 'run', ...args],
-    opts,
-  );
+  return spawnCollecting(...engineCommand(opts.engine ?? 'node', args, opts), opts);
 }
 
 let k6BinDir: string | undefined;

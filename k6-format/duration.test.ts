@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DurationError, formatDuration, goDurationError, parseDuration } from './duration.js';
+import { DurationError, formatDuration, goDurationError, parseDuration, roundDuration } from './duration.js';
 
 describe('k6-format durations', () => {
   it("formats as Go's Duration.String, which k6 prints everywhere", () => {
@@ -13,6 +13,23 @@ describe('k6-format durations', () => {
       [-1500, '-1.5s'],
     ];
     for (const [ms, text] of cases) assert.equal(formatDuration(ms), text, `${ms} ms`);
+  });
+
+  it("rounds as Go's Duration.Round: to the nearest multiple, halfway away from zero", () => {
+    const cases: [number, number, number][] = [
+      [2250, 100, 2300],
+      [2349, 100, 2300],
+      [2350, 100, 2400],
+      [60_050, 100, 60_100],
+      [49, 100, 0],
+      [50, 100, 100],
+      [-2250, 100, -2300],
+      [-2249, 100, -2200],
+      [0.0004, 0.001, 0], // in whole nanoseconds: 400 ns to the microsecond
+      [1234, 0, 1234], // Go: a multiple of 0 or less leaves it as it is
+    ];
+    for (const [ms, multipleMs, rounded] of cases)
+      assert.equal(roundDuration(ms, multipleMs), rounded, `${ms} ms to ${multipleMs} ms`);
   });
 
   it("words a refused duration as Go's time.ParseDuration does", () => {

@@ -62,6 +62,22 @@ export function formatDuration(ms: number): string {
   return `${sign}${seconds}`;
 }
 
+/**
+ * Go's time.Duration.Round of milliseconds to a multiple of `multipleMs`, in whole nanoseconds as Go
+ * counts: the nearest multiple, halfway values away from zero (k6's banner rounds its max duration to
+ * 100 ms: 2.25 s is `2.3s`). A multiple of 0 or less leaves the duration as it is.
+ */
+export function roundDuration(ms: number, multipleMs: number): number {
+  const d = Math.round(ms * 1e6);
+  const m = Math.round(multipleMs * 1e6);
+  if (m <= 0) return ms;
+  const r = Math.abs(d % m);
+  const sign = d < 0 ? -1 : 1;
+  const magnitude = Math.abs(d);
+  const rounded = r + r < m ? magnitude - r : magnitude + m - r;
+  return rounded === 0 ? 0 : (sign * rounded) / 1e6;
+}
+
 const GO_UNITS = ['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'];
 
 /** What Go's time.ParseDuration says of `text`, in its own words, or undefined when Go accepts it. */

@@ -9,3 +9,4 @@ export * from './go-quote.js';
 export * from './sinks.js';
 export * from './ndjson.js';
 export * from './exit-codes.js';
+export * from './http-timings.js';

@@ -1,6 +1,7 @@
 // k6's `--out json` file (NDJSON): a `Metric` line the first time a metric appears (its type, thresholds
-// and sub-metrics), then one `Point` line per sample. One writer and one reader of a line, shared by the
-// runner's output, the report, the conformance shapes and the benchmarks.
+// and sub-metrics), then one `Point` line per sample. One writer and one reader of a line, and one reader
+// of a whole text, shared by the runner's output, the report, the conformance shapes, the benchmarks
+// and the tests.
 import type { MetricType, ValueType } from './samples.js';
 
 /** A threshold as k6 writes it: its source, or its config when it can abort the test. */
@@ -76,4 +77,33 @@ export function parseNdjsonLine(text: string): NdjsonLine | undefined {
       : undefined;
   }
   return undefined;
+}
+
+/**
+ * Every Metric and Point line of a `--out json` text, in order; blank lines are skipped. Any other
+ * line throws, naming it, except with `cutShort` a last line a killed run left unfinished.
+ */
+export function parseNdjson(text: string, { cutShort = false }: { cutShort?: boolean } = {}): NdjsonLine[] {
+  const texts = text.split('\n');
+  const lines: NdjsonLine[] = [];
+  texts.forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const line = parseNdjsonLine(raw);
+    if (line) lines.push(line);
+    else if (!(cutShort && i === texts.length - 1))
+      throw new Error(`line ${i + 1} is not a k6 NDJSON line: ${raw.slice(0, 200)}`);
+  });
+  return lines;
+}
+
+/** The Point lines of a `--out json` text: of one metric, of those `metric` picks, or all. */
+export function ndjsonPoints(
+  text: string,
+  metric: string | ((name: string) => boolean) = () => true,
+  options: { cutShort?: boolean } = {},
+): NdjsonPointLine[] {
+  const picks = typeof metric === 'string' ? (name: string) => name === metric : metric;
+  return parseNdjson(text, options).filter(
+    (line): line is NdjsonPointLine => line.type === 'Point' && picks(line.metric),
+  );
 }

@@ -7,6 +7,7 @@
 // - `contains` only for k6's built-in time and data metrics (a custom trend's unit is not in the file);
 // - thresholds `{src: failed}` become `{src: {ok: !failed}}`;
 // - the run's duration from a counter's count / rate (k6 computes that rate over the run's duration).
+import { HTTP_TIMING_METRICS } from '@loadlab/k6-format/http-timings';
 import type { MetricType, ValueType } from '@loadlab/k6-format/samples';
 import { ReportInputError } from './errors.js';
 import type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
@@ -16,13 +17,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /** k6's built-in metrics that are not `default` values (the export has no `contains`). */
 const BUILTIN_CONTAINS: Record<string, ValueType> = {
-  http_req_duration: 'time',
-  http_req_blocked: 'time',
-  http_req_connecting: 'time',
-  http_req_tls_handshaking: 'time',
-  http_req_sending: 'time',
-  http_req_waiting: 'time',
-  http_req_receiving: 'time',
+  ...Object.fromEntries(HTTP_TIMING_METRICS.map((name) => [name, 'time' as const])),
   iteration_duration: 'time',
   group_duration: 'time',
   data_sent: 'data',

@@ -1,6 +1,6 @@
 // Shared by the report's tests: real k6 samples as runner Samples.
 import { readFileSync } from 'node:fs';
-import { parseNdjsonLine } from '@loadlab/k6-format/ndjson';
+import { parseNdjson } from '@loadlab/k6-format/ndjson';
 import type { MetricType, Sample, ValueType } from '@loadlab/k6-format/samples';
 import { K6_SAMPLES } from '../devkit/k6-reference.js';
 
@@ -11,9 +11,7 @@ export function samplesFromNdjson(path: string, startMs: number): Sample[] {
   const kinds = new Map<string, { type: MetricType; contains: ValueType }>();
   const out: Sample[] = [];
   let first: number | undefined;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    const o = parseNdjsonLine(line);
-    if (!o) continue;
+  for (const o of parseNdjson(readFileSync(path, 'utf8'))) {
     if (o.type === 'Metric') {
       kinds.set(o.data.name, { type: o.data.type, contains: o.data.contains });
       continue;

@@ -4,10 +4,10 @@
 //   as `k6 inspect --execution-requirements`;
 // - registerDashboard(factory): plug in the live web dashboard (the lab registers the report's);
 // - the argument helpers the lab's k8s manifests reuse, the exit codes, and the output contracts.
-export { main } from './cli.js';
+export { main } from './main.js';
 export { inspect, type Inspection, type ScenarioRequirements } from './inspect.js';
 export { registerDashboard, type DashboardFactory } from './outputs/index.js';
 export { parseRunArgs, splitInlineValue, UsageError, type RunFlags } from './cli/args.js';
 export { EXIT } from './run/run.js';
-export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './types.js';
+export type { Output, OutputContext, ThresholdAwareOutput, VuModuleEnv } from './contracts.js';
 export { runCommandLine } from './bin/run-command-line.js';

@@ -70,7 +70,7 @@ describe('scripts/pack-runner: the packed runner installed alone runs `npx loadl
       'vu/isolate.bundle.js',
     ])
       assert.ok(readFileSync(join(runner, file)).length > 0, file);
-    for (const file of ['index.ts', 'cli.e2e.test.ts', 'testing/corpus.js'])
+    for (const file of ['index.ts', 'cli/help.e2e.test.ts', 'testing/corpus.js'])
       assert.throws(() => readFileSync(join(runner, file)), /ENOENT/, file);
     assert.ok(readFileSync(join(app, 'node_modules/@loadlab/k6-format/index.d.ts')).length > 0);
   });

@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../devkit/command.js';
-import { hasTool, runTool } from './tools.js';
+import { onPath, runCommand } from '../devkit/command.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -16,10 +15,16 @@ function filesUnder(dir: string, suffixes: string[]): string[] {
 }
 
 function requireTool(context: Mocha.Context, command: string): void {
-  if (!hasTool(command)) {
+  if (!onPath(command)) {
     console.warn(`      skipped: ${command} is not installed (./scripts/setup.sh installs it)`);
     context.skip();
   }
+}
+
+/** A linter's verdict: its exit code and what it wrote (stdout and stderr as they came). */
+async function lint(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  const { code, output } = await runCommand(command, args, { env: { HOME: process.env.HOME ?? '/tmp' } });
+  return { code, output: output.trim() };
 }
 
 /** Every tracked file that is a shell script: `*.sh`, or a bash/sh shebang (.ci/run). */
@@ -64,14 +69,14 @@ describe('stack linters', () => {
       `found ${scripts.join(', ')}`,
     );
     // -x follows the `source` lines, from the repository root as the scripts cd there.
-    const result = runTool('shellcheck', [
+    const result = await lint('shellcheck', [
       '-x',
       '-P',
       ROOT,
       '--severity=style',
       ...scripts.map((s) => join(ROOT, s)),
     ]);
-    assert.equal(result.status, 0, result.output);
+    assert.equal(result.code, 0, result.output);
   });
 
   it("no bash script expands a possibly empty array bare: macOS's bash 3.2 with set -u calls it unbound", async () => {
@@ -91,26 +96,26 @@ describe('stack linters', () => {
     );
   });
 
-  it('yamllint passes on the compose, Prometheus and provisioning files', function () {
+  it('yamllint passes on the compose, Prometheus and provisioning files', async function () {
     requireTool(this, 'yamllint');
     const files = [
       ...filesUnder('stack', ['.yml', '.yaml']),
       ...filesUnder('provisioning', ['.yml', '.yaml']),
     ];
     assert.ok(files.includes('stack/docker-compose.yml') && files.length >= 4, `found ${files.join(', ')}`);
-    const result = runTool('yamllint', [
+    const result = await lint('yamllint', [
       '-s',
       '-c',
       join(ROOT, 'stack/.yamllint.yml'),
       ...files.map((f) => join(ROOT, f)),
     ]);
-    assert.equal(result.status, 0, result.output);
+    assert.equal(result.code, 0, result.output);
   });
 
-  it('promtool accepts stack/prometheus.yml', function () {
+  it('promtool accepts stack/prometheus.yml', async function () {
     requireTool(this, 'promtool');
-    const result = runTool('promtool', ['check', 'config', join(ROOT, 'stack/prometheus.yml')]);
-    assert.equal(result.status, 0, result.output);
+    const result = await lint('promtool', ['check', 'config', join(ROOT, 'stack/prometheus.yml')]);
+    assert.equal(result.code, 0, result.output);
     assert.match(result.output, /SUCCESS/);
   });
 });
@@ -129,17 +134,17 @@ describe('scripts/setup.sh package names', () => {
     );
   });
 
-  it('every Debian name is a real package of this Debian machine (apt-cache, not a virtual name)', function () {
+  it('every Debian name is a real package of this Debian machine (apt-cache, not a virtual name)', async function () {
     const osRelease = readFileSync('/etc/os-release', 'utf8');
-    if (!/^ID=debian$/m.test(osRelease) || !hasTool('apt-cache')) {
+    if (!/^ID=debian$/m.test(osRelease) || !onPath('apt-cache')) {
       console.warn('      skipped: not a Debian machine with apt-cache');
       this.skip();
     }
     // One apt-cache for all of them: under load each call took seconds.
     const packages = list('debian_packages');
-    const shown = runTool('apt-cache', ['show', '--no-all-versions', ...packages]);
+    const shown = await lint('apt-cache', ['show', '--no-all-versions', ...packages]);
     assert.equal(
-      shown.status,
+      shown.code,
       0,
       shown.output
         .split('\n')

@@ -1,9 +1,10 @@
 // One k6-compatible engine run from the command line, measured from outside as a user would see
 // it: requests and req/s from its --summary-export, its CPU time (bash's `times` for the finished
 // child: exact, startup and summary included) and its peak RSS (VmHWM, Linux; NaN elsewhere).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runCommand } from '../../devkit/command.js';
+import { engineCommand } from '../../devkit/loadlab-run.js';
 import { watchRunPhases, type RunPhases } from './run-phases.js';
 
 export interface EngineRunResult {
@@ -38,69 +39,79 @@ function peakRssKb(pid: number): number | undefined {
   }
 }
 
+export interface EngineRun {
+  engine: 'k6' | 'runner';
+  /** What follows `run`: the script and its flags. */
+  args: string[];
+  /** The runner's bin/loadlab.js (default this checkout's; BENCH_LOADLAB names another's). */
+  loadlab?: string;
+  /** The working folder, which receives the summary export. */
+  dir: string;
+  /** Added to this process's environment. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /**
+   * What counts as a request: a counter metric of the export (http_reqs, or iterations for a script
+   * that makes one call per iteration).
+   */
+  counter?: string;
+  watch?: PhaseWatch;
+}
+
 /**
- * Runs `command args...` (an engine's `run` with the script and flags) in `dir`, which receives
- * the summary export. Bounded by `timeoutMs`. `counter` is what counts as a request (a counter
- * metric of the export: http_reqs, or iterations for a script that makes one call per iteration).
+ * Runs `run` on one engine (devkit's engineCommand and runCommand: the same command line, bound and
+ * output as the tests'), wrapped in bash so that `times` reports the finished engine's CPU.
  */
-export function runEngine(
-  command: string,
-  args: string[],
-  dir: string,
-  env: Record<string, string>,
-  timeoutMs: number,
+export async function runEngine({
+  engine,
+  args,
+  loadlab,
+  dir,
+  env,
+  timeoutMs,
   counter = 'http_reqs',
-  watch?: PhaseWatch,
-): Promise<EngineRunResult> {
+  watch,
+}: EngineRun): Promise<EngineRunResult> {
   const exported = join(dir, `export-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const [command, commandArgs] = engineCommand(engine === 'k6' ? 'k6' : 'node', args, { loadlab });
   // bash waits for the engine, then `times` reports the CPU of its finished child.
   const wrapper = '"$@" & child=$!; echo "pid $child" >&2; wait $child; s=$?; times >&2; exit $s';
-  const child = spawn('bash', ['-c', wrapper, 'bash', command, ...args, '--summary-export', exported], {
-    cwd: dir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
   let enginePid: number | undefined;
   let peakKb = NaN;
   let watcher: ReturnType<typeof watchRunPhases> | undefined;
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d: string) => {
-    stderr += d;
-    enginePid ??= Number(/^pid (\d+)$/m.exec(stderr)?.[1]) || undefined;
-    if (watch && enginePid && !watcher) watcher = watchRunPhases(enginePid, watch.vus, watch.requests);
-  });
   const poll = setInterval(() => {
     const kb = enginePid === undefined ? undefined : peakRssKb(enginePid);
     if (kb !== undefined) peakKb = Number.isNaN(peakKb) ? kb : Math.max(peakKb, kb);
   }, 100);
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      const phases = watcher?.stop();
-      if (code !== 0) return reject(new Error(`${command} exited ${code}: ${stderr.slice(-2000)}`));
-      try {
-        const lines = stderr.trim().split('\n');
-        const cpuUs = parseTimesLine(lines[lines.length - 1]!);
-        const summary = JSON.parse(readFileSync(exported, 'utf8')) as {
-          metrics: Record<string, { count: number; rate: number }>;
-        };
-        const { count, rate } = summary.metrics[counter] ?? { count: 0, rate: 0 };
-        resolve({
-          requests: count,
-          rps: rate,
-          cpuUsPerReq: cpuUs / Math.max(1, count),
-          peakRssMb: peakKb / 1024,
-          ...(phases ? { phases: { ...phases, endCpuUs: cpuUs - phases.cpuUsAtSteadyEnd } } : {}),
-        });
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
-  });
+  const run = await runCommand(
+    'bash',
+    ['-c', wrapper, 'bash', command, ...commandArgs, '--summary-export', exported],
+    {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      timeoutMs,
+      onOutput: (proc) => {
+        enginePid ??= Number(/^pid (\d+)$/m.exec(proc.err())?.[1]) || undefined;
+        if (watch && enginePid && !watcher) watcher = watchRunPhases(enginePid, watch.vus, watch.requests);
+      },
+    },
+  ).finally(() => clearInterval(poll));
+  const phases = watcher?.stop();
+  if (run.code !== 0)
+    throw new Error(`${command} exited ${run.code ?? run.signal}: ${run.stderr.slice(-2000)}`);
+  const lines = run.stderr.trim().split('\n');
+  const cpuUs = parseTimesLine(lines[lines.length - 1]!);
+  const summary = JSON.parse(readFileSync(exported, 'utf8')) as {
+    metrics: Record<string, { count: number; rate: number }>;
+  };
+  const { count, rate } = summary.metrics[counter] ?? { count: 0, rate: 0 };
+  return {
+    requests: count,
+    rps: rate,
+    cpuUsPerReq: cpuUs / Math.max(1, count),
+    peakRssMb: peakKb / 1024,
+    ...(phases ? { phases: { ...phases, endCpuUs: cpuUs - phases.cpuUsAtSteadyEnd } } : {}),
+  };
 }
 
 export function median(values: number[]): number {

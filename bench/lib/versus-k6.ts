@@ -27,8 +27,9 @@ const SCRIPT = (checks: boolean) =>
     '',
   ].join('\n');
 
+/** The runner's side (real k6 is devkit's realK6()). */
 export interface Engines {
-  k6: string;
+  /** The runner's bin/loadlab.js. */
   loadlab: string;
   /** The target's answered requests so far: each run's CPU is then split by phase. */
   requests?: () => Promise<number>;
@@ -43,16 +44,18 @@ function run(
   dir: string,
   url: string,
 ): Promise<EngineRunResult> {
-  const [command, prefix] =
-    engine === 'k6'
-      ? [engines.k6, ['run']]
-      : [process.execPath, ['--no-node-snapshot', engines.loadlab, 'run']];
-  // The text summary goes to a stdout nobody reads: k6 writes no --summary-export without it.
-  const args = [...prefix, script, '--vus', String(vus), '--duration', `${seconds}s`, '-q'];
   // The runner has one thread per VU; k6's goroutines share a few threads.
   const watch = engines.requests && { vus: engine === 'runner' ? vus : 0, requests: engines.requests };
-  const env = { URL: url, K6_NO_USAGE_REPORT: 'true' };
-  return runEngine(command, args, dir, env, (seconds + 60) * 1000, 'http_reqs', watch);
+  return runEngine({
+    engine,
+    // The text summary goes to a stdout nobody reads: k6 writes no --summary-export without it.
+    args: [script, '--vus', String(vus), '--duration', `${seconds}s`, '-q'],
+    loadlab: engines.loadlab,
+    dir,
+    env: { URL: url, K6_NO_USAGE_REPORT: 'true' },
+    timeoutMs: (seconds + 60) * 1000,
+    watch,
+  });
 }
 
 const kind = (k: ThreadKindSplit) =>

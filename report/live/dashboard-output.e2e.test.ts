@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import type { ThresholdStates } from '../../runner/types.js';
+import type { ThresholdStates } from '../../runner/contracts.js';
 import { chartPixels, collectErrors } from '../browser.e2e.test.js';
 import { buildReport, buildScenarioReport, type Report, type ScenarioReport } from '../model.js';
 import { renderHtml } from '../render/html.js';

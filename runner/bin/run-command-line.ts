@@ -1,5 +1,5 @@
 // Runs `loadlab` with this process's arguments and exits with its code, whatever handles are left open.
-import { main } from '../cli.js';
+import { main } from '../main.js';
 import { settleIsolates } from '../host/isolate-exit.js';
 
 export async function runCommandLine(): Promise<void> {

@@ -1,9 +1,6 @@
 // Go's HTTP words that both threads need: the VU's Response (k6/http) and the main thread's
 // engines name headers, read Set-Cookie and refuse URLs the same way, so each lives here once.
 
-/** k6's error code for a URL that cannot be parsed (lib/netext/httpext/error_codes.go). */
-export const INVALID_URL_CODE = 1020;
-
 /** Header names repeat on every response: remembering them keeps this off the per-request cost. */
 const canonicalCache = new Map<string, string>();
 const CANONICAL_CACHE_MAX = 1000;

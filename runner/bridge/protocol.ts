@@ -1,5 +1,6 @@
 // Messages between a VU worker (the script's thread) and the main thread that owns the VU.
 // HTTP goes over its own port so the worker can block on it with Atomics.wait + receiveMessageOnPort.
+import { HTTP_TIMING_KEYS } from '@loadlab/k6-format/http-timings';
 import type { WsOpenCall } from './websocket-wire.js';
 import type { GrpcOp } from './grpc-protocol.js';
 import type { SampleBatch } from './sample-batch.js';
@@ -145,21 +146,12 @@ export function requestFromTuple(t: RequestTuple): WireRequest {
 /** k6's default response callback, expectedStatuses({min: 200, max: 399}), as WireRequest.expect ranges. */
 export const DEFAULT_EXPECTED: readonly number[] = [200, 399];
 
-/** Response.timings keys, in k6's order; a hop carries the values as a plain array in this order. */
-export const HOP_TIMING_KEYS = [
-  'duration',
-  'blocked',
-  'looking_up',
-  'connecting',
-  'tls_handshaking',
-  'sending',
-  'waiting',
-  'receiving',
-] as const;
-
-/** Values in HOP_TIMING_KEYS order: one array of numbers clones cheaper than an object of 8 keys. */
+/**
+ * A hop's Response.timings as values in k6's order (HTTP_TIMING_KEYS, positions HTTP_TIMING): one
+ * array of numbers clones cheaper than an object of 8 keys.
+ */
 export type HopTimings = number[];
-export const ZERO_TIMINGS: HopTimings = [0, 0, 0, 0, 0, 0, 0, 0];
+export const ZERO_TIMINGS: HopTimings = HTTP_TIMING_KEYS.map(() => 0);
 
 /** One HTTP round trip (each redirect hop is one). */
 export interface WireHop {
@@ -308,7 +300,7 @@ export type WorkerCommand =
   | { cmd: 'summary'; seq: number; data: unknown };
 
 export type WorkerEvent =
-  /** A WebSocket for the main thread to host (modules/websocket/host.ts). */
+  /** A WebSocket for the main thread to host (host/websocket-engine.ts). */
   | WsOpenCall
   | { t: 'reply'; seq: number; ok: true; value: unknown; samples: SampleBatch }
   | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' | 'init-promise' }

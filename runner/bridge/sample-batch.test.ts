@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { decodeSamples, SampleBatcher } from './sample-batch.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 
 describe('runner/vu sample batches', () => {
   it('decode gives back the samples in order, metric names once per batch, shared tag sets still shared', () => {

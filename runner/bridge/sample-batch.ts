@@ -4,7 +4,7 @@
 // copied. Columns carry each metric name once per batch and the per-sample fields as plain arrays;
 // a tag set shared by several rows (rt.baseTags(), a check's tags) crosses once per batch, as
 // structured clone keeps shared references.
-import type { MetricType, Sample, ValueType } from '../types.js';
+import type { MetricType, Sample, ValueType } from '../contracts.js';
 
 /**
  * A row whose metric index is one of these stands for several samples, expanded on the main thread:

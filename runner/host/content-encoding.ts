@@ -6,6 +6,7 @@
 // the text decoded before the failure.
 import zlib from 'node:zlib';
 import { decompress as fzstdDecompress } from 'fzstd';
+import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 
 export type Decoded =
   | { ok: true; body: Buffer }
@@ -22,9 +23,6 @@ export type Decoded =
 
 const CODINGS = ['gzip', 'deflate', 'br', 'zstd'] as const;
 type Coding = (typeof CODINGS)[number];
-
-const DECOMPRESSION_ERROR_CODE = 1701;
-const GENERIC_ERROR_CODE = 1000;
 
 /** The codings k6 will undo, in the order it undoes them (the header's last first). */
 export function codingsToUndo(contentEncoding: string | undefined): Coding[] {
@@ -137,7 +135,7 @@ export function decodeBody(body: Buffer, contentEncoding: string | undefined): D
         body: go.atHeader ? null : partial(coding, current, go.message.endsWith('invalid checksum')),
         error: go.listed ? wrap(logError) : logError,
         logError,
-        code: go.decompression ? DECOMPRESSION_ERROR_CODE : GENERIC_ERROR_CODE,
+        code: go.decompression ? HTTP_ERROR_CODE.responseDecompression : HTTP_ERROR_CODE.default,
       };
     }
   }

@@ -3,14 +3,12 @@
 // error code: a URL Go cannot parse is "invalid URL" (1020, no request made), one with another
 // scheme than http(s) fails in the client as "unsupported protocol scheme" (1000).
 
-import { INVALID_URL_CODE } from '../bridge/go-http.js';
+import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 
 export interface UrlRefusal {
   error: string;
   code: number;
 }
-
-const DEFAULT_ERROR_CODE = 1000;
 
 /** Go's url.Parse scheme rule (getScheme): a letter, then letters, digits, + - . up to ':'. */
 function goScheme(url: string): string | undefined {
@@ -45,7 +43,7 @@ const CONTROL_CHARACTER = 'net/url: invalid control character in URL';
 
 const parseError = (url: string, detail: string): UrlRefusal => ({
   error: `invalid URL: ${goParseError(url, detail)}`,
-  code: INVALID_URL_CODE,
+  code: HTTP_ERROR_CODE.invalidUrl,
 });
 
 /** Why Go rejects an http(s) URL that Node's parser also rejected: the host part, as net/url checks it. */
@@ -67,7 +65,7 @@ function hostDetail(url: string): string {
 export function resolveLocation(location: string, base: string): { url: string } | UrlRefusal {
   const failed = (detail: string): UrlRefusal => ({
     error: `failed to parse Location header ${quote(location)}: ${goParseError(location, detail)}`,
-    code: DEFAULT_ERROR_CODE,
+    code: HTTP_ERROR_CODE.default,
   });
   if (hasControlChar(location)) return failed(CONTROL_CHARACTER);
   try {
@@ -83,9 +81,9 @@ export function refuseUrl(url: string): UrlRefusal {
   const scheme = goScheme(url);
   if (scheme === undefined) return parseError(url, 'missing protocol scheme');
   if (scheme !== 'http' && scheme !== 'https') {
-    return { error: `unsupported protocol scheme ${quote(scheme)}`, code: DEFAULT_ERROR_CODE };
+    return { error: `unsupported protocol scheme ${quote(scheme)}`, code: HTTP_ERROR_CODE.default };
   }
   if (/^[^:]*:\/\/([/?#]|$)/.test(url))
-    return { error: 'http: no Host in request URL', code: DEFAULT_ERROR_CODE };
+    return { error: 'http: no Host in request URL', code: HTTP_ERROR_CODE.default };
   return parseError(url, hostDetail(url));
 }

@@ -15,9 +15,10 @@ import {
   type WireRequest,
   type WireResponse,
 } from '../bridge/protocol.js';
+import { httpTimingValues } from '@loadlab/k6-format/http-timings';
 import { nowMs } from '../bridge/clock.js';
 import { CookieJar } from './cookie-jar.js';
-import { INVALID_URL_CODE } from '../bridge/go-http.js';
+import { HTTP_ERROR_CODE, statusErrorCode } from '../bridge/http-error-codes.js';
 import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
@@ -187,17 +188,16 @@ class HopHandler implements Dispatcher.DispatchHandler {
     const sending = Math.max(0, this.tSent - gotConn);
     const waiting = Math.max(0, this.tFirstByte - this.tSent);
     const receiving = Math.max(0, this.tDone - this.tFirstByte);
-    // In HOP_TIMING_KEYS order.
-    return [
-      sending + waiting + receiving,
+    return httpTimingValues({
+      duration: sending + waiting + receiving,
       blocked,
-      0,
-      this.connectMs,
-      this.tlsMs,
+      looking_up: 0,
+      connecting: this.connectMs,
+      tls_handshaking: this.tlsMs,
       sending,
       waiting,
       receiving,
-    ];
+    });
   }
 }
 
@@ -217,37 +217,38 @@ export function classifyError(err: Error & { code?: string }): {
   if (tlsRefusal) return tlsRefusal;
   switch (code) {
     case 'ECONNREFUSED':
-      return { error: 'dial: connection refused', code: 1212 };
+      return { error: 'dial: connection refused', code: HTTP_ERROR_CODE.tcpDialRefused };
     case 'ECONNRESET':
-      return { error: 'read: connection reset by peer', code: 1220 };
+      return { error: 'read: connection reset by peer', code: HTTP_ERROR_CODE.tcpResetByPeer };
     case 'ENOTFOUND':
-      return { error: 'lookup: no such host', code: 1101 };
+      return { error: 'lookup: no such host', code: HTTP_ERROR_CODE.dnsNoSuchHost };
     case 'EAI_AGAIN':
-      return { error: 'lookup: temporary failure', code: 1100 };
+      return { error: 'lookup: temporary failure', code: HTTP_ERROR_CODE.defaultDns };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return { error: 'dial: i/o timeout', code: 1211 };
+      return { error: 'dial: i/o timeout', code: HTTP_ERROR_CODE.tcpDialTimeout };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
     case 'LOADLAB_TIMEOUT':
-      return { error: 'request timeout', code: 1050 };
+      return { error: 'request timeout', code: HTTP_ERROR_CODE.requestTimeout };
     case 'UND_ERR_SOCKET':
       // The connection closed before any answer: Go's client reads EOF.
-      if (err.message === 'other side closed') return { error: 'EOF', code: 1000 };
-      return { error: err.message, code: 1000 };
+      if (err.message === 'other side closed') return { error: 'EOF', code: HTTP_ERROR_CODE.default };
+      return { error: err.message, code: HTTP_ERROR_CODE.default };
     case 'LOADLAB_TOO_MANY_1XX':
-      return { error: TOO_MANY_1XX, code: 1000 };
+      return { error: TOO_MANY_1XX, code: HTTP_ERROR_CODE.default };
     case 'UND_ERR_HEADERS_OVERFLOW':
       return {
         error: `net/http: server response headers exceeded ${GO_MAX_RESPONSE_HEADER_BYTES} bytes; aborted`,
-        code: 1000,
+        code: HTTP_ERROR_CODE.default,
       };
     case 'ERR_INVALID_URL':
     case 'LOADLAB_BAD_URL':
-      return { error: err.message, code: 1020 };
+      return { error: err.message, code: HTTP_ERROR_CODE.invalidUrl };
     default:
-      if (/certificate|tls|ssl/i.test(err.message)) return { error: `tls: ${err.message}`, code: 1300 };
-      if (code.startsWith('E')) return { error: `dial: ${err.message}`, code: 1200 };
-      return { error: err.message, code: 1000 };
+      if (/certificate|tls|ssl/i.test(err.message))
+        return { error: `tls: ${err.message}`, code: HTTP_ERROR_CODE.defaultTls };
+      if (code.startsWith('E')) return { error: `dial: ${err.message}`, code: HTTP_ERROR_CODE.defaultTcp };
+      return { error: err.message, code: HTTP_ERROR_CODE.default };
   }
 }
 
@@ -450,7 +451,7 @@ export class HttpEngine {
     if (parsed === undefined) {
       const refusal = refuseUrl(url);
       // k6 parses the URL before its client sees it: a URL it cannot parse is no request at all.
-      const sampled = refusal.code !== INVALID_URL_CODE;
+      const sampled = refusal.code !== HTTP_ERROR_CODE.invalidUrl;
       return Promise.resolve(failedHop(method, url, [], refusal, sampled));
     }
     // Names and values alternating: what undici takes, and what Response.request shows.
@@ -488,7 +489,7 @@ export class HttpEngine {
           if (cutShort) {
             // Go's client had the answer and failed reading its body: k6 keeps what came, logs the error bare.
             resolve({
-              ...failedHop(method, url, shownHeaders, { error: cutShort, code: 1000 }),
+              ...failedHop(method, url, shownHeaders, { error: cutShort, code: HTTP_ERROR_CODE.default }),
               timings: handler.timings(),
               remoteIp: handler.socket?.remoteAddress ?? '',
               remotePort: handler.socket?.remotePort ?? 0,
@@ -501,7 +502,7 @@ export class HttpEngine {
             statusLineRefusal(e, handler.socket && socketInfo.get(handler.socket)?.headRead) ??
             classifyError(e);
           // A reset on a connection the request went out on: Go names the read and its socket.
-          if (failure.code === 1220 && handler.ends)
+          if (failure.code === HTTP_ERROR_CODE.tcpResetByPeer && handler.ends)
             failure.detail = `read tcp ${handler.ends}: read: connection reset by peer`;
           const hop = failedHop(method, url, shownHeaders, failure);
           // Go's full words where the host knows them better than the VU (a certificate's names).
@@ -540,7 +541,7 @@ export class HttpEngine {
           body: req.responseType === 'none' || bodiless ? null : bodyAs(req.responseType, handler.chunks),
           timings: handler.timings(),
           error: '',
-          errorCode: status >= 400 ? 1000 + status : 0,
+          errorCode: statusErrorCode(status),
           remoteIp: remote?.remoteAddress ?? '',
           remotePort: remote?.remotePort ?? 0,
           tlsVersion: tlsVersionOf(remote),

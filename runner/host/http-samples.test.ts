@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { HttpSampleBook } from './http-samples.js';
 import { ZERO_TIMINGS, type WireHop, type WireRequest } from '../bridge/protocol.js';
 
@@ -32,7 +32,7 @@ function hop(over: Partial<WireHop> = {}): WireHop {
     proto: 'HTTP/1.1',
     headers: [],
     body: '',
-    timings: [8, 1, 0, 2, 0, 3, 4, 5],
+    timings: [8, 1, 0, 2, 6, 3, 4, 5],
     error: '',
     errorCode: 0,
     remoteIp: '127.0.0.1',
@@ -65,7 +65,7 @@ describe('runner/vu http samples (main-thread side of HTTP rows)', () => {
         'http_req_duration=8',
         'http_req_blocked=1',
         'http_req_connecting=2',
-        'http_req_tls_handshaking=0',
+        'http_req_tls_handshaking=6',
         'http_req_sending=3',
         'http_req_waiting=4',
         'http_req_receiving=5',

@@ -3,7 +3,8 @@
 // VU only adds a row naming the request (sample-batch.ts), so that the samples keep their place
 // among the VU's other samples. Building the tag set in each of 50 cold VU isolates, and cloning
 // it and the hop's timings across, was a sixth of a request's VU-thread instructions.
-import type { Sample } from '../types.js';
+import { HTTP_TIMING_TRENDS } from '@loadlab/k6-format/http-timings';
+import type { Sample } from '../contracts.js';
 import { DEFAULT_EXPECTED, type WireHop, type WireRequest, type WireResponse } from '../bridge/protocol.js';
 import { filterSystemTags } from '../bridge/system-tags.js';
 
@@ -109,13 +110,8 @@ function pushHopSamples(
   time: number,
 ): void {
   out.push({ metric: 'http_reqs', type: 'counter', contains: 'default', value: 1, tags, time });
-  out.push({ metric: 'http_req_duration', type: 'trend', contains: 'time', value: t[0]!, tags, time });
-  out.push({ metric: 'http_req_blocked', type: 'trend', contains: 'time', value: t[1]!, tags, time });
-  out.push({ metric: 'http_req_connecting', type: 'trend', contains: 'time', value: t[3]!, tags, time });
-  out.push({ metric: 'http_req_tls_handshaking', type: 'trend', contains: 'time', value: t[4]!, tags, time });
-  out.push({ metric: 'http_req_sending', type: 'trend', contains: 'time', value: t[5]!, tags, time });
-  out.push({ metric: 'http_req_waiting', type: 'trend', contains: 'time', value: t[6]!, tags, time });
-  out.push({ metric: 'http_req_receiving', type: 'trend', contains: 'time', value: t[7]!, tags, time });
+  for (const { metric, index } of HTTP_TIMING_TRENDS)
+    out.push({ metric, type: 'trend', contains: 'time', value: t[index]!, tags, time });
   if (expected !== undefined) {
     out.push({
       metric: 'http_req_failed',

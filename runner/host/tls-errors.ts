@@ -4,6 +4,7 @@
 // line carries Go's full text, `tls: failed to verify certificate: x509: …`.
 import net from 'node:net';
 import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 
 export interface GoTlsError {
   error: string;
@@ -45,13 +46,13 @@ export function goTlsError(
   if (err.code && UNKNOWN_AUTHORITY.has(err.code))
     return {
       error: 'x509: unknown authority',
-      code: 1310,
+      code: HTTP_ERROR_CODE.x509UnknownAuthority,
       detail: `${VERIFY}x509: certificate signed by unknown authority`,
     };
   if (err.code === 'ERR_TLS_CERT_ALTNAME_INVALID')
     return {
       error: "x509: certificate doesn't match hostname",
-      code: 1311,
+      code: HTTP_ERROR_CODE.x509Hostname,
       detail: `${VERIFY}${hostnameError(err.host ?? '', err.cert)}`,
     };
   return undefined;

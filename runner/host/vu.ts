@@ -3,7 +3,7 @@
 // the VU's HTTP transport and answers the VU's blocking calls. See ../vu/README.md.
 import { fileURLToPath } from 'node:url';
 import type { IterationView } from '../bridge/iteration-view.js';
-import type { MetricType, Sample, ValueType } from '../types.js';
+import type { MetricType, Sample, ValueType } from '../contracts.js';
 import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
 import { failedHop, HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
@@ -33,6 +33,7 @@ import type { WorkerInit } from '../vu/worker-init.js';
 import { decodeSamples } from '../bridge/sample-batch.js';
 import { FILES_SEALED_KEY } from '../bridge/shared-keys.js';
 import { HttpSampleBook } from './http-samples.js';
+import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 import { VuOutOfMemory, type StartVuCode, type VuCodeHost } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
 
@@ -309,7 +310,7 @@ class WorkerVu implements Vu {
       // The engine turns network failures into hops; reaching here is a bug, answer rather than hang the VU.
       const e = err as Error;
       answers = reqs.map((r) => ({
-        hops: [failedHop(r.method, r.url, [], { error: e.message, code: 1000 })],
+        hops: [failedHop(r.method, r.url, [], { error: e.message, code: HTTP_ERROR_CODE.default })],
         sent: 0,
         received: 0,
       }));

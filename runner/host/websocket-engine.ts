@@ -1,6 +1,7 @@
-// The main thread's side of a VU's WebSocket (see wire.ts): one `ws` client socket per WsOpenCall,
-// its events posted to the worker, the worker's calls applied to it. The `ws` package is the
-// well-kept Node implementation (RFC 6455 framing, ping/pong, close handshake, permessage-deflate).
+// The main thread's side of a VU's WebSocket (see ../bridge/websocket-wire.ts): one `ws` client
+// socket per WsOpenCall, its events posted to the worker, the worker's calls applied to it. The `ws`
+// package is the well-kept Node implementation (RFC 6455 framing, ping/pong, close handshake,
+// permessage-deflate).
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';

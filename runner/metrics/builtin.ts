@@ -1,17 +1,7 @@
 // k6's built-in metrics (metrics/builtin.go) with their types, so thresholds on metrics that
 // never received a sample still evaluate and validate as k6 does.
-import type { MetricType, ValueType } from '../types.js';
-
-/** k6's per-request timing trends, in the order k6 emits them. */
-export const HTTP_TIMING_METRICS = [
-  'http_req_duration',
-  'http_req_blocked',
-  'http_req_connecting',
-  'http_req_tls_handshaking',
-  'http_req_sending',
-  'http_req_waiting',
-  'http_req_receiving',
-] as const;
+import { HTTP_TIMING_METRICS } from '@loadlab/k6-format/http-timings';
+import type { MetricType, ValueType } from '../contracts.js';
 
 const TIME_TRENDS = [
   ...HTTP_TIMING_METRICS,

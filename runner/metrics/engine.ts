@@ -1,7 +1,7 @@
 // The metrics engine: every sample goes through here once. It keeps one sink per metric and per
 // sub-metric that thresholds (or k6 itself) ask for, builds the check/group tree, evaluates
 // thresholds with k6's semantics, and produces the handleSummary data.
-import type { MetricInfo, MetricType, Sample, ThresholdStates, ValueType } from '../types.js';
+import type { MetricInfo, MetricType, Sample, ThresholdStates, ValueType } from '../contracts.js';
 import { BUILTIN_METRICS } from './builtin.js';
 import { GroupTree } from './group-tree.js';
 import { SectionAggregator, type SummarySections } from './sections.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { MetricsEngine, parseThresholds, ThresholdSyntaxError, toSummaryExport } from './index.js';
 import { humanizeBytes, humanizeDuration } from '../summary/humanize.js';
 import { renderTextSummary } from '../summary/text-summary.js';

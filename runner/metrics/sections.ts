@@ -3,7 +3,7 @@
 // for that scenario and for its group path under it; a sample of the default scenario (or of none)
 // counts only for its group path; setup and teardown samples count for no group. A group holds only
 // the samples tagged with exactly its path, never its children's.
-import type { MetricType, Sample, ValueType } from '../types.js';
+import type { MetricType, Sample, ValueType } from '../contracts.js';
 import { createSink, summaryValues, type AnySink } from './sinks.js';
 import type { SummaryMetric } from '@loadlab/k6-format/summary';
 

@@ -3,7 +3,7 @@
 // (playwright-core is heavy) and only when the script imports it.
 import { BROWSER_METRICS } from '../metrics/builtin.js';
 import { dynamicImport } from '../bridge/dynamic-import.js';
-import type { VuModuleEnv } from '../types.js';
+import type { VuModuleEnv } from '../contracts.js';
 import { createCryptoModule } from './crypto/crypto.js';
 import { createDataModule } from './data/data.js';
 import { createEncodingModule } from './encoding/encoding.js';

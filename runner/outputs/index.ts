@@ -1,6 +1,6 @@
 // `-o/--out` and K6_* output settings -> output instances. Modules load lazily so a run without
 // InfluxDB or the dashboard never pays for them.
-import type { Output, OutputContext } from '../types.js';
+import type { Output, OutputContext } from '../contracts.js';
 
 export class OutputConfigError extends Error {}
 

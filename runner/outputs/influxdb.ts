@@ -3,7 +3,7 @@
 // Samples are buffered and written every push interval; a store that is down never stops or slows
 // the run: v1 reports each failed or slow flush in k6's lines, v2 at most once per 10 s.
 import { parseDuration } from '../metrics/index.js';
-import type { Output, OutputContext, Sample } from '../types.js';
+import type { Output, OutputContext, Sample } from '../contracts.js';
 import { tagsAsFields, toLine } from './line-protocol.js';
 
 interface Target {

@@ -3,7 +3,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { constants, gzipSync } from 'node:zlib';
 import { formatDuration, parseMetricKey, parseThresholds, type ThresholdDef } from '../metrics/index.js';
-import type { Output, OutputContext, Sample } from '../types.js';
+import type { Output, OutputContext, Sample } from '../contracts.js';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
 import { metricLine, pointLine, type NdjsonSubmetric, type NdjsonThreshold } from '@loadlab/k6-format/ndjson';
 import { rfc3339Nano } from './time-format.js';

@@ -1,6 +1,6 @@
 // InfluxDB line protocol exactly as k6 writes it: measurement = metric, sorted non-empty tags,
 // `url` (and other tags-as-fields) as string fields, `value` as a Go-formatted float, ns time.
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { epochNanos, goFloat } from './time-format.js';
 
 const escapeKey = (s: string) => s.replace(/[,= \\]/g, (c) => `\\${c}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OutputContext, Sample } from '../types.js';
+import type { OutputContext, Sample } from '../contracts.js';
 import { createInfluxDbV1Output, createInfluxDbV2Output } from './influxdb.js';
 import { toLine } from './line-protocol.js';
 import { rfc3339Nano } from './time-format.js';

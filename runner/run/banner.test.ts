@@ -68,4 +68,21 @@ describe('runner/run/console banner', () => {
       K6_TOTALS,
     );
   });
+
+  it("rounds the max duration to 100 ms as k6 does (Go's Duration.Round: 2.25 s is 2.3s)", () => {
+    // Real k6 v1.3.0, recorded 2026-11-27 (a setup that aborts: the banner and nothing else):
+    // `scenarios: (100.00%) 2 scenarios, 2 max VUs, 2.3s max duration` with both lines' durations unrounded.
+    const scenarios = {
+      a: { executor: 'constant-vus', vus: 1, duration: '2250ms', gracefulStop: '0s' },
+      b: { executor: 'constant-vus', vus: 1, duration: '1349ms', gracefulStop: '0s' },
+    };
+    const config = consolidate({ scenarios }, {}, parseRunArgs(['script.js']));
+    const lines = banner('script.js', [], config.scenarios).split('\n');
+    assert.deepEqual(lines.slice(-5, -1), [
+      '     scenarios: (100.00%) 2 scenarios, 2 max VUs, 2.3s max duration (incl. graceful stop):',
+      '              * a: 1 looping VUs for 2.25s',
+      '              * b: 1 looping VUs for 1.349s',
+      '',
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 // What the runner prints: k6's banner, logfmt log lines on stderr, and a progress display
 // (redrawn on a TTY, a plain block every second otherwise, as k6 on stdout).
 import { formatDuration } from '../metrics/index.js';
+import { roundDuration } from '@loadlab/k6-format/duration';
 import type { ScenarioRun } from './scenario-run.js';
 import { goQuote } from '@loadlab/k6-format/go-quote';
 import { k6Order, renderBars, runLine, type RenderOptions } from './progress.js';
@@ -50,6 +51,9 @@ function describeScenario(s: ScenarioConfig): string {
   return extras.length ? `${s.name}: ${head} (${extras.join(', ')})` : `${s.name}: ${head}`;
 }
 
+/** k6 states the max duration rounded to this (Duration.Round in cmd/ui.go); the scenario lines are not. */
+const BANNER_ROUNDING_MS = 100;
+
 export function banner(
   script: string,
   outputs: string[],
@@ -64,7 +68,7 @@ export function banner(
     ...(dashboardUrl ? [` web dashboard: ${dashboardUrl}`] : []),
     `        output: ${outputs.length ? outputs.join(', ') : '-'}`,
     '',
-    `     scenarios: (100.00%) ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, ${maxVus} max VUs, ${formatDuration(maxMs)} max duration (incl. graceful stop):`,
+    `     scenarios: (100.00%) ${scenarios.length} scenario${scenarios.length === 1 ? '' : 's'}, ${maxVus} max VUs, ${formatDuration(roundDuration(maxMs, BANNER_ROUNDING_MS))} max duration (incl. graceful stop):`,
     // In k6's order (by startTime, then name), as k6 lists its executors.
     ...k6Order(scenarios.map((config) => ({ config }))).map(
       ({ config }) => `              * ${describeScenario(config)}`,

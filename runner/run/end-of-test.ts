@@ -3,7 +3,7 @@
 import type { RunFlags } from '../options/run-flags.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import type { TestConfig } from '../options/options.js';
-import type { Output } from '../types.js';
+import type { Output } from '../contracts.js';
 import type { ConsoleIO } from './console.js';
 import { EXIT } from './exit-codes.js';
 import { writeSummary } from './handle-summary.js';

@@ -4,16 +4,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
 import { runLoadlab } from '../../devkit/loadlab-run.js';
 import { K6_GOLDEN } from '../../devkit/k6-reference.js';
 
 const GOLDEN = K6_GOLDEN;
-
-interface Point {
-  metric: string;
-  type: string;
-  data: { value: number; tags: Record<string, string> };
-}
 
 describe('runner/run/run on k6-golden sc.js', function () {
   this.timeout(60_000);
@@ -32,17 +27,13 @@ describe('runner/run/run on k6-golden sc.js', function () {
       /level=warning msg="Insufficient VUs, reached 2 active VUs and cannot initialize more" executor=constant-arrival-rate scenario=zeta_car$/,
     );
 
-    const points = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Point)
-      .filter((p) => p.type === 'Point');
+    const points = ndjsonPoints(readFileSync(out, 'utf8'));
     const count = (metric: string, scenario: string) =>
-      points.filter((p) => p.metric === metric && p.data.tags.scenario === scenario).length;
+      points.filter((p) => p.metric === metric && p.data.tags?.scenario === scenario).length;
     const dropped = points.filter((p) => p.metric === 'dropped_iterations');
     assert.ok(
       dropped.every(
-        (p) => p.data.value === 1 && p.data.tags.scenario === 'zeta_car' && p.data.tags.kind === 'car',
+        (p) => p.data.value === 1 && p.data.tags?.scenario === 'zeta_car' && p.data.tags.kind === 'car',
       ),
       'dropped_iterations: value 1, tagged with the scenario and its tags',
     );

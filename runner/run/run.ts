@@ -7,7 +7,7 @@ import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import type { TestConfig } from '../options/options.js';
-import type { Output } from '../types.js';
+import type { Output } from '../contracts.js';
 import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
 import { EXIT } from './exit-codes.js';

@@ -4,7 +4,7 @@
 // through the RunController. What the end of the test needs comes back from run().
 import { INSTANCE_STATS, type IterationResult } from '../host/vu.js';
 import type { ScenarioConfig, TestConfig } from '../options/options.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { ScenarioRun, type PooledVu, type ScenarioDeps } from './scenario-run.js';
 import type { ProgressDisplay } from './console.js';
 import type { RunLog } from './run-log.js';

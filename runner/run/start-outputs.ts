@@ -2,7 +2,7 @@
 import type { RunFlags } from '../options/run-flags.js';
 import type { TestConfig } from '../options/options.js';
 import { createOutputs, dashboardOutput } from '../outputs/index.js';
-import type { Output } from '../types.js';
+import type { Output } from '../contracts.js';
 import { banner, type ConsoleIO } from './console.js';
 import { EXIT } from './exit-codes.js';
 import type { RunLog } from './run-log.js';

@@ -1,7 +1,7 @@
 // The thresholds during the run (every 2 s, on the scheduler's beat): outputs that show verdicts
 // get them, and a crossed abortOnFail threshold (or a threshold that cannot be evaluated) stops the test.
 import type { MetricsEngine } from '../metrics/index.js';
-import type { Output, ThresholdAwareOutput } from '../types.js';
+import type { Output, ThresholdAwareOutput } from '../contracts.js';
 import type { RunLog } from './run-log.js';
 import type { RunController } from './scheduler.js';
 

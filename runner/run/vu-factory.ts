@@ -7,7 +7,7 @@ import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
 import { dnsTtlMs } from '../options/dns-ttl.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
-import type { Output, Sample } from '../types.js';
+import type { Output, Sample } from '../contracts.js';
 import type { RunLog } from './run-log.js';
 import type { TestScript } from './open-script.js';
 

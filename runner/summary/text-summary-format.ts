@@ -1,7 +1,7 @@
 // The building blocks of k6 v1's text summary (summary.js): colors, display widths, metric
 // categories, aligned metric blocks and check blocks. A rendered part is a list of pieces joined
 // as summary.js joins them: '\n' is appended as is, anything else goes on a new line.
-import { HTTP_TIMING_METRICS } from '../metrics/builtin.js';
+import { HTTP_TIMING_METRICS } from '@loadlab/k6-format/http-timings';
 import { humanizeValue } from './humanize.js';
 import type { CheckCount } from '../metrics/sections.js';
 import type { SummaryMetric } from '@loadlab/k6-format/summary';

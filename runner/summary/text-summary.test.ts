@@ -2,7 +2,7 @@
 // per-scenario aggregation behind `full`, checked against k6's rules and its real outputs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import { K6_GOLDEN } from '../../devkit/k6-reference.js';
 import { MetricsEngine, parseThresholds, type SummaryData } from '../metrics/index.js';
 import { renderTextSummary } from './text-summary.js';

@@ -1,6 +1,7 @@
 // The conformance corpus: small k6 scripts, each about behaviours of k6 the runner claims, run on
 // real k6 and on the runner by corpus-vs-real-k6.e2e.test.ts and compared with run-shape.ts. Each writes
-// its handleSummary data to $SUMMARY_JSON; BASE_URL is the reference target (harness.ts).
+// its handleSummary data to $SUMMARY_JSON; BASE_URL is the reference target (devkit/loadlab-run.ts
+// startReferenceTarget).
 
 import { fileURLToPath } from 'node:url';
 

@@ -4,6 +4,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  ndjsonPoints,
+  parseNdjson,
+  type NdjsonLine,
+  type NdjsonMetricLine,
+  type NdjsonPointLine,
+} from '@loadlab/k6-format/ndjson';
 import { runLoadlab, startReferenceTarget } from '../../devkit/loadlab-run.js';
 import { realK6Available } from '../../devkit/real-k6.js';
 import { K6_SAMPLES } from '../../devkit/k6-reference.js';
@@ -78,22 +85,13 @@ describe('runner conformance with real k6 outputs', function () {
     assert.deepEqual(Object.keys(mine).sort(), Object.keys(ref).sort());
     assert.deepEqual(Object.keys(mine.state).sort(), Object.keys(ref.state).sort());
 
-    const points = readFileSync(join(out, 'points.ndjson'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const refPoints = readFileSync(`${K6_SAMPLES}/points-head.ndjson`, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const tagKeys = (
-      rows: { type: string; metric: string; data: { tags?: Record<string, string> } }[],
-      metric: string,
-    ) =>
+    const points = parseNdjson(readFileSync(join(out, 'points.ndjson'), 'utf8'));
+    const refPoints = parseNdjson(readFileSync(`${K6_SAMPLES}/points-head.ndjson`, 'utf8'));
+    const tagKeys = (rows: NdjsonLine[], metric: string) =>
       [
         ...new Set(
           rows
-            .filter((r) => r.type === 'Point' && r.metric === metric)
+            .filter((r): r is NdjsonPointLine => r.type === 'Point' && r.metric === metric)
             .map((r) =>
               Object.keys(r.data.tags ?? {})
                 .sort()
@@ -105,8 +103,10 @@ describe('runner conformance with real k6 outputs', function () {
       for (const keys of tagKeys(refPoints, metric))
         assert.ok(tagKeys(points, metric).includes(keys), `${metric} has tags ${keys}`);
     }
-    const metricLine = points.find((p) => p.type === 'Metric' && p.metric === 'http_req_duration');
-    const refLine = refPoints.find((p) => p.type === 'Metric' && p.metric === 'http_req_duration');
+    const durationLine = (lines: NdjsonLine[]) =>
+      lines.find((p): p is NdjsonMetricLine => p.type === 'Metric' && p.metric === 'http_req_duration');
+    const [metricLine, refLine] = [durationLine(points), durationLine(refPoints)];
+    assert.ok(metricLine && refLine, 'both have the Metric line of http_req_duration');
     assert.deepEqual(Object.keys(metricLine.data).sort(), Object.keys(refLine.data).sort());
     assert.deepEqual(metricLine.data.thresholds, refLine.data.thresholds);
   });
@@ -155,12 +155,10 @@ describe('runner conformance with real k6 outputs', function () {
       lines[2],
     );
     assert.match(lines[3]!, /msg="1000,1000,1020" source=console$/);
-    const requested = readFileSync(points, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; metric: string; data: { tags: Record<string, string> } })
-      .filter((p) => p.type === 'Point' && p.metric === 'http_reqs')
-      .map((p) => [p.data.tags.url, p.data.tags.error_code]);
+    const requested = ndjsonPoints(readFileSync(points, 'utf8'), 'http_reqs').map((p) => [
+      p.data.tags?.url,
+      p.data.tags?.error_code,
+    ]);
     assert.deepEqual(requested, [
       ['not a url', '1000'],
       ['some://example.com', '1000'],

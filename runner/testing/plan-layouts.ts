@@ -2,7 +2,8 @@
 // each (`k6 inspect --execution-requirements`, recorded 2026-11-26): the most VUs the test may hold
 // (k6 counts a VU once when its scenarios never run at the same time) and its total duration.
 // runner/executors/execution-plan.test.ts holds the runner's plan to these numbers;
-// runner/run/execution-plan-k6.e2e.test.ts checks them against the real k6 and the runner's banner.
+// runner/run/execution-plan-k6.e2e.test.ts checks them against the real k6, and the runner's banner
+// against real k6's.
 
 export interface PlanLayout {
   name: string;
@@ -142,9 +143,36 @@ export const PLAN_LAYOUTS: PlanLayout[] = [
     scenarios: { dip: HELD_DIP },
     k6: { maxVUs: 2, totalDuration: '6s' },
   },
+  {
+    name: 'a total of 2.25 s, which the banner rounds to 2.3s (halfway away from zero)',
+    scenarios: { only: { executor: 'constant-vus', vus: 1, duration: '2250ms', gracefulStop: '0s' } },
+    k6: { maxVUs: 1, totalDuration: '2.25s' },
+  },
+  {
+    name: 'a total of 2.349 s, which the banner rounds down to 2.3s',
+    scenarios: {
+      a: { executor: 'constant-vus', vus: 1, duration: '2250ms', gracefulStop: '0s' },
+      b: {
+        executor: 'per-vu-iterations',
+        vus: 2,
+        iterations: 1,
+        maxDuration: '1349ms',
+        gracefulStop: '0s',
+        startTime: '1s',
+      },
+    },
+    k6: { maxVUs: 3, totalDuration: '2.349s' },
+  },
 ];
 
-/** A k6 script with the layout's scenarios and an empty default function. */
-export function layoutScript(layout: PlanLayout): string {
-  return `export const options = { scenarios: ${JSON.stringify(layout.scenarios)} };\nexport default function () {}\n`;
+/**
+ * A k6 script with the layout's scenarios and an empty default function; with `abortInSetup`, its
+ * setup aborts the test, so that `run` prints the banner and ends at once (exit 108).
+ */
+export function layoutScript(layout: PlanLayout, { abortInSetup = false } = {}): string {
+  const options = `export const options = { scenarios: ${JSON.stringify(layout.scenarios)} };\n`;
+  const setup = abortInSetup
+    ? "import exec from 'k6/execution';\nexport function setup() { exec.test.abort('the banner only'); }\n"
+    : '';
+  return `${setup}${options}export default function () {}\n`;
 }

@@ -57,7 +57,7 @@ function sampleCount(name: string, m: SummaryMetric): string | undefined {
  */
 const VARYING_TAGS = new Set(['vu', 'iter', 'url', 'name', 'error', 'ip', 'tls_version', 'proto', 'rating']);
 
-import { parseNdjsonLine } from '@loadlab/k6-format/ndjson';
+import { parseNdjson } from '@loadlab/k6-format/ndjson';
 import type { SummaryData, SummaryGroup, SummaryMetric } from '@loadlab/k6-format/summary';
 
 export type { SummaryData };
@@ -101,10 +101,7 @@ export function ndjsonShape(
 ): Pick<RunShape, 'ndjsonMetrics' | 'ndjsonTags'> {
   const ndjsonMetrics: Record<string, string> = {};
   const tags: Record<string, Set<string>> = {};
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const row = parseNdjsonLine(line);
-    if (!row) throw new Error(`not a k6 NDJSON line: ${line}`);
+  for (const row of parseNdjson(text)) {
     if (row.type === 'Metric') {
       const thresholds = (row.data.thresholds ?? [])
         .map((t) => JSON.stringify(t))

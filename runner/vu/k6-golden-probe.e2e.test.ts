@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
+import { parseNdjson } from '@loadlab/k6-format/ndjson';
 import type { AddressInfo } from 'node:net';
 import { ctx, makeVu, type Harness } from './test-support.js';
 import { K6_GOLDEN } from '../../devkit/k6-reference.js';
@@ -144,14 +145,11 @@ describe('runner/vu conformance with k6 (k6-golden probe.js, s1.js)', function (
         `${metric} ${JSON.stringify(Object.fromEntries(Object.entries(tags).sort(([a], [b]) => (a < b ? -1 : 1))))}`;
       const want = new Set<string>();
       const kinds = new Map<string, string>();
-      for (const line of readFileSync(`${GOLDEN}/samples_s1.jsonl`, 'utf8').trim().split('\n')) {
-        const p = JSON.parse(line.replaceAll('18080', port)) as {
-          type: string;
-          metric: string;
-          data: { type: string; contains: string; tags: Record<string, string> };
-        };
+      for (const p of parseNdjson(
+        readFileSync(`${GOLDEN}/samples_s1.jsonl`, 'utf8').replaceAll('18080', port),
+      )) {
         if (p.type === 'Metric') kinds.set(p.metric, `${p.data.type}/${p.data.contains}`);
-        else if (p.metric !== 'vus' && p.metric !== 'vus_max') want.add(key(p.metric, p.data.tags));
+        else if (p.metric !== 'vus' && p.metric !== 'vus_max') want.add(key(p.metric, p.data.tags ?? {}));
       }
       const samples = [...setupVu.samples, ...vu.samples];
       // samples_s1.jsonl is the head of the run: it ends before teardown (k6.md 4.1 documents ::teardown).

@@ -3,7 +3,7 @@
 // their failures. Made once per VU; the functions close over its parts.
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import type { MetricType, ValueType } from '../types.js';
+import type { MetricType, ValueType } from '../contracts.js';
 import type { ModuleRegistry } from '../modules/index.js';
 import type { TimerQueue } from '../modules/timers/timers.js';
 import { allOf } from '../event-loop/settle.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Sample } from '../types.js';
+import type { Sample } from '../contracts.js';
 import {
   createVu,
   loadScript,

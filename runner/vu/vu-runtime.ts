@@ -2,7 +2,7 @@
 // the main thread, sleep and interrupts, metrics declared, open()'s files, freed cookie jars,
 // SharedArrays. Made once per VU over its state.
 import path from 'node:path';
-import type { MetricType, ValueType } from '../types.js';
+import type { MetricType, ValueType } from '../contracts.js';
 import { BUILTIN_METRICS } from '../metrics/builtin.js';
 import type { InstanceCounters } from '../modules/execution/execution.js';
 import { PendingWork } from '../event-loop/pending-work.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
 import { ScriptError, ScriptLoadError, loadScript } from '../host/vu.js';
 import { ctx, makeVu, writeScript, type Harness, vuSuite } from './test-support.js';
 import { K6_SAMPLES } from '../../devkit/k6-reference.js';
@@ -9,11 +10,10 @@ const REF = `${K6_SAMPLES}/points-head.ndjson`;
 /** Tag keys per metric in real k6's NDJSON (minus the user/scenario tags of that script). */
 function referenceTagKeys(): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const line of readFileSync(REF, 'utf8').split('\n')) {
-    if (!line.includes('"type":"Point"')) continue;
-    const p = JSON.parse(line) as { metric: string; data: { tags: Record<string, string> } };
-    if (p.data.tags.group === '::setup' || out.has(p.metric)) continue;
-    const keys = Object.keys(p.data.tags).filter((k) => !['endpoint', 'test_type', 'page'].includes(k));
+  for (const p of ndjsonPoints(readFileSync(REF, 'utf8'))) {
+    const tags = p.data.tags ?? {};
+    if (tags.group === '::setup' || out.has(p.metric)) continue;
+    const keys = Object.keys(tags).filter((k) => !['endpoint', 'test_type', 'page'].includes(k));
     out.set(p.metric, keys.sort());
   }
   return out;

@@ -83,7 +83,7 @@ export function buildWorkerCode(entry: string): string {
     logLevel: 'silent',
     // The browser module (playwright-core) is loaded on demand by absolute path, never bundled here.
     external: ['*/browser/index.js', 'playwright-core', 'esbuild', 'undici'],
-    // k6/html loads cheerio on first use, by this absolute path (modules/html.ts): not bundled, so
+    // k6/html loads cheerio on first use, by this absolute path (modules/html/html.ts): not bundled, so
     // VUs that parse no HTML do not compile it.
     define: { __LOADLAB_CHEERIO__: JSON.stringify(createRequire(import.meta.url).resolve('cheerio')) },
   });

@@ -7,12 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { runCommand, runScript } from '../../devkit/command.js';
+import { onPath, runCommand, runScript } from '../../devkit/command.js';
 import { bundleSuite, suiteEntryPoints } from '../../k6/build.js';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { UsageError } from './manifest-args.js';
 import { generate, suiteScenarios } from './manifests.js';
-import { hasTool } from '../tools.js';
 import { IMAGE_SUITE_DIR, SECRET_NAME } from './testrun.js';
 import { testRunProblems } from './testrun-schema.js';
 
@@ -306,7 +305,7 @@ describe('k8s manifests for k6-operator', function () {
   });
 
   it("the README's kubectl command for --no-secret makes the keys the TestRun reads", async function () {
-    if (!hasTool('kubectl')) {
+    if (!onPath('kubectl')) {
       console.warn('      skipped: kubectl is not installed');
       return this.skip();
     }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
 import { bundleSuite, suiteEntryPoints } from '../../k6/build.js';
 import { createSandboxApp, listen, type StartedServer } from '@loadlab/services';
 import { PROFILE_NAMES, profileByName } from '../../k6/lib/profiles.js';
@@ -260,11 +261,7 @@ describe('execution segments on real k6 (what k6-operator relies on)', function 
 
     // Every sample of runner i carries instance_id=i and the one testid: what the dashboards group by.
     for (const index of [1, 2, 3]) {
-      const points = readFileSync(join(results, `samples-${index}.json`), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { type: string; data: { tags?: Record<string, string> } })
-        .filter((p) => p.type === 'Point');
+      const points = ndjsonPoints(readFileSync(join(results, `samples-${index}.json`), 'utf8'));
       assert.ok(points.length > 0);
       for (const p of points) {
         assert.equal(p.data.tags?.instance_id, String(index));

@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../../devkit/command.js';
+import { onPath, runCommand } from '../../devkit/command.js';
 import { freePort, pollUntil } from '../../devkit/processes.js';
 import { startProcess, untilOutput, type ScriptProcess } from '../../devkit/script-process.js';
-import { hasTool } from '../tools.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -87,7 +86,7 @@ function isAlive(pid: number): boolean {
 }
 
 function skipWithoutDaemons(context: Mocha.Context): void {
-  const missing = ['influxd', 'prometheus'].filter((tool) => !hasTool(tool));
+  const missing = ['influxd', 'prometheus'].filter((tool) => !onPath(tool));
   if (missing.length > 0) {
     console.warn(`      skipped: ${missing.join(', ')} not installed (./scripts/setup.sh installs them)`);
     context.skip();

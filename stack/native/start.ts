@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadDotEnv, portFromEnv } from '@loadlab/services/plumbing';
 import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
 import { stopChild, type Daemon } from '../../devkit/processes.js';
-import { hasTool } from '../tools.js';
+import { onPath } from '../../devkit/command.js';
 import {
   localPrometheusConfig,
   readStackPrometheusConfig,
@@ -76,7 +76,7 @@ async function startService(service: Settings['services'][number]): Promise<Chil
 }
 
 async function startInflux(config: Settings, log: NodeJS.WritableStream): Promise<Daemon | undefined> {
-  if (!hasTool('influxd')) {
+  if (!onPath('influxd')) {
     console.log('stack:native: influxd not installed (Debian package influxdb); skipping InfluxDB');
     return undefined;
   }
@@ -95,7 +95,7 @@ async function startInflux(config: Settings, log: NodeJS.WritableStream): Promis
 }
 
 async function startProm(config: Settings, log: NodeJS.WritableStream): Promise<Daemon | undefined> {
-  if (!hasTool('prometheus')) {
+  if (!onPath('prometheus')) {
     console.log('stack:native: prometheus not installed (Debian package prometheus); skipping Prometheus');
     return undefined;
   }

@@ -15,8 +15,7 @@ import type { StartedServer } from '@loadlab/services/plumbing';
 import { chooseTarget, TargetError } from './influx-target.js';
 import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
 import { freePort, type Daemon } from '../../devkit/processes.js';
-import { runCommand } from '../../devkit/command.js';
-import { hasTool } from '../tools.js';
+import { onPath, runCommand } from '../../devkit/command.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SHORT = ['--vus', '1', '--duration', '2s'];
@@ -144,7 +143,7 @@ describe('stack/native/stream.sh: every scenario streams to every target', funct
     let influx: Daemon | undefined;
     let dataDir = '';
     before(async function () {
-      if (!hasTool('influxd')) {
+      if (!onPath('influxd')) {
         console.warn('      skipped: influxd is not installed (./scripts/setup.sh installs Debian influxdb)');
         this.skip();
       }

@@ -23,14 +23,13 @@ import { boundedLoad, startTargets, type Targets } from '../../dashboards/testin
 import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 import { startInfluxd } from '../../devkit/influxdb.js';
 import { freePort, pollUntil, type Daemon } from '../../devkit/processes.js';
-import { runCommand } from '../../devkit/command.js';
+import { onPath, runCommand } from '../../devkit/command.js';
 import {
   localPrometheusConfig,
   promRangeQuery,
   readStackPrometheusConfig,
   startPrometheus,
 } from '../../devkit/prometheus.js';
-import { hasTool } from '../tools.js';
 import { builtDashboards, runChecks, type CheckResult, type VerifyConfig } from './checks.js';
 import { main } from './cli.js';
 import { grafanaClient } from './grafana-api.js';
@@ -96,7 +95,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
 
   before(async function () {
     for (const tool of ['influxd', 'prometheus']) {
-      if (!hasTool(tool)) {
+      if (!onPath(tool)) {
         console.warn(`      skipped: ${tool} is not installed (./scripts/setup.sh installs it)`);
         this.skip();
       }
@@ -383,7 +382,7 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
       });
     };
     before(function () {
-      if (!hasTool('chromium')) {
+      if (!onPath('chromium')) {
         console.warn('      skipped: no Chromium (./scripts/setup.sh installs it)');
         this.skip();
       }

@@ -1,6 +1,6 @@
 // What the k6 module implementations need from the VU that runs them. The worker
 // (runner/vu/vu-runtime.ts) provides it; tests can provide their own.
-import type { Sample } from '../../types.js';
+import type { Sample } from '../../contracts.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../../bridge/grpc-protocol.js';
 import type { PendingWork } from '../../event-loop/pending-work.js';

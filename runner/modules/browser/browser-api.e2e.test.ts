@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ndjsonPoints, type NdjsonPointLine } from '@loadlab/k6-format/ndjson';
 import { realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
 import { runCommand } from '../../../devkit/command.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
@@ -77,23 +78,13 @@ async function runEngine(
   return { code, lines, stderr, dir };
 }
 
-interface JsonPoint {
-  type: string;
-  metric: string;
-  data: { value: number; tags: Record<string, string> };
-}
-
-function points(file: string): JsonPoint[] {
-  return readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as JsonPoint)
-    .filter((p) => p.type === 'Point' && p.metric.startsWith('browser_'));
+function points(file: string): NdjsonPointLine[] {
+  return ndjsonPoints(readFileSync(file, 'utf8'), (metric) => metric.startsWith('browser_'));
 }
 
 /** A browser sample as both engines must agree on it: metric, path and tags, and the exact size for data. */
-function sampleKey(p: JsonPoint): string {
-  const { url, name, ...rest } = p.data.tags;
+function sampleKey(p: NdjsonPointLine): string {
+  const { url, name, ...rest } = p.data.tags ?? {};
   const path = new URL(url!).pathname + new URL(url!).search;
   assert.equal(name, url, 'name is the url');
   const tags = Object.keys(rest)
@@ -228,7 +219,7 @@ describe('k6/browser on real k6 and on the runner', function () {
     };
     const [real, ours] = [await run(k6), await run(RUNNER)];
     // FID depends on when the click's input event is processed, which k6 itself reports or misses from run to run.
-    const keys = (ps: JsonPoint[]) =>
+    const keys = (ps: NdjsonPointLine[]) =>
       ps
         .filter((p) => p.metric !== 'browser_web_vital_fid')
         .map(sampleKey)
@@ -259,18 +250,14 @@ describe('k6/browser on real k6 and on the runner', function () {
         `json=${out}`,
       ]);
       assert.equal(r.code, 0, r.stderr);
-      const dropped = readFileSync(out, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as JsonPoint)
-        .filter((p) => p.type === 'Point' && p.metric === 'dropped_iterations');
+      const dropped = ndjsonPoints(readFileSync(out, 'utf8'), 'dropped_iterations');
       return { lines: r.lines, dropped };
     };
     const [real, ours] = [await run(k6), await run(RUNNER)];
     // How many are dropped depends on how long each visit takes; that some are, and where, does not.
     for (const engine of [real, ours]) {
       assert.ok(engine.dropped.length >= 3, `${engine.dropped.length} dropped`);
-      assert.deepEqual([...new Set(engine.dropped.map((p) => p.data.tags.scenario))], ['ui']);
+      assert.deepEqual([...new Set(engine.dropped.map((p) => p.data.tags?.scenario))], ['ui']);
     }
     assert.deepEqual(ours.lines, real.lines);
     assert.equal(real.lines.length, 1, real.lines.join('\n')); // the 'Insufficient VUs' warning

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Sample, VuModuleEnv } from '../../types.js';
+import type { Sample, VuModuleEnv } from '../../contracts.js';
 import { isAbortSignal, ITERATION_END, type AbortSignal } from '../api/runtime.js';
 import { createBrowserModule } from './index.js';
 import { launchOptions, parseBrowserArgs, parseTimeoutMs } from './launch.js';

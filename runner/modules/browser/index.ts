@@ -11,7 +11,7 @@ import {
   type BrowserContextOptions,
   type Page,
 } from 'playwright-core';
-import type { VuModuleEnv } from '../../types.js';
+import type { VuModuleEnv } from '../../contracts.js';
 import { AbortSignal, isAbortSignal, ITERATION_END } from '../api/runtime.js';
 import { k6Cookies, k6Headers } from './go-conversions.js';
 import { cdpSession, k6View } from './k6-api.js';

@@ -3,7 +3,7 @@
 // proto, status, resource_type (CDP spelling), from_cache, from_prefetch_cache, from_service_worker.
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { cdpSession } from './k6-api.js';
-import type { VuModuleEnv } from '../../types.js';
+import type { VuModuleEnv } from '../../contracts.js';
 
 /** Playwright reports resource types in lower case; k6 uses the Chrome DevTools Protocol names. */
 const CDP_RESOURCE_TYPES: Record<string, string> = {

@@ -3,7 +3,7 @@
 // first input (which makes it final) or when the page closes; CLS and INP only when the page closes.
 // A document the page navigates away from loses its pending LCP, CLS and INP, as in k6, whose
 // web-vitals library reports them from pagehide, too late for the leaving document to deliver.
-import type { Sample, VuModuleEnv } from '../../types.js';
+import type { Sample, VuModuleEnv } from '../../contracts.js';
 
 export type VitalName = 'fcp' | 'lcp' | 'cls' | 'ttfb' | 'inp' | 'fid';
 

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
 import { realK6OrSkip } from '../../testing/log-lines.js';
 import { runLoadlab } from '../../../devkit/loadlab-run.js';
 
@@ -130,19 +131,14 @@ async function runOn(engine: 'k6' | 'node', script: string): Promise<EngineRun> 
       .split('\n')
       .filter((line) => line.startsWith('time=') && !line.includes('Error from API server'))
       .map((line) => line.replace(/^time="[^"]*" /, '').replaceAll(port, 'PORT'));
-    const httpReqs = readFileSync(out, 'utf8')
-      .split('\n')
-      .filter((l) => l.includes('"metric":"http_reqs"') && l.includes('"type":"Point"'))
-      .map((l) => {
-        const tags = (JSON.parse(l) as { data: { tags: Record<string, string> } }).data.tags;
-        return `${tags.status} ${tags.expected_response} ${tags.url}`.replaceAll(port, 'PORT');
-      })
+    const ndjson = readFileSync(out, 'utf8');
+    const httpReqs = ndjsonPoints(ndjson, 'http_reqs')
+      .map(({ data: { tags } }) =>
+        `${tags?.status} ${tags?.expected_response} ${tags?.url}`.replaceAll(port, 'PORT'),
+      )
       .sort();
     const sum = (metric: string) =>
-      readFileSync(out, 'utf8')
-        .split('\n')
-        .filter((l) => l.includes(`"metric":"${metric}"`) && l.includes('"type":"Point"'))
-        .reduce((total, l) => total + (JSON.parse(l) as { data: { value: number } }).data.value, 0);
+      ndjsonPoints(ndjson, metric).reduce((total, p) => total + p.data.value, 0);
     return {
       lines,
       records,

@@ -1,6 +1,7 @@
 // k6's Response object (js/modules/k6/http/response.go): same keys, canonical header names,
 // json(selector) with gjson-style paths.
-import { Hop, type HopTimings, type HopTuple } from '../../bridge/protocol.js';
+import { httpTimingsOf, type HttpTimings } from '@loadlab/k6-format/http-timings';
+import { Hop, type HopTuple } from '../../bridge/protocol.js';
 import { canonicalHeaderKey, parseSetCookie, type ParsedCookie } from '../../bridge/go-http.js';
 import { parseHTML, type Selection } from '../html/html.js';
 
@@ -25,31 +26,6 @@ export function gjsonGet(value: unknown, selector: string): unknown {
 }
 
 export type ResponseType = 'text' | 'binary' | 'none';
-
-/** Response.timings, as k6 shows it (keys in HOP_TIMING_KEYS order). */
-export interface Timings {
-  duration: number;
-  blocked: number;
-  looking_up: number;
-  connecting: number;
-  tls_handshaking: number;
-  sending: number;
-  waiting: number;
-  receiving: number;
-}
-
-function timingsOf(t: HopTimings): Timings {
-  return {
-    duration: t[0]!,
-    blocked: t[1]!,
-    looking_up: t[2]!,
-    connecting: t[3]!,
-    tls_handshaking: t[4]!,
-    sending: t[5]!,
-    waiting: t[6]!,
-    receiving: t[7]!,
-  };
-}
 
 /**
  * k6 shows the request header map with sorted canonical keys, repeated names as one list. Index
@@ -92,7 +68,7 @@ export class Response {
   declare headers: Record<string, string>;
   declare cookies: Record<string, ParsedCookie[]>;
   declare body: string | ArrayBuffer | null;
-  declare timings: Timings;
+  declare timings: HttpTimings;
   declare tls_version: string;
   declare tls_cipher_suite: string;
   declare ocsp: {
@@ -147,7 +123,7 @@ export class Response {
     else if (responseType === 'binary') {
       this.body = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
     } else this.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-    this.timings = timingsOf(hop[Hop.timings]);
+    this.timings = httpTimingsOf(hop[Hop.timings]);
     this.tls_version = hop[Hop.tlsVersion];
     this.tls_cipher_suite = '';
     this.ocsp = {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Sample } from '../../types.js';
+import type { Sample } from '../../contracts.js';
 import { ctx, makeVu, type Harness, vuSuite } from '../../vu/test-support.js';
 
 describe('runner/modules k6/http', function () {

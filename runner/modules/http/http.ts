@@ -8,7 +8,7 @@ import {
   type RequestTuple,
   type ResponseTuple,
 } from '../../bridge/protocol.js';
-import { INVALID_URL_CODE } from '../../bridge/go-http.js';
+import { HTTP_ERROR_CODE } from '../../bridge/http-error-codes.js';
 import { parseDuration } from '@loadlab/k6-format/duration';
 import { Response, type ResponseType } from './http-response.js';
 import type { VuRuntime } from '../api/runtime.js';
@@ -40,8 +40,8 @@ function goErrorText(code: number, error: string, url: string): string {
     return error;
   }
   const hostPort = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
-  if (code === 1212) return `dial tcp ${hostPort}: connect: connection refused`;
-  if (code === 1211) return `dial tcp ${hostPort}: i/o timeout`;
+  if (code === HTTP_ERROR_CODE.tcpDialRefused) return `dial tcp ${hostPort}: connect: connection refused`;
+  if (code === HTTP_ERROR_CODE.tcpDialTimeout) return `dial tcp ${hostPort}: i/o timeout`;
   // Go's transport names the connection it dropped (headers over its limit, endless 1xx answers).
   if (
     error.startsWith('net/http: server response headers exceeded') ||
@@ -202,7 +202,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       const bodyError = hops[hops.length - 1]![Hop.bodyError] as string | undefined;
       const errorText =
         bodyError ??
-        (res.error_code === INVALID_URL_CODE
+        (res.error_code === HTTP_ERROR_CODE.invalidUrl
           ? res.error
           : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`);
       if (p.params.throw ?? opt('throw', false)) {

@@ -1,5 +1,5 @@
 // `k6/metrics`: Counter, Gauge, Rate, Trend (internal/js/modules/k6/metrics/metrics.go semantics).
-import type { MetricType, ValueType } from '../../types.js';
+import type { MetricType, ValueType } from '../../contracts.js';
 import { nowMs, type VuRuntime } from '../api/runtime.js';
 
 /** The name rule the k6 build this project matches enforces (k6-golden/exit_code_runs.txt). */

@@ -1,10 +1,10 @@
 // `loadlab --help`, `loadlab run --help` and `loadlab version` answer as k6's do (exit 0, k6's
 // sections in k6's order, k6's flag names and types), held against the real k6 when there is one.
 import assert from 'node:assert/strict';
-import { parseRunArgs } from './cli/args.js';
-import { runCommand } from '../devkit/command.js';
-import { REPO } from '../devkit/loadlab-run.js';
-import { NO_REAL_K6, realK6 } from '../devkit/real-k6.js';
+import { parseRunArgs } from './args.js';
+import { runCommand } from '../../devkit/command.js';
+import { REPO } from '../../devkit/loadlab-run.js';
+import { NO_REAL_K6, realK6 } from '../../devkit/real-k6.js';
 
 /** Both commands inherit the test runner's environment, in the repository. */
 const INHERITED = { cwd: REPO, env: { ...process.env } };
