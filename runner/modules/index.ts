@@ -11,11 +11,11 @@ import { createExecutionModule, type InstanceCounters } from './execution/execut
 import { createHttpModule } from './http/http.js';
 import { createK6Module } from './k6/k6.js';
 import { createMetricsModule } from './metrics/metrics.js';
-import { isImplementedModule, type ImplementedModule } from './api/names.js';
+import { isImplementedModule, isWorkerHostModule, type ImplementedModule } from './api/names.js';
 import type { WorkerHostModule } from '../bridge/worker-host-modules.js';
 import { ITERATION_END, type VuRuntime } from './api/runtime.js';
 import type { VuTimers } from './timers/timers.js';
-import { isWorkerHostModule, workerHostBuilders } from './worker-host-modules.js';
+import { workerHostBuilders } from './worker-host-modules.js';
 
 type ModuleObject = Record<string, unknown>;
 

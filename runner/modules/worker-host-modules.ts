@@ -24,7 +24,3 @@ export const workerHostBuilders: Record<WorkerHostModule, (rt: VuRuntime) => Rec
   'k6/experimental/websockets': (rt) => createWebSocketsModule(rt),
   'k6/net/grpc': (rt) => createGrpcModule(rt),
 };
-
-export function isWorkerHostModule(name: string): name is WorkerHostModule {
-  return Object.hasOwn(workerHostBuilders, name);
-}

@@ -39,6 +39,10 @@ export const WORKER_HOST_MODULES: readonly WorkerHostModule[] & readonly Impleme
   ...PROMISE_MODULES,
 ].filter((name): name is WorkerHostModule => name !== 'k6/browser');
 
+export function isWorkerHostModule(name: string): name is WorkerHostModule {
+  return (WORKER_HOST_MODULES as readonly string[]).includes(name);
+}
+
 /** Modules of k6 v1.3 the runner refuses (see runner/README.md, "k6 modules"). */
 export const NOT_IMPLEMENTED_MODULES = ['k6/experimental/redis'] as const;
 

@@ -12,9 +12,5 @@ export const workerHostBuilders: typeof WorkerHostModules.workerHostBuilders = O
   WORKER_HOST_MODULES.map((name) => [name, unavailable(name)]),
 ) as Record<WorkerHostModule, () => never>;
 
-export const isWorkerHostModule: typeof WorkerHostModules.isWorkerHostModule = (
-  name,
-): name is WorkerHostModule => Object.hasOwn(workerHostBuilders, name);
-
 /** No gRPC in an isolate: nothing loads protos there. */
 export const useProtoLoaderAt: typeof WorkerHostModules.useProtoLoaderAt = () => {};
