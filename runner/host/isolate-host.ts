@@ -117,7 +117,6 @@ export const startIsolateVuCode: StartVuCode = (init, handlers) => {
 
 interface VuEntryRefs {
   handle: IsolatedVm.Reference<unknown>;
-  onHostEvent: IsolatedVm.Reference<unknown>;
 }
 
 class IsolateVuCode implements VuCodeHost, IsolateOwner {
@@ -178,10 +177,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     // one a hop to the isolate's thread and back (about 0.1 ms of this thread's time each, a
     // thousand VUs starting).
     const entry = context.global.getSync(ISOLATE_VU_GLOBAL, { reference: true });
-    const refs = {
-      handle: entry.getSync('handle', { reference: true }),
-      onHostEvent: entry.getSync('onHostEvent', { reference: true }),
-    };
+    const refs = { handle: entry.getSync('handle', { reference: true }) };
     entry.release();
     context.release();
     return refs;
@@ -211,12 +207,9 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     if (cmd.cmd === 'init') this.codeCache.warmFrom(this, this.isolate, ran);
   }
 
+  /** Host events are k6/net/grpc's, a module only a worker-hosted VU builds (vu-host-choice.ts). */
   hostEvent(event: GrpcEvent): void {
-    this.started
-      .then(({ onHostEvent }) =>
-        trackIsolateCall(this, onHostEvent.apply(undefined, [event], { arguments: { copy: true } })),
-      )
-      .catch((error: Error) => this.failed(error));
+    throw new Error(`VU ${this.vuId}: a ${event.t} event for a VU isolate, which has no gRPC`);
   }
 
   /** Ends the isolate, and whatever it runs, without reporting it as lost. */
