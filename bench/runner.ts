@@ -15,13 +15,13 @@
 // BENCH_VUS (default 50) VUs / connections.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createVu, loadScript, type Vu } from '../runner/host/vu.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
 import { realK6 } from '../devkit/real-k6.js';
 import { runBareBridge } from './lib/bare-bridge.js';
+import { benchLoadlab } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 import { memoryPerVu, versusK6 } from './lib/versus-k6.js';
 import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';
@@ -191,10 +191,7 @@ try {
   const k6 = realK6();
   if (k6) {
     console.log(`target: bare node:http in its own process at ${url}; real k6: ${k6}`);
-    // BENCH_LOADLAB: another checkout's bin/loadlab.js (the figures before a change), as bench:wall.
-    const loadlab = resolve(
-      process.env.BENCH_LOADLAB ?? fileURLToPath(new URL('../bin/loadlab.js', import.meta.url)),
-    );
+    const loadlab = benchLoadlab();
     console.log(
       `runner: ${loadlab}; load average ${loadavg()
         .map((n) => n.toFixed(2))

@@ -7,10 +7,9 @@
 // planned time plus 120 s. The load average is printed beside the figures: they mean little on a busy host.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { realK6 } from '../devkit/real-k6.js';
-import { median, runEngine, type EngineRunResult } from './lib/engine-run.js';
+import { benchLoadlab, median, runEngine, type EngineRunResult } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,9 +30,7 @@ if (!k6) {
   console.error('bench:thousand-vus needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)');
   process.exit(2);
 }
-const loadlab = resolve(
-  process.env.BENCH_LOADLAB ?? fileURLToPath(new URL('../bin/loadlab.js', import.meta.url)),
-);
+const loadlab = benchLoadlab();
 
 const SCRIPT = `import http from 'k6/http';
 import { check, sleep } from 'k6';

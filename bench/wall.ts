@@ -13,11 +13,10 @@
 // time plus 90 s. Prints the load average before and after: these figures mean little on a busy host.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { runLoadlab } from '../devkit/loadlab-run.js';
 import { realK6 } from '../devkit/real-k6.js';
-import { median } from './lib/engine-run.js';
+import { benchLoadlab, median } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 import { PHASES, phasesOf, type Phases } from './lib/wall-phases.js';
 import { WALL_SHAPES } from './lib/wall-shapes.js';
@@ -40,10 +39,7 @@ if (!k6) {
   console.error('bench:wall needs a real k6 (REAL_K6, ../shared/tools/k6 or k6 >= 1.0 on PATH)');
   process.exit(2);
 }
-// BENCH_LOADLAB: another checkout's bin/loadlab.js (the figures before a change).
-const loadlab = resolve(
-  process.env.BENCH_LOADLAB ?? resolve(fileURLToPath(import.meta.url), '../../bin/loadlab.js'),
-);
+const loadlab = benchLoadlab();
 
 type Engine = 'k6' | 'runner';
 

@@ -2,7 +2,8 @@
 // it: requests and req/s from its --summary-export, its CPU time (bash's `times` for the finished
 // child: exact, startup and summary included) and its peak RSS (VmHWM, Linux; NaN elsewhere).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runCommand } from '../../devkit/command.js';
 import { engineCommand } from '../../devkit/loadlab-run.js';
 import { watchRunPhases, type RunPhases } from './run-phases.js';
@@ -118,4 +119,11 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The runner a benchmark measures: BENCH_LOADLAB (another checkout's bin/loadlab.js, the figures before a change) or this checkout's. */
+export function benchLoadlab(): string {
+  return resolve(
+    process.env.BENCH_LOADLAB ?? fileURLToPath(new URL('../../bin/loadlab.js', import.meta.url)),
+  );
 }
