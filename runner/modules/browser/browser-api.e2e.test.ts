@@ -215,9 +215,19 @@ describe('k6/browser on real k6 and on the runner', function () {
         `json=${out}`,
       ]);
       assert.equal(r.code, 0, r.stderr);
-      return points(out);
+      return { points: points(out), stderr: r.stderr };
     };
-    const [real, ours] = [await run(k6), await run(RUNNER)];
+    // Real k6 is the yardstick, and on a loaded CI machine it once exited 0 with no browser sample at
+    // all: it gets a second run then, and a third empty run fails with what k6 logged.
+    let yardstick = await run(k6);
+    for (let attempt = 2; attempt <= 3 && yardstick.points.length === 0; attempt++) {
+      console.warn(`      real k6 wrote no browser samples; run ${attempt}:\n${yardstick.stderr}`);
+      yardstick = await run(k6);
+    }
+    assert.ok(yardstick.points.length > 0, `real k6 wrote no browser samples:\n${yardstick.stderr}`);
+    const ourRun = await run(RUNNER);
+    assert.ok(ourRun.points.length > 0, `the runner wrote no browser samples:\n${ourRun.stderr}`);
+    const [real, ours] = [yardstick.points, ourRun.points];
     // FID depends on when the click's input event is processed, which k6 itself reports or misses from run to run.
     const keys = (ps: NdjsonPointLine[]) =>
       ps
