@@ -60,12 +60,18 @@ export function startScript(script: string, options: ScriptOptions = {}): Script
   return startProcess(...nodeScript(script), options);
 }
 
-/** A child's environment: the runner's PATH, the VU host the run asked for and what the test gives, nothing else of the runner's. */
+/**
+ * A child's environment: the runner's PATH, TMPDIR and VU host, and what the test gives; nothing else
+ * of the runner's.
+ */
 export function childEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
-  // LOADLAB_VU_HOST too: a test run that asked for the worker host (node-lines on a Node without
+  // TMPDIR: the test run's own temporary folder (devkit/temp-folder.mocha.ts), removed at its end.
+  // LOADLAB_VU_HOST: a test run that asked for the worker host (node-lines on a Node without
   // isolated-vm) has every runner it starts use it, instead of each warning that it had to.
-  const vuHost = process.env.LOADLAB_VU_HOST;
-  return { PATH: process.env.PATH ?? '', ...(vuHost ? { LOADLAB_VU_HOST: vuHost } : {}), ...env };
+  const inherited: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' };
+  for (const name of ['TMPDIR', 'LOADLAB_VU_HOST'])
+    if (process.env[name]) inherited[name] = process.env[name];
+  return { ...inherited, ...env };
 }
 
 /** A child's working folder: `cwd`, or a new temporary one the caller removes when the child ends. */
