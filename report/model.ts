@@ -2,7 +2,7 @@
 // built from k6's handleSummary data plus its `--out json` time series.
 import { EXIT } from '@loadlab/k6-format/exit-codes';
 import { RunAggregator, type Aggregate } from './aggregate.js';
-import { describeEngine, readEngine, type EngineInfo } from './engine.js';
+import { describeEngine, readEngine, type EngineInfo } from './engine-of-run.js';
 import { readNdjson } from './ndjson.js';
 import type { MetricType } from '@loadlab/k6-format/samples';
 import {
