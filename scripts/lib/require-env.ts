@@ -1,7 +1,7 @@
 // Refuses to go on when required environment variables are missing (unset, blank, or still a
 // `<placeholder>` copied from .env.example): one line naming all of them, exit 2. Reads .env first (without overriding what is set), as the run scripts do.
 //   node --import tsx scripts/require-env.ts K6_INFLUXDB_ADDR K6_INFLUXDB_TOKEN ...
-import { loadDotEnv } from '@loadlab/services/plumbing';
+import { loadDotEnv } from '@loadlab/services/start-and-stop';
 
 /** `.env.example` marks values to fill in as `<...>`; such a value is as good as none. */
 const PLACEHOLDER = /^<[^>]*>$|:\/\/<[^>]*>/;
