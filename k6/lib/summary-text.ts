@@ -1,6 +1,7 @@
 // A readable end-of-test text: verdict, every threshold with the value it was judged on, checks
 // by group, and the handful of metrics people look at first. Written here because remote jslib
 // imports are unreachable offline. Pure: tested under Node with real k6 summaries.
+import { parseExpression, ThresholdSyntaxError } from '@loadlab/k6-format/thresholds';
 import type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from './summary-data.js';
 
 export interface SummaryLabels {
@@ -8,10 +9,15 @@ export interface SummaryLabels {
   profile: string;
 }
 
-/** `p(95)<1500` -> the statistic it reads (`p(95)`), as k6 names it in `values`. */
+/** `p(95)<1500` -> the statistic it reads (`p(95)`), as k6 names it in `values`: k6-format's grammar. */
 export function thresholdStatistic(expression: string): string {
-  const match = /^\s*(avg|min|max|med|count|rate|value|p\(\s*[\d.]+\s*\))/.exec(expression);
-  return match ? match[1]!.replace(/\s+/g, '') : expression;
+  try {
+    return parseExpression(expression).aggregation;
+  } catch (error) {
+    // k6 refused such a threshold before the run; show the expression rather than fail the summary.
+    if (error instanceof ThresholdSyntaxError) return expression;
+    throw error;
+  }
 }
 
 export function formatValue(metric: SummaryMetric, statistic: string): string {
