@@ -2,6 +2,7 @@
 // by group, and the handful of metrics people look at first. Written here because remote jslib
 // imports are unreachable offline. Pure: tested under Node with real k6 summaries.
 import { parseExpression, ThresholdSyntaxError } from '@loadlab/k6-format/thresholds';
+import { summarySamples } from '@loadlab/k6-format/summary';
 import type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from './summary-data.js';
 
 export interface SummaryLabels {
@@ -53,11 +54,7 @@ function formatBytes(bytes: number): string {
  * time trend whose avg, min and max are all 0 is empty; a rate is empty with no passes and no fails.
  */
 export function hasNoSamples(metric: SummaryMetric): boolean {
-  const v = metric.values;
-  if (metric.type === 'rate') return v.passes === 0 && v.fails === 0;
-  if (metric.type === 'trend' && metric.contains === 'time' && v.count === undefined)
-    return v.avg === 0 && v.min === 0 && v.max === 0;
-  return false;
+  return summarySamples(metric).samples === 0;
 }
 
 /** Every threshold of the run, in metric order, with its verdict. */
