@@ -179,9 +179,9 @@ module.exports = {
       name: 'the-lab-uses-the-services-api',
       severity: 'error',
       comment:
-        'Shipped lab code reaches the services through @loadlab/services (services/index.ts, services/plumbing.ts).',
+        'Shipped lab code reaches the services through @loadlab/services (services/index.ts, services/start-and-stop.ts).',
       from: { path: '^(k6|report|stack|dashboards|scripts|bin|fixtures|\\.github)/', pathNot: TEST },
-      to: { path: '^services/', pathNot: '^services/(index|plumbing)\\.ts$' },
+      to: { path: '^services/', pathNot: '^services/(index|start-and-stop)\\.ts$' },
     },
     {
       name: 'entry-points-are-not-libraries',

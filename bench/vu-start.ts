@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type * as VuApi from '../runner/host/vu.js';
 import { ctx } from '../runner/vu/test-support.js';
+import { median } from './lib/engine-run.js';
 
 const VUS = Number(process.env.BENCH_VUS ?? 20);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 2000);
@@ -100,11 +101,6 @@ async function measureFloor(): Promise<Figures> {
   const closing = performance.now();
   await Promise.all(workers.map((w) => w.terminate()));
   return { startMs, cpuMsPerVu, mbPerVu, iterationUs: NaN, closeMs: performance.now() - closing };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 /** Stands for the floor's line in the list of runners. */

@@ -1,9 +1,12 @@
 #!/usr/bin/env -S node --no-node-snapshot
-// Entry point of the lab's `loadlab` command: @loadlab/runner's command line with the report's live web
-// dashboard plugged in (the runner imports nothing of the report; k6 builds its dashboard in likewise).
-// It runs the runner compiled to JavaScript when it can (bin/compiled-runner.js: the packages a user
-// installs, staged as npm pack stages them; no TypeScript loader at start-up), else the TypeScript
-// sources through tsx. A Node older than the lab's engines gets one line first (the runner's check).
+// The lab's `loadlab` command (package.json's bin, `npm run loadlab`, run-k6.sh's Node engine). There are
+// two bins of that name on purpose: runner/bin/loadlab.js is @loadlab/runner's own, what a user who
+// installs the runner alone gets; this one is the same command line with the report's live web dashboard
+// plugged in, which the runner cannot import (it sits below the report; k6 builds its dashboard in
+// likewise). It runs the runner compiled to JavaScript when it can (bin/compiled-runner.js: the packages
+// a user installs, staged as npm pack stages them; no TypeScript loader at start-up), else the
+// TypeScript sources through tsx. A Node older than the lab's engines gets one line first (the runner's
+// check).
 import { refuseOldNode } from '../runner/bin/node-version.js';
 import { compiledRoot } from './compiled-runner.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { k6Dashboard } from './k6-load-test.js';
 import { servicesDashboard } from './services.js';
-import { isEntryPoint } from '@loadlab/services/plumbing';
+import { isEntryPoint } from '@loadlab/services/start-and-stop';
 
 export const JSON_DIR = join(dirname(fileURLToPath(import.meta.url)), 'json');
 

@@ -40,7 +40,7 @@ export interface RunOptions {
 /**
  * The command line of `run` with `args` on an engine: real k6 (realK6()), or the runner's
  * bin/loadlab.js (`loadlab`, default this checkout's) under a Node without its startup snapshot,
- * which isolated-vm, the VUs' host, needs (host/isolate-host.ts).
+ * which isolated-vm, the VUs' host, needs (runner/host/isolate-host.ts).
  */
 export function engineCommand(
   engine: 'node' | 'k6',

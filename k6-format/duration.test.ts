@@ -47,4 +47,47 @@ describe('k6-format durations', () => {
     assert.throws(() => parseDuration('1d5x'), { message: 'time: unknown unit "x" in duration "5x"' });
     assert.throws(() => parseDuration('5x'), { message: 'time: unknown unit "x" in duration "5x"' });
   });
+
+  it("reads every number Go's time.ParseDuration reads: no digit before or after the point, a sign", () => {
+    const cases: [string, number][] = [
+      ['.5s', 500],
+      ['1.s', 1000],
+      ['+1s', 1000],
+      ['-1.5m', -90_000],
+      ['-0s', 0],
+      ['1h.5m', 3_630_000],
+      ['500000\u03bcs', 500],
+      ['500000\u00b5s', 500],
+      ['1.5us', 0.0015],
+    ];
+    for (const [text, ms] of cases) assert.equal(parseDuration(text), ms, text);
+  });
+
+  it("refuses what Go refuses in Go's words, quoting as the time package quotes", () => {
+    const cases: [string, string][] = [
+      ['.s', 'time: invalid duration ".s"'],
+      ['1s.', 'time: invalid duration "1s."'],
+      ['1.5.5s', 'time: missing unit in duration "1.5.5s"'],
+      ['-', 'time: invalid duration "-"'],
+      ['1\u00b5', 'time: unknown unit "\\xc2\\xb5" in duration "1\\xc2\\xb5"'],
+      ['300000000h', 'time: invalid duration "300000000h"'],
+    ];
+    for (const [text, message] of cases) {
+      assert.equal(goDurationError(text), message, text);
+      assert.throws(() => parseDuration(text, { days: false }), { message }, text);
+    }
+  });
+
+  it("reads k6's days as types.ParseExtendedDuration does: whole days, then Go's duration", () => {
+    assert.equal(parseDuration('0d.5s'), 500);
+    assert.equal(parseDuration('-1d2h'), -93_600_000);
+    assert.equal(parseDuration('2d'), 172_800_000);
+    const refused: [string, string][] = [
+      ['1.5d', 'strconv.ParseInt: parsing "1.5": invalid syntax'],
+      ['d5s', 'strconv.ParseInt: parsing "": invalid syntax'],
+      ['1d-2h', "invalid time format '-2h'"],
+      ['1dx', 'time: invalid duration "x"'],
+    ];
+    for (const [text, message] of refused) assert.throws(() => parseDuration(text), { message }, text);
+  });
 });

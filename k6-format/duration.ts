@@ -1,47 +1,113 @@
 // k6 duration strings (`1m30s`, `500ms`, `2h`, bare numbers as milliseconds... or seconds for
-// some options) -> milliseconds. Go's time.ParseDuration units plus k6's `d`.
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-};
+// some options) -> milliseconds, one parser with Go's and k6's words for what they refuse; and Go's
+// Duration.String and Round, as k6 prints every duration.
+import { goQuote } from './go-quote.js';
 
-const UNIT = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/;
-const GO_UNIT = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/;
-const EVERY_UNIT = new RegExp(UNIT.source, 'g');
-const EVERY_GO_UNIT = new RegExp(GO_UNIT.source, 'g');
+/** Go's time units in nanoseconds (time.ParseDuration's unitMap: both micro signs). */
+const GO_UNIT_NS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  '\u00b5s': 1e3,
+  '\u03bcs': 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+};
+/** The longest time.Duration, int64 nanoseconds (about 292 years); Go refuses a longer one. */
+const MAX_NS = 2 ** 63;
+const DAY_MS = 86_400_000;
 
 export class DurationError extends Error {}
 
 /**
  * A k6 duration to milliseconds: a number is milliseconds, a bare numeric string seconds, else Go's
- * units. Options accept k6's `d` too (types.ParseExtendedDuration); a request's timeout takes Go's
- * units alone (`{ days: false }`).
+ * time.ParseDuration (signed; `.5s`, `1.s` and `+1s` are durations). Options accept k6's whole days
+ * before it too (types.ParseExtendedDuration: `1d2h`); a request's timeout takes Go's units alone
+ * (`{ days: false }`). What Go or k6 refuses throws a DurationError in their words.
  */
 export function parseDuration(value: unknown, { days = true }: { days?: boolean } = {}): number {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
   if (typeof value !== 'string') throw new DurationError(`invalid duration ${JSON.stringify(value)}`);
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const unit = days ? UNIT : GO_UNIT;
-  const parts = text.match(days ? EVERY_UNIT : EVERY_GO_UNIT);
-  if (!parts || parts.join('') !== text) throw new DurationError(parseError(text, days));
-  return parts.reduce((sum, part) => {
-    const [, n, name] = unit.exec(part)!;
-    return sum + Number(n) * UNIT_MS[name!]!;
-  }, 0);
+  const parsed = days ? parseWithDays(text) : goParseDuration(text);
+  if (parsed instanceof DurationError) throw parsed;
+  return parsed;
 }
 
-/** Go's words for a duration it refuses; after k6's `d`, Go reads the rest (ParseExtendedDuration). */
-function parseError(text: string, days: boolean): string {
-  const d = days ? text.indexOf('d') : -1;
-  const goPart = d >= 0 && d + 1 < text.length ? text.slice(d + 1) : text;
-  return goDurationError(goPart) ?? `time: invalid duration ${JSON.stringify(text)}`;
+/** What Go's time.ParseDuration says of `text`, in its own words, or undefined when Go accepts it. */
+export function goDurationError(text: string): string | undefined {
+  const parsed = goParseDuration(text);
+  return parsed instanceof DurationError ? parsed.message : undefined;
+}
+
+/**
+ * k6's types.ParseExtendedDuration past its bare number: whole days (strconv.ParseInt) before a `d`,
+ * Go's duration after it, which may not be negative; negative days count the rest down too.
+ */
+function parseWithDays(text: string): number | DurationError {
+  const d = text.indexOf('d');
+  if (d < 0) return goParseDuration(text);
+  let restMs = 0;
+  if (d + 1 < text.length) {
+    const rest = text.slice(d + 1);
+    const parsed = goParseDuration(rest);
+    if (parsed instanceof DurationError) return parsed;
+    if (parsed < 0) return new DurationError(`invalid time format '${rest}'`);
+    restMs = parsed;
+  }
+  const dayText = text.slice(0, d);
+  if (!/^[+-]?\d+$/.test(dayText))
+    return new DurationError(`strconv.ParseInt: parsing ${goQuote(dayText)}: invalid syntax`);
+  const dayCount = Number(dayText);
+  return dayCount * DAY_MS + (dayCount < 0 ? -restMs : restMs);
+}
+
+/** Go's time.ParseDuration: a signed sequence of decimal numbers, each with a unit, in milliseconds. */
+function goParseDuration(text: string): number | DurationError {
+  const invalid = () => new DurationError(`time: invalid duration ${timeQuote(text)}`);
+  let s = text;
+  let negative = false;
+  if (s[0] === '-' || s[0] === '+') {
+    negative = s[0] === '-';
+    s = s.slice(1);
+  }
+  if (s === '0') return 0;
+  if (s === '') return invalid();
+  let totalNs = 0;
+  while (s !== '') {
+    const number = /^(\d*)(?:\.(\d*))?/.exec(s)!;
+    const [whole, digits = '', fraction] = number;
+    // A number is digits, a point and digits, or both; not a point alone.
+    if (digits === '' && !fraction) return invalid();
+    s = s.slice(whole.length);
+    const unit = /^[^\d.]*/.exec(s)![0];
+    if (unit === '') return new DurationError(`time: missing unit in duration ${timeQuote(text)}`);
+    const unitNs = GO_UNIT_NS[unit];
+    if (unitNs === undefined)
+      return new DurationError(`time: unknown unit ${timeQuote(unit)} in duration ${timeQuote(text)}`);
+    s = s.slice(unit.length);
+    totalNs += Number(digits || '0') * unitNs + (fraction ? Number(`0.${fraction}`) * unitNs : 0);
+    if (totalNs > MAX_NS) return invalid();
+  }
+  const ms = totalNs / 1e6;
+  return negative && ms !== 0 ? -ms : ms;
+}
+
+/**
+ * The time package's own quote for its errors: `"` and `\\` escaped, and every byte of a non-ASCII
+ * or control character as `\\x..` (not strconv.Quote's Unicode escapes).
+ */
+function timeQuote(text: string): string {
+  let out = '"';
+  for (const ch of text) {
+    if (ch < ' ' || ch > '\x7f') {
+      // Its UTF-8 bytes, without Buffer (a VU isolate has none): %XX each.
+      out += encodeURIComponent(ch).replace(/%([0-9A-F]{2})/g, (_, hex: string) => `\\x${hex.toLowerCase()}`);
+    } else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+  }
+  return `${out}"`;
 }
 
 /**
@@ -76,20 +142,4 @@ export function roundDuration(ms: number, multipleMs: number): number {
   const magnitude = Math.abs(d);
   const rounded = r + r < m ? magnitude - r : magnitude + m - r;
   return rounded === 0 ? 0 : (sign * rounded) / 1e6;
-}
-
-const GO_UNITS = ['ns', 'us', 'µs', 'μs', 'ms', 's', 'm', 'h'];
-
-/** What Go's time.ParseDuration says of `text`, in its own words, or undefined when Go accepts it. */
-export function goDurationError(text: string): string | undefined {
-  if (/^[+-]?0$/.test(text)) return undefined;
-  const quoted = JSON.stringify(text);
-  if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(text)) return `time: missing unit in duration ${quoted}`;
-  if (!/^[+-]?((\d+\.?\d*|\.\d+)([^\d.]*))+$/.test(text)) return `time: invalid duration ${quoted}`;
-  for (const part of text.match(/(\d+\.?\d*|\.\d+)([^\d.]*)/g)!) {
-    const unit = part.replace(/^[\d.]+/, '');
-    if (unit === '') return `time: missing unit in duration ${quoted}`;
-    if (!GO_UNITS.includes(unit)) return `time: unknown unit ${JSON.stringify(unit)} in duration ${quoted}`;
-  }
-  return undefined;
 }

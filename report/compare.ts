@@ -3,7 +3,7 @@
 // - error and check rates: |delta| >= 1 percentage point
 // - throughput (req/s): |delta| >= 20 %
 // - nothing is flagged when either side has fewer than 30 requests (too few to tell noise from change).
-import { describeEngine, sameEngine } from './engine.js';
+import { describeEngine, sameEngine } from './engine-of-run.js';
 import type { DeltaRow, Kind, ScenarioComparison, ScenarioReport } from './model.js';
 
 export const NOISE = {

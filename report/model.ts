@@ -1,8 +1,9 @@
 // The report model: everything the renderers (Markdown, HTML, JUnit) and the live dashboard show,
 // built from k6's handleSummary data plus its `--out json` time series.
 import { EXIT } from '@loadlab/k6-format/exit-codes';
+import { summarySamples } from '@loadlab/k6-format/summary';
 import { RunAggregator, type Aggregate } from './aggregate.js';
-import { describeEngine, readEngine, type EngineInfo } from './engine.js';
+import { describeEngine, readEngine, type EngineInfo } from './engine-of-run.js';
 import { readNdjson } from './ndjson.js';
 import type { MetricType } from '@loadlab/k6-format/samples';
 import {
@@ -128,20 +129,7 @@ function sampleCounts(
   metric: SummaryMetric | undefined,
   tracked: { type?: MetricType; count: number; nonZero: number } | undefined,
 ): { samples?: number; hits?: number } {
-  if (metric) {
-    const v = metric.values;
-    if (metric.type === 'rate') {
-      const passes = num(v.passes);
-      const fails = num(v.fails);
-      return passes !== undefined && fails !== undefined ? { samples: passes + fails, hits: passes } : {};
-    }
-    if (metric.type === 'trend') {
-      if (num(v.count) !== undefined) return { samples: v.count };
-      const allZero = v.avg === 0 && v.min === 0 && v.max === 0;
-      return metric.contains === 'time' && allZero ? { samples: 0 } : {};
-    }
-    return {};
-  }
+  if (metric) return summarySamples(metric);
   if (tracked?.count === 0) return { samples: 0 };
   if (tracked?.type === 'rate') return { samples: tracked.count, hits: tracked.nonZero };
   if (tracked?.type === 'trend') return { samples: tracked.count };

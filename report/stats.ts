@@ -1,5 +1,7 @@
-// Statistics the way k6 computes them, so a report's numbers match k6's own summary.
-import { percentileOfSorted, sortNumbers } from '@loadlab/k6-format/percentile';
+// A trend's statistics for the report's tables and charts (per endpoint, per second), counted by
+// k6's own TrendSink and read by its statistic() (k6-format/sinks.ts), the same the runner's summary
+// and the threshold tracker use, so a report's numbers match k6's own summary.
+import { statistic, TrendSink } from '@loadlab/k6-format/sinks';
 
 export interface TrendStats {
   count: number;
@@ -13,18 +15,18 @@ export interface TrendStats {
 }
 
 export function trendStats(values: readonly number[]): TrendStats {
-  const s = sortNumbers(values);
-  let sum = 0;
-  for (const v of s) sum += v;
-  const n = s.length;
+  const sink = new TrendSink();
+  for (const value of values) sink.add(value);
+  // A trend has every one of these statistics; the elapsed time matters only for counters' rates.
+  const stat = (name: string) => statistic(sink, name, 0)!;
   return {
-    count: n,
-    avg: n ? sum / n : 0,
-    min: n ? (s[0] as number) : 0,
-    max: n ? (s[n - 1] as number) : 0,
-    med: percentileOfSorted(s, 0.5),
-    p90: percentileOfSorted(s, 0.9),
-    p95: percentileOfSorted(s, 0.95),
-    p99: percentileOfSorted(s, 0.99),
+    count: sink.count,
+    avg: stat('avg'),
+    min: stat('min'),
+    max: stat('max'),
+    med: stat('med'),
+    p90: stat('p(90)'),
+    p95: stat('p(95)'),
+    p99: stat('p(99)'),
   };
 }

@@ -9,7 +9,7 @@ import { marked } from 'marked';
 import { chromium } from 'playwright-core';
 import { openInBrowser } from '../report/open.js';
 import { launchOptions } from '@loadlab/k6-format/browser-launch';
-import { isEntryPoint } from '@loadlab/services/plumbing';
+import { isEntryPoint } from '@loadlab/services/start-and-stop';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SLIDES = join(ROOT, 'docs/slides.md');

@@ -3,7 +3,7 @@
 // so a crossed threshold makes the whole command fail, as a CI gate should.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { loadDotEnv } from '@loadlab/services/plumbing';
+import { loadDotEnv } from '@loadlab/services/start-and-stop';
 import { describeAdded, describeKept, ensureEnvFile } from './lib/env-file.js';
 import { waitForHealthy } from '../devkit/wait-healthy.js';
 

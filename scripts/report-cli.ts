@@ -7,7 +7,7 @@
 // A file that cannot be read is named on stderr and in the report, and the others are reported.
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeEngine } from '../report/engine.js';
+import { describeEngine } from '../report/engine-of-run.js';
 import { ReportInputError } from '../report/errors.js';
 import { buildFullReport, writeReports } from '../report/generate.js';
 import { expandInputs, findPreviousRun, groupInputs } from '../report/runs.js';

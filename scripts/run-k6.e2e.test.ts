@@ -51,7 +51,7 @@ describe('scripts/run-k6.sh', () => {
   it('skips a k6 older than 1.0 and a container engine that does not answer', async () => {
     const bin = fakeBin({ k6: FAKE_K6('v0.49.0'), docker: 'exit 1', node: 'echo "node-args: $*"' });
     const r = await run([SCRIPT, '-i', '1'], {}, bin);
-    // The version the report names the engine with (report/engine.ts reads this line from the log).
+    // The version the report names the engine with (report/engine-of-run.ts reads this line from the log).
     const { version } = JSON.parse(readFileSync('runner/package.json', 'utf8')) as { version: string };
     assert.match(
       r.err,

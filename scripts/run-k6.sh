@@ -70,7 +70,7 @@ loadlab_version() {
   echo "${v:-unknown}"
 }
 
-# Real k6's browser as the Node runner launches Chromium (runner/modules/browser/launch.ts): the
+# Real k6's browser as the Node runner launches Chromium (k6-format/browser-launch.ts): the
 # Debian path when none of the names k6 looks up is on PATH, and no-sandbox as root (CI, containers),
 # where Chromium refuses to start without it and every browser iteration would throw. A K6_BROWSER_*
 # the user set is theirs and is never replaced.

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { isEntryPoint } from '@loadlab/services/plumbing';
+import { isEntryPoint } from '@loadlab/services/start-and-stop';
 
 export interface Problem {
   problem: string;

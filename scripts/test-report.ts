@@ -8,7 +8,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeEngine, readEngine } from '../report/engine.js';
+import { describeEngine, readEngine } from '../report/engine-of-run.js';
 import { generateReports } from '../report/generate.js';
 import type { RunInput } from '../report/model.js';
 import { findPreviousRun, makeRunId } from '../report/runs.js';

@@ -27,7 +27,8 @@ RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache
 # The suite is TypeScript; k6 runs the esbuild bundles of `npm run build:k6` (dist/k6/...).
 FROM ${NODE_IMAGE} AS bundles
 WORKDIR /src
-# The suite's types come from the k6-format workspace; npm ci links it, so its package.json comes first.
+# The suite's types and its threshold grammar come from the k6-format workspace; npm ci links it, so its
+# package.json comes first.
 COPY package.json package-lock.json ./
 COPY k6-format/package.json ./k6-format/package.json
 RUN npm ci --no-audit --no-fund

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missingVariables } from '../scripts/lib/require-env.js';
+import { missingVariables } from '../scripts/lib/missing-variables.js';
 import { influxdConfig } from '../devkit/influxdb.js';
 import { localPrometheusConfig, readStackPrometheusConfig } from '../devkit/prometheus.js';
 import { parse } from 'yaml';
@@ -191,7 +191,7 @@ describe('influxdb/create-dbrp.sh (InfluxDB 2.x init hook)', () => {
   });
 });
 
-describe('require-env', () => {
+describe('require-env (scripts/lib/missing-variables.ts)', () => {
   it('treats unset and blank values as missing, in the order asked', () => {
     assert.deepEqual(missingVariables(['A', 'B', 'C', 'D'], { A: 'x', B: '  ', D: '' }), ['B', 'C', 'D']);
     assert.deepEqual(missingVariables(['A'], { A: 'x' }), []);

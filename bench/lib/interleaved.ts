@@ -5,6 +5,7 @@
 // prints the CPU time each target spent per request (from /proc), which outside load disturbs far
 // less: the work a request costs.
 import { CONNECTIONS, SECONDS, cpuSeconds, measure, startTarget, table, type Case } from './measure.js';
+import { median } from './engine-run.js';
 
 const ROUND_SECONDS = 1;
 const ROUNDS = Math.max(3, Math.round(SECONDS / ROUND_SECONDS));
@@ -14,12 +15,6 @@ export interface Comparison {
   rps(kind: string, index: number): number;
   /** Microseconds of the target's CPU per request on that case, over all rounds. */
   cpuPerRequest(kind: string, index: number): number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 interface Tally {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
 import { runCommand } from '../../devkit/command.js';
+import { EXIT } from '@loadlab/k6-format/exit-codes';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SMOKE_BUNDLE = 'dist/k6/scenarios/smoke/api-health.js';
@@ -88,8 +89,8 @@ export async function streamSuiteRuns(influxUrl: string, db: string, runs = RUNS
         ],
         { ...env, ...r.env },
       );
-      // 0 = thresholds held, 99 = some crossed (the faulty stress run): both wrote their points.
-      if (result.code !== 0 && result.code !== 99)
+      // Thresholds held or some crossed (the faulty stress run): both wrote their points.
+      if (result.code !== EXIT.ok && result.code !== EXIT.thresholds)
         throw new Error(`${r.bundle}: runner exited ${result.code}: ${result.output}`);
     }
   } finally {

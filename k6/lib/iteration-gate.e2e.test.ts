@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_EXECUTABLE } from '@loadlab/k6-format/browser-launch';
 import { bundleSuite, suiteEntryPoints } from '../build.js';
-import type { StartedServer } from '@loadlab/services/plumbing';
+import type { StartedServer } from '@loadlab/services/start-and-stop';
 import { freePort } from '../../devkit/processes.js';
 import { realK6 } from '../../devkit/real-k6.js';
 import { describeOnBothEngines, runBundle, startTestSandbox, type BundleRun } from '../testing/run-bundle.js';

@@ -1,6 +1,8 @@
 // A readable end-of-test text: verdict, every threshold with the value it was judged on, checks
 // by group, and the handful of metrics people look at first. Written here because remote jslib
 // imports are unreachable offline. Pure: tested under Node with real k6 summaries.
+import { parseExpression, ThresholdSyntaxError } from '@loadlab/k6-format/thresholds';
+import { summarySamples } from '@loadlab/k6-format/summary';
 import type { SummaryCheck, SummaryData, SummaryGroup, SummaryMetric } from './summary-data.js';
 
 export interface SummaryLabels {
@@ -8,10 +10,15 @@ export interface SummaryLabels {
   profile: string;
 }
 
-/** `p(95)<1500` -> the statistic it reads (`p(95)`), as k6 names it in `values`. */
+/** `p(95)<1500` -> the statistic it reads (`p(95)`), as k6 names it in `values`: k6-format's grammar. */
 export function thresholdStatistic(expression: string): string {
-  const match = /^\s*(avg|min|max|med|count|rate|value|p\(\s*[\d.]+\s*\))/.exec(expression);
-  return match ? match[1]!.replace(/\s+/g, '') : expression;
+  try {
+    return parseExpression(expression).aggregation;
+  } catch (error) {
+    // k6 refused such a threshold before the run; show the expression rather than fail the summary.
+    if (error instanceof ThresholdSyntaxError) return expression;
+    throw error;
+  }
 }
 
 export function formatValue(metric: SummaryMetric, statistic: string): string {
@@ -47,11 +54,7 @@ function formatBytes(bytes: number): string {
  * time trend whose avg, min and max are all 0 is empty; a rate is empty with no passes and no fails.
  */
 export function hasNoSamples(metric: SummaryMetric): boolean {
-  const v = metric.values;
-  if (metric.type === 'rate') return v.passes === 0 && v.fails === 0;
-  if (metric.type === 'trend' && metric.contains === 'time' && v.count === undefined)
-    return v.avg === 0 && v.min === 0 && v.max === 0;
-  return false;
+  return summarySamples(metric).samples === 0;
 }
 
 /** Every threshold of the run, in metric order, with its verdict. */

@@ -12,7 +12,7 @@ import { parseThresholds, ThresholdSyntaxError } from '@loadlab/k6-format/thresh
 import type { Sample, ThresholdStates } from '@loadlab/k6-format/samples';
 import type { OutputContext, ThresholdAwareOutput } from '@loadlab/runner';
 import { RunAggregator } from '../aggregate.js';
-import { thisNodeRunner } from '../engine.js';
+import { thisNodeRunner } from '../engine-of-run.js';
 import { buildReport, scenarioFromParts, type Report } from '../model.js';
 import { openInBrowser } from '../open.js';
 import { renderHtml } from '../render/html.js';

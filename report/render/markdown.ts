@@ -1,6 +1,6 @@
 // results/REPORT.md: the same tables as the HTML report, in GitHub-flavoured Markdown so it can be
 // pasted into a PR comment or $GITHUB_STEP_SUMMARY as is.
-import { describeEngine } from '../engine.js';
+import { describeEngine } from '../engine-of-run.js';
 import type { Report, ScenarioReport } from '../model.js';
 import { delta, duration, ms, noData, num, observed, pct, value, noDataNote } from './format.js';
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env -S node --no-node-snapshot
-// Entry point of @loadlab/runner's `loadlab` command. In the installed package the runner beside it is
-// compiled JavaScript; in the repository it is TypeScript, run through tsx. Either way a Node older
-// than the package's engines gets one line first, then the command line runs and exits with its code.
-// (The lab's bin/loadlab.js adds the web dashboard.)
+// @loadlab/runner's own `loadlab` command, what a user who installs the runner package alone gets. The
+// lab's bin/loadlab.js is a second bin of the same name on purpose: the same command line with the
+// report's live web dashboard plugged in, which this package cannot import. In the installed package the
+// runner beside this file is compiled JavaScript; in the repository it is TypeScript, run through tsx.
+// Either way a Node older than the package's engines gets one line first, then the command line runs and
+// exits with its code.
 import { existsSync } from 'node:fs';
 import { refuseOldNode } from './node-version.js';
 

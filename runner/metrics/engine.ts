@@ -5,7 +5,7 @@ import type { MetricInfo, MetricType, Sample, ThresholdStates, ValueType } from 
 import { BUILTIN_METRICS } from './builtin.js';
 import { GroupTree } from './group-tree.js';
 import { SectionAggregator, type SummarySections } from './sections.js';
-import { createSink, summaryValues, thresholdInput, type AnySink } from './sinks.js';
+import { createSink, summaryValues, thresholdInput, type AnySink } from '@loadlab/k6-format/sinks';
 import {
   compare,
   parseMetricKey,

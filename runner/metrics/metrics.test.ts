@@ -4,7 +4,7 @@ import type { Sample } from '../contracts.js';
 import { MetricsEngine, parseThresholds, ThresholdSyntaxError, toSummaryExport } from './index.js';
 import { humanizeBytes, humanizeDuration } from '../summary/humanize.js';
 import { renderTextSummary } from '../summary/text-summary.js';
-import { TrendSink } from './sinks.js';
+import { TrendSink } from '@loadlab/k6-format/sinks';
 import { K6_REFERENCE } from '../../devkit/k6-reference.js';
 
 const REF = K6_REFERENCE;

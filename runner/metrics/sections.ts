@@ -4,7 +4,7 @@
 // counts only for its group path; setup and teardown samples count for no group. A group holds only
 // the samples tagged with exactly its path, never its children's.
 import type { MetricType, Sample, ValueType } from '../contracts.js';
-import { createSink, summaryValues, type AnySink } from './sinks.js';
+import { createSink, summaryValues, type AnySink } from '@loadlab/k6-format/sinks';
 import type { SummaryMetric } from '@loadlab/k6-format/summary';
 
 export interface CheckCount {

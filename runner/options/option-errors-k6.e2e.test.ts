@@ -183,6 +183,20 @@ const LAYOUTS: Layout[] = [
   { name: 'a duration in milliseconds', options: '{ duration: 5 }', status: 104 },
   { name: 'a duration as a numeric string (milliseconds)', options: "{ duration: '5' }", status: 104 },
   { name: 'a zero duration', options: "{ duration: '0s' }", status: 104 },
+  // Go's time.ParseDuration reads a number without digits before or after its point, and a sign.
+  { name: 'a duration without digits before its point', options: "{ duration: '.5s' }", status: 104 },
+  { name: 'a signed duration without a leading digit', options: "{ duration: '+.5s' }", status: 104 },
+  { name: 'a zero duration with a bare point', options: "{ duration: '0.s' }", status: 104 },
+  { name: 'a bare point as a duration', options: "{ duration: '.s' }", status: 104 },
+  { name: 'a duration in the micro sign', options: "{ duration: '500000\u03bcs' }", status: 104 },
+  { name: 'an unknown unit of a non-ASCII sign', options: "{ duration: '1\u00b5' }", status: 104 },
+  // k6's days (types.ParseExtendedDuration): whole days only, Go reads what follows.
+  { name: 'days after a fraction', options: "{ duration: '1.5d' }", status: 104 },
+  { name: 'days with nothing before them', options: "{ duration: 'd5s' }", status: 104 },
+  { name: 'a point after the days', options: "{ duration: '0d.5s' }", status: 104 },
+  { name: 'negative hours after the days', options: "{ duration: '1d-2h' }", status: 104 },
+  { name: 'a word after the days', options: "{ duration: '1dx' }", status: 104 },
+  { name: 'negative days', options: "{ duration: '-1d2h' }", status: 104 },
   { name: 'empty scenarios and vus (warnings)', options: '{ scenarios: {}, vus: 3 }', status: 0 },
   {
     name: 'a --stage without target',

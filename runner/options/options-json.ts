@@ -205,8 +205,8 @@ class Decoder {
   duration(v: unknown): Problem | undefined {
     if (typeof v !== 'string' || v === '') return undefined;
     try {
-      // k6 reads a bare number as milliseconds (ParseExtendedDuration), Go's durations may be negative.
-      if (!BARE_NUMBER.test(v)) parseDuration(v.replace(/^[-+]/, ''));
+      // k6 reads a bare number as milliseconds (ParseExtendedDuration), then Go's signed durations.
+      if (!BARE_NUMBER.test(v)) parseDuration(v);
       return undefined;
     } catch (error) {
       return (error as DurationError).message;

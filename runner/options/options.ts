@@ -67,7 +67,6 @@ export interface TestConfig {
 function duration(value: unknown): number {
   if (typeof value === 'string' && BARE_NUMBER.test(value)) return Number(value);
   try {
-    if (typeof value === 'string' && /^\s*-/.test(value)) return -parseDuration(value.trim().slice(1));
     return parseDuration(value);
   } catch (error) {
     throw new OptionsLoadError((error as DurationError).message);

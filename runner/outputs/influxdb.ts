@@ -2,7 +2,7 @@
 // output) and v2 (`--out xk6-influxdb`, as xk6-output-influxdb writes, also for InfluxDB Cloud).
 // Samples are buffered and written every push interval; a store that is down never stops or slows
 // the run: v1 reports each failed or slow flush in k6's lines, v2 at most once per 10 s.
-import { parseDuration } from '../metrics/index.js';
+import { formatDuration, parseDuration } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../contracts.js';
 import { tagsAsFields, toLine } from './line-protocol.js';
 
@@ -21,11 +21,6 @@ const WARN_EVERY_MS = 10_000;
 const SLOW_FLUSH =
   'The flush operation took higher than the expected set push interval. If you see this message multiple times then the setup or configuration need to be adjusted to achieve a sustainable rate.';
 
-/** Go's Duration.String for a flush's time (over a second: `1.504329249s`; below, `834.5ms`). */
-function goDurationText(ms: number): string {
-  const trim = (n: number, digits: number) => n.toFixed(digits).replace(/\.?0+$/, '');
-  return ms >= 1000 ? `${trim(ms / 1000, 9)}s` : `${trim(ms, 6)}ms`;
-}
 const STOP_TIMEOUT_MS = 10_000;
 
 function batchingOutput(ctx: OutputContext, target: Target): Output {
@@ -72,7 +67,7 @@ function batchingOutput(ctx: OutputContext, target: Target): Output {
         await res.body?.cancel();
         const took = performance.now() - started;
         if (k6Lines && took > intervalMs)
-          ctx.log!('warn', SLOW_FLUSH, { output: target.k6Name!, t: goDurationText(took) });
+          ctx.log!('warn', SLOW_FLUSH, { output: target.k6Name!, t: formatDuration(took) });
       })
       .catch((error: Error) => {
         const cause = error.cause as (Error & { code?: string; address?: string; port?: number }) | undefined;

@@ -1,7 +1,7 @@
 // `-o json=` on a file that cannot take the samples (a full disk: /dev/full, plain and through a
 // `.gz` name) must never hold the run: k6 logs "Sample couldn't be marshalled to
 // JSON" for each flush that fails, prints its summary and exits 0 when the test ends. A `.gz` file
-// also outlives a kill -9 (row 13): what was flushed before it decodes.
+// also outlives a kill -9: what was flushed before it decodes.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -6,8 +6,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { suiteEntryPoints } from '../../k6/build.js';
-import { missingVariables } from '../../scripts/lib/require-env.js';
-import { isEntryPoint, loadDotEnv } from '@loadlab/services/plumbing';
+import { missingVariables } from '../../scripts/lib/missing-variables.js';
+import { isEntryPoint, loadDotEnv } from '@loadlab/services/start-and-stop';
 import { runnersWithVus, scenarioVus, totalVus } from './bundle-vus.js';
 import { parseManifestArgs, UsageError, type ManifestArgs } from './manifest-args.js';
 import {

@@ -6,7 +6,7 @@
 //        (INFLUXDB_ORG, INFLUXDB_BUCKET, INFLUXDB_ADMIN_TOKEN from .env); plain k6 has no v2 output.
 // One line on stderr says which. Exit 3 when nothing answers, 2 when a 2.x has no token to use.
 //   node --import tsx stack/native/influx-target.ts <url, e.g. http://127.0.0.1:8086/k6>
-import { isEntryPoint, loadDotEnv } from '@loadlab/services/plumbing';
+import { isEntryPoint, loadDotEnv } from '@loadlab/services/start-and-stop';
 
 export interface InfluxTarget {
   /** The -o argument for k6 / the Node runner. */

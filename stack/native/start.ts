@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDotEnv, portFromEnv } from '@loadlab/services/plumbing';
+import { loadDotEnv, portFromEnv } from '@loadlab/services/start-and-stop';
 import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
 import { stopChild, type Daemon } from '../../devkit/processes.js';
 import { onPath } from '../../devkit/command.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestSandbox, TEST_CREDENTIALS } from '../../k6/testing/run-bundle.js';
-import type { StartedServer } from '@loadlab/services/plumbing';
+import type { StartedServer } from '@loadlab/services/start-and-stop';
 import { chooseTarget, TargetError } from './influx-target.js';
 import { influxQuery, startInfluxd } from '../../devkit/influxdb.js';
 import { freePort, type Daemon } from '../../devkit/processes.js';

@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { isEntryPoint } from '@loadlab/services/plumbing';
+import { isEntryPoint } from '@loadlab/services/start-and-stop';
 import { builtDashboards, runChecks, type CheckResult, type VerifyConfig } from './checks.js';
 import { cloudCheck, missingCloudVariables } from './cloud.js';
 import { grafanaClient } from './grafana-api.js';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleSuite } from '../../build.js';
-import type { StartedServer } from '@loadlab/services/plumbing';
+import type { StartedServer } from '@loadlab/services/start-and-stop';
 import { describeOnBothEngines, startTestSandbox } from '../../testing/run-bundle.js';
 
 const SHORT = ['--vus', '2', '--duration', '3s'];

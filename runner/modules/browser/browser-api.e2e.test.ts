@@ -10,7 +10,7 @@ import { ndjsonPoints, type NdjsonPointLine } from '@loadlab/k6-format/ndjson';
 import { realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
 import { runCommand } from '../../../devkit/command.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
-import { DEFAULT_EXECUTABLE } from './launch.js';
+import { DEFAULT_EXECUTABLE } from '@loadlab/k6-format/browser-launch';
 
 const FIXTURES = 'runner/modules/browser/fixtures';
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Sample, VuModuleEnv } from '../../contracts.js';
 import { isAbortSignal, ITERATION_END, type AbortSignal } from '../api/runtime.js';
 import { createBrowserModule } from './index.js';
-import { launchOptions, parseBrowserArgs, parseTimeoutMs } from './launch.js';
+import { launchOptions, parseBrowserArgs, parseTimeoutMs } from '@loadlab/k6-format/browser-launch';
 import { cdpResourceType } from './network.js';
 import { rateVital, VitalsTracker } from './vitals.js';
 

@@ -15,7 +15,7 @@ import type { VuModuleEnv } from '../../contracts.js';
 import { AbortSignal, isAbortSignal, ITERATION_END } from '../api/runtime.js';
 import { k6Cookies, k6Headers } from './go-conversions.js';
 import { cdpSession, k6View } from './k6-api.js';
-import { launchFailure, launchOptions } from './launch.js';
+import { launchFailure, launchOptions } from '@loadlab/k6-format/browser-launch';
 import { networkProfiles } from './network-profiles.js';
 import { PageEvents } from './page-events.js';
 import { NetworkMetrics } from './network.js';

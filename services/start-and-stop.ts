@@ -1,4 +1,4 @@
-// @loadlab/services/plumbing: what the services' entry points use to start and stop (a .env file, "am I
+// @loadlab/services/start-and-stop: what the services' entry points use to start and stop (a .env file, "am I
 // the entry point", one-line configuration errors, listening and draining, their logger), light enough
 // for the lab's own commands to reuse without loading either app.
 export { drainOnSignals, listen, portFromEnv, type StartedServer } from './shared/server.js';

@@ -4,7 +4,7 @@ import { compareScenario } from './compare.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeEngine, logPathFor, parseEngineLine, readEngine } from './engine.js';
+import { describeEngine, logPathFor, parseEngineLine, readEngine } from './engine-of-run.js';
 import { buildReport, type ScenarioReport } from './model.js';
 
 const scenario = (engine?: ScenarioReport['engine']): ScenarioReport => ({
