@@ -17,7 +17,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createVu, loadScript, type Vu } from '../runner/host/vu.js';
+import { createVu, loadScript, type Vu } from '../runner/host/hosted-vu.js';
 import { ctx, loopSpec } from '../runner/vu/test-support.js';
 import { realK6 } from '../devkit/real-k6.js';
 import { runBareBridge } from './lib/bare-bridge.js';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type * as VuApi from '../runner/host/vu.js';
+import type * as VuApi from '../runner/host/hosted-vu.js';
 import { ctx } from '../runner/vu/test-support.js';
 import { median } from './lib/engine-run.js';
 
@@ -109,7 +109,7 @@ const FLOOR = {} as typeof VuApi;
 const dir = await mkdtemp(join(tmpdir(), 'loadlab-vu-start-'));
 try {
   const apis: [string, typeof VuApi, string][] = [];
-  const current = (await import('../runner/host/vu.js')) as typeof VuApi;
+  const current = (await import('../runner/host/hosted-vu.js')) as typeof VuApi;
   for (const [name, code] of Object.entries(VARIANTS)) {
     const script = join(dir, `${name.replace(/\W+/g, '-')}.js`);
     await writeFile(script, code);
@@ -117,7 +117,7 @@ try {
   }
   if (process.env.BENCH_BASELINE) {
     // A baseline from before the runner's by-thread layout keeps the VU handle at runner/vu/index.ts.
-    const moved = resolve(process.env.BENCH_BASELINE, 'runner/host/vu.ts');
+    const moved = resolve(process.env.BENCH_BASELINE, 'runner/host/hosted-vu.ts');
     const entry = existsSync(moved) ? moved : resolve(process.env.BENCH_BASELINE, 'runner/vu/index.ts');
     const url = pathToFileURL(entry).href;
     apis.push(['plain, BENCH_BASELINE runner', (await import(url)) as typeof VuApi, apis[0]![2]]);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseRunArgs } from './cli/args.js';
 import { consolidate, scenarioMaxVus } from './options/options.js';
 import { endOffsetMs, executionPlan, maxPossibleVus } from './executors/execution-plan.js';
-import { createVu, loadScript } from './host/vu.js';
+import { createVu, loadScript } from './host/hosted-vu.js';
 import { chooseVuHost } from './host/vu-host-choice.js';
 
 export interface ScenarioRequirements {

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createVu, loadScript } from '../../runner/host/vu.js';
+import { createVu, loadScript } from '../../runner/host/hosted-vu.js';
 import { loopSpec } from '../../runner/vu/test-support.js';
 import { runBareBridge } from './bare-bridge.js';
 import { startTarget } from './measure.js';

@@ -1,7 +1,7 @@
 // Answers as Go's client reads them, on real k6 and the runner against one loopback server:
 // 1xx answers have their headers dropped, and an endless stream of them fails the
 // request at the sixth (`too many 1xx informational responses`) where the runner waited out the
-// timeout; answers that break off (row 15) are `unexpected EOF` (`invalid byte in chunk length` for
+// timeout; answers that break off are `unexpected EOF` (`invalid byte in chunk length` for
 // a bad chunk size), logged without the request's `Get "url":`, the part that came kept in r.body,
 // a connection closed before any answer is `EOF`, a reset names the connection's ends as Go's
 // net.OpError does, and a malformed status line is Go's `malformed HTTP status code "abc"`.

@@ -1,5 +1,5 @@
 // The main thread's handle on whatever runs a VU's code: a Node worker thread (worker-host.ts) or a
-// bare V8 isolate (isolate-host.ts). host/vu.ts drives a VU through this and answers its calls.
+// bare V8 isolate (isolate-host.ts). host/hosted-vu.ts drives a VU through this and answers its calls.
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerInit } from '../vu/worker-init.js';

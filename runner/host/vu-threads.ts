@@ -2,7 +2,7 @@
 // bundle from V8's code cache and evaluates its modules, then blocks until a VU hands it its
 // configuration (worker.ts reads it from the config port). So a run can start the threads of its
 // first VUs while it still loads the script and reads its options, and a VU made from a warm thread
-// has only the script's own init left. See ../vu/README.md "Where a run's seconds go".
+// has only the script's own init left. See bench/MEASUREMENTS.md "Where a run's seconds go".
 import { MessageChannel, type MessagePort, type Transferable, Worker } from 'node:worker_threads';
 import { workerCode, workerCodeCache, WORKER_FILENAME } from '../vu/worker-code.js';
 import type { VuThreadStart } from '../vu/worker-init.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { MetricsEngine, SummaryData } from '../metrics/index.js';
 import type { RunFlags } from '../options/run-flags.js';
 import type { TestConfig } from '../options/options.js';
-import type { Vu } from '../host/vu.js';
+import type { Vu } from '../host/hosted-vu.js';
 import { HANDLE_SUMMARY_TIMEOUT_MS, writeSummary } from './handle-summary.js';
 import { PhaseVu } from './phase.js';
 import type { VuFactory } from './vu-factory.js';

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunFlags } from '../options/run-flags.js';
-import { loadScript, ScriptLoadError, type ScriptBundle } from '../host/vu.js';
+import { loadScript, ScriptLoadError, type ScriptBundle } from '../host/hosted-vu.js';
 import { moduleProblem } from '../modules/api/names.js';
 import { parseSecretSources, SecretSourceError, type SecretSources } from '../options/secret-sources.js';
 import { EXIT } from './exit-codes.js';

@@ -2,7 +2,7 @@
 // timeout (setupTimeout, teardownTimeout, 2 min for handleSummary), and setup also ends at the first
 // signal. A phase that ends early leaves its VU behind: the caller abandons it (k6 runs each
 // phase in a VU of its own, so nothing after needs that one).
-import type { Vu } from '../host/vu.js';
+import type { Vu } from '../host/hosted-vu.js';
 import { EXIT } from './exit-codes.js';
 import type { RunLog } from './run-log.js';
 import type { VuFactory } from './vu-factory.js';

@@ -2,7 +2,7 @@
 // flags become the test's configuration and its metrics engine; k6's line and exit code otherwise.
 import { pathToFileURL } from 'node:url';
 import type { RunFlags } from '../options/run-flags.js';
-import { UncaughtInInitError, type Vu } from '../host/vu.js';
+import { UncaughtInInitError, type Vu } from '../host/hosted-vu.js';
 import { MetricsEngine, parseThresholds, ThresholdSyntaxError } from '../metrics/index.js';
 import {
   consolidate,

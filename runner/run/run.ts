@@ -2,7 +2,7 @@
 // (VU 0's init), the outputs started and the banner printed, the scheduler (VUs, setup, scenarios),
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../options/run-flags.js';
-import { closeWarmVuThreads, ScriptError, warmVuThreads } from '../host/vu.js';
+import { closeWarmVuThreads, ScriptError, warmVuThreads } from '../host/hosted-vu.js';
 import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';

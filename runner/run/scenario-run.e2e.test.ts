@@ -1,7 +1,7 @@
 // The executors with real VUs (worker threads): iteration counts, the end of a scenario,
 // gracefulRampDown and stopNow, on the looping path the VUs run by themselves.
 import assert from 'node:assert/strict';
-import type { IterationResult } from '../host/vu.js';
+import type { IterationResult } from '../host/hosted-vu.js';
 import { makeVu, settle, type Harness } from '../vu/test-support.js';
 import { ScenarioRun, type PooledVu } from './scenario-run.js';
 import type { ScenarioConfig } from '../options/options.js';

@@ -15,7 +15,7 @@ import {
   type IterationResult,
   type LoopSpec,
   type Vu,
-} from '../host/vu.js';
+} from '../host/hosted-vu.js';
 import {
   executorOf,
   type LoopBudget,

@@ -2,7 +2,7 @@
 // the test starts, one ScenarioRun per scenario started at its startTime, the vus/vus_max gauges,
 // the 2 s beat the thresholds are evaluated on, and the stops (Ctrl-C, test.abort(), abortOnFail)
 // through the RunController. What the end of the test needs comes back from run().
-import { INSTANCE_STATS, type IterationResult } from '../host/vu.js';
+import { INSTANCE_STATS, type IterationResult } from '../host/hosted-vu.js';
 import type { ScenarioConfig, TestConfig } from '../options/options.js';
 import type { Sample } from '../contracts.js';
 import { ScenarioRun, type PooledVu, type ScenarioDeps } from './scenario-run.js';

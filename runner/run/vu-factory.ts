@@ -1,7 +1,7 @@
 // The run's VUs: each an isolate or a worker with the same script, environment, hooks and shared memory, kept in
 // one list so the run closes every one of them, whatever phase it ends in.
 import type { RunFlags } from '../options/run-flags.js';
-import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/vu.js';
+import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/hosted-vu.js';
 import type { StartVuCode } from '../host/vu-code-host.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED } from '../host/vu.js';
+import { SC_COMPLETED, SC_INTERRUPTED, SC_LEFT, SC_STARTED } from '../host/hosted-vu.js';
 import { loopSpec, makeVu, settle, type Harness, vuSuite } from './test-support.js';
 
 describe('runner/vu: a VU looping by itself (looping executors)', function () {

@@ -13,7 +13,7 @@ import {
   type IterationContext,
   type LoopSpec,
   type Vu,
-} from '../host/vu.js';
+} from '../host/hosted-vu.js';
 
 export interface Target {
   base: string;

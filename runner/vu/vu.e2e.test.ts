@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ndjsonPoints } from '@loadlab/k6-format/ndjson';
-import { ScriptError, ScriptLoadError, loadScript } from '../host/vu.js';
+import { ScriptError, ScriptLoadError, loadScript } from '../host/hosted-vu.js';
 import { ctx, makeVu, writeScript, type Harness, vuSuite } from './test-support.js';
 import { K6_SAMPLES } from '../../devkit/k6-reference.js';
 

@@ -1,5 +1,5 @@
 // What a VU thread is started with and what its VU then sends it: the types the main thread
-// (host/vu.ts, host/vu-threads.ts) names of the worker, apart from its code.
+// (host/hosted-vu.ts, host/vu-threads.ts) names of the worker, apart from its code.
 import type { MessagePort } from 'node:worker_threads';
 import type { ScriptBundle } from '../script/load-script.js';
 

@@ -43,7 +43,7 @@ const CLOSED_WAIT_MS = 2000;
 /**
  * k6 closes its end right after writing the close frame: the host drops a connection whose peer
  * has not answered by then. On an interrupt the VU has 250 ms before its worker is terminated
- * (host/vu.ts), so it waits for the counts only briefly.
+ * (host/hosted-vu.ts), so it waits for the counts only briefly.
  */
 const CLOSE_DROP_MS = 1000;
 const INTERRUPTED_WAIT_MS = 100;

@@ -159,7 +159,7 @@ function sameScenario(a: IterationContext['scenario'], b: IterationContext['scen
   );
 }
 
-class WorkerVu implements Vu {
+class HostedVu implements Vu {
   readonly id: number;
   /** Replaced when an iteration has to be killed (see killBusyIteration). */
   private code!: VuCodeHost;
@@ -540,5 +540,5 @@ class WorkerVu implements Vu {
 }
 
 export function createVu(config: VuConfig, hooks: VuHooks): Vu {
-  return new WorkerVu(config, hooks);
+  return new HostedVu(config, hooks);
 }
