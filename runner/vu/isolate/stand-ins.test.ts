@@ -87,6 +87,9 @@ describe('runner/vu/isolate: stand-ins for Node modules, held to Node', () => {
       '/ünï/çødé.ts',
       '/tab\there/new\nline',
       '/b\\s',
+      '/work/main/scenarios/smoke-1_2.test.js',
+      // Every printable ASCII character once, inside a name: the plain path's shortcut and the escapes.
+      ...Array.from({ length: 0x5f }, (_, i) => `/x${String.fromCharCode(0x20 + i)}y/z.js`),
     ]) {
       const ours = pathToFileURL(p).href;
       assert.equal(ours, nodeUrl.pathToFileURL(p).href, p);
