@@ -46,6 +46,8 @@ export interface IsolateHostApi<Init = unknown> {
   send(message: BridgeCall): void;
   /** A blocking call: the answer is an ExternalCopy the isolate receives as a plain value. */
   call: HostReference<[BridgeCall], unknown>;
+  /** The VU's next command (a WorkerCommand), once the main thread has one; null: no more. */
+  next: HostReference<[], unknown>;
   /** isolated-vm's clock, read in the isolate's own thread: libuv's hrtime, as process.hrtime(). */
   lib: { hrtime(): [number, number] };
   /** The same instant as process.hrtime() and as the main thread's performance.now(). */

@@ -53,10 +53,15 @@ export class IsolateCodeCache {
 
   /**
    * The first VU to run init calls this with its isolate and that init's end: once it ends, the
-   * cache is made again there. Later calls do nothing. A failure keeps the cold cache.
+   * cache is made again there, and the promise returned settles (that isolate must run nothing else
+   * meanwhile). Later calls do nothing and return undefined. A failure keeps the cold cache.
    */
-  warmFrom(owner: IsolateOwner, isolate: IsolatedVm.Isolate, initEnded: Promise<unknown>): void {
-    if (this.warming) return;
+  warmFrom(
+    owner: IsolateOwner,
+    isolate: IsolatedVm.Isolate,
+    initEnded: Promise<unknown>,
+  ): Promise<void> | undefined {
+    if (this.warming) return undefined;
     this.warming = initEnded
       .then(async () => {
         const script = await trackIsolateCall(
@@ -68,5 +73,6 @@ export class IsolateCodeCache {
         if (warm) this.current = { ...this.current, cache: warm };
       })
       .catch(() => {});
+    return this.warming;
   }
 }

@@ -1,6 +1,7 @@
 // The VU isolates (isolate-host.ts) seen from outside: a script run in them sees the global scope k6
 // gives it, not Node's, and a VU that runs out of memory loses its isolate only.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from '../../devkit/command.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
@@ -11,6 +12,16 @@ import { workerCode } from '../vu/worker-code.js';
 import { assertVuLoopsOn, assertVuLostAlone } from '../testing/vu-out-of-memory.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+/** Linux's count of processes and threads made since boot (/proc/stat `processes`), or undefined. */
+function threadsMadeSinceBoot(): number | undefined {
+  try {
+    const line = /^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return line ? Number(line[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 describe('runner/host: VUs in V8 isolates', function () {
   this.timeout(180_000);
@@ -66,6 +77,20 @@ describe('runner/host: VUs in V8 isolates', function () {
   it('fixtures/out-of-memory-loop.js: a looping VU that runs out of memory iterates on in a fresh isolate', async function () {
     isolatesOrSkip(this);
     await assertVuLoopsOn();
+  });
+
+  it('fixtures/arrival-rate-threads.js: an arrival-rate VU takes its iterations on the thread it holds, not on a thread made per iteration', async function () {
+    isolatesOrSkip(this);
+    const before = threadsMadeSinceBoot();
+    if (before === undefined) this.skip(); // not Linux: no count of threads made
+    const r = await runLoadlab(['-q', join(FIXTURES, 'arrival-rate-threads.js')]);
+    const made = threadsMadeSinceBoot()! - before;
+    assert.equal(r.code, 0, r.stderr);
+    const iterations = Number(/iterations\.*: (\d+)/.exec(r.stdout)?.[1]);
+    assert.ok(iterations >= 300, r.stdout);
+    // The run's own processes and threads (Node's, esbuild's, a thread per VU) are a few dozen; a
+    // thread made per iteration, as isolated-vm does for a call when its pool is busy, is hundreds.
+    assert.ok(made < iterations / 2, `${made} threads and processes made for ${iterations} iterations`);
   });
 
   it("an isolate's bundle carries none of the modules only a worker-hosted VU builds; a worker's carries them", async () => {

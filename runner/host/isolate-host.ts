@@ -117,6 +117,7 @@ export const startIsolateVuCode: StartVuCode = (init, handlers) => {
 
 interface VuEntryRefs {
   handle: IsolatedVm.Reference<unknown>;
+  serve: IsolatedVm.Reference<unknown>;
 }
 
 class IsolateVuCode implements VuCodeHost, IsolateOwner {
@@ -128,6 +129,13 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
   private readonly started: Promise<VuEntryRefs>;
   private ended = false;
   private readonly vuId: number;
+  /** The first command's end (and the warm code cache's, when this VU made it), once it was sent. */
+  private firstDone: Promise<unknown> | undefined;
+  /** Whether the serve loop was started: it takes every command after the first. */
+  private serving = false;
+  /** Commands the serve loop has not taken yet, and its call waiting for the next one. */
+  private readonly commands: WorkerCommand[] = [];
+  private waitingForCommand: ((cmd: WorkerCommand) => void) | undefined;
 
   constructor(
     lib: Ivm,
@@ -155,6 +163,12 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
         const answer = await handlers.onCall(message);
         return new lib.ExternalCopy(answer).copyInto({ release: true });
       }),
+      next: new lib.Reference(async () => {
+        const cmd =
+          this.commands.shift() ??
+          (await new Promise<WorkerCommand>((resolve) => (this.waitingForCommand = resolve)));
+        return new lib.ExternalCopy(cmd).copyInto({ release: true });
+      }),
       lib: (lib as unknown as { lib: object }).lib,
       ...functions,
     };
@@ -177,7 +191,10 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     // one a hop to the isolate's thread and back (about 0.1 ms of this thread's time each, a
     // thousand VUs starting).
     const entry = context.global.getSync(ISOLATE_VU_GLOBAL, { reference: true });
-    const refs = { handle: entry.getSync('handle', { reference: true }) };
+    const refs = {
+      handle: entry.getSync('handle', { reference: true }),
+      serve: entry.getSync('serve', { reference: true }),
+    };
     entry.release();
     context.release();
     return refs;
@@ -194,17 +211,44 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     this.handlers.onFailure(/memory limit/.test(error.message) ? new VuOutOfMemory(this.vuId) : error);
   }
 
+  /**
+   * The first command (init) is a call of its own. The second starts the serve loop (once the first
+   * ended, and once the first VU's isolate made the warm code cache), which takes that one and every
+   * later one from `commands`: started at init, a thousand loops held a thousand threads while the
+   * other VUs still started, and each of their isolate calls had a thread made for it. Replies come
+   * as events; a rejection of either call is the isolate lost (out of memory, disposed).
+   */
   command(cmd: WorkerCommand): void {
-    // The reply comes as an event; a rejection here is the isolate lost (out of memory, disposed).
-    const ran = this.started
-      .then(({ handle }) =>
-        trackIsolateCall(
-          this,
-          handle.apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } }),
-        ),
-      )
+    if (!this.firstDone) {
+      const first = this.started
+        .then(({ handle }) =>
+          trackIsolateCall(
+            this,
+            handle.apply(undefined, [cmd], { arguments: { copy: true }, result: { promise: true } }),
+          ),
+        )
+        .catch((error: Error) => this.failed(error));
+      const warming = cmd.cmd === 'init' ? this.codeCache.warmFrom(this, this.isolate, first) : undefined;
+      this.firstDone = warming ?? first;
+      return;
+    }
+    const waiting = this.waitingForCommand;
+    this.waitingForCommand = undefined;
+    if (waiting) {
+      noteIsolateWork();
+      waiting(cmd);
+      return;
+    }
+    this.commands.push(cmd);
+    if (this.serving) return;
+    this.serving = true;
+    void this.firstDone
+      .then(() => this.started)
+      .then(({ serve }) => {
+        if (this.ended) return undefined;
+        return trackIsolateCall(this, serve.apply(undefined, [], { result: { promise: true } }));
+      })
       .catch((error: Error) => this.failed(error));
-    if (cmd.cmd === 'init') this.codeCache.warmFrom(this, this.isolate, ran);
   }
 
   /** Host events are k6/net/grpc's, a module only a worker-hosted VU builds (vu-host-choice.ts). */

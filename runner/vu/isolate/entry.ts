@@ -3,8 +3,8 @@
 // only defines the VU's code (so a snapshot can hold it); the host then sets its functions and the
 // VU's configuration on the global and calls ISOLATE_START_GLOBAL, which publishes the VuEntry.
 import { ISOLATE_START_GLOBAL, ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
-import type { BridgeCall } from '../../bridge/protocol.js';
-import { startVu } from '../vu-main.js';
+import type { BridgeCall, WorkerCommand } from '../../bridge/protocol.js';
+import { startVu, type VuEntry } from '../vu-main.js';
 import type { VuTransport } from '../vu-transport.js';
 import { host, takeHost } from './host.js';
 
@@ -16,6 +16,20 @@ const transport: VuTransport = {
     host.call.applySyncPromise(undefined, [message], { arguments: { copy: true } }),
 };
 
+/**
+ * The VU's commands after its first, taken from the main thread one at a time until it has no more,
+ * inside one call of the host's: the isolate keeps the thread it runs on between commands. A call
+ * per command made isolated-vm start a new thread whenever its pool (a thread per core, plus one) was
+ * busy, which a VU waiting on a request or a sleep keeps it: a thread per arrival-rate iteration.
+ */
+async function serve(vu: VuEntry): Promise<void> {
+  for (;;) {
+    const command = host.next.applySyncPromise(undefined, []) as WorkerCommand | null;
+    if (command === null) return;
+    await vu.handle(command);
+  }
+}
+
 Object.defineProperty(globalThis, ISOLATE_START_GLOBAL, {
   configurable: true,
   value: () => {
@@ -23,6 +37,7 @@ Object.defineProperty(globalThis, ISOLATE_START_GLOBAL, {
     // The source map stays on the main thread until an error needs it (isolate-api.ts).
     Object.defineProperty(host.init.bundle, 'sourceMap', { get: () => host.sourceMap() });
     delete (globalThis as Record<string, unknown>)[ISOLATE_START_GLOBAL];
-    Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: startVu(host.init, transport) });
+    const vu = startVu(host.init, transport);
+    Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: { ...vu, serve: () => serve(vu) } });
   },
 });
