@@ -112,9 +112,25 @@ describe('devkit/script-process and devkit/command', function () {
   });
 
   it('killAfterMs bounds a process that hangs', async () => {
-    const proc = startProcess(...node('setInterval(() => {}, 1000)'), { killAfterMs: 300 });
+    const proc = startProcess(...node("console.log('hung'); setInterval(() => {}, 1000)"), {
+      killAfterMs: 300,
+    });
+    assert.match(proc.ending(), /^still running after \d+\.\d s/);
     assert.equal(await proc.exit, null);
     assert.equal(proc.child.signalCode, 'SIGKILL');
+    assert.match(
+      proc.ending(),
+      /^ended by SIGKILL \(killAfterMs: 300 ms\) after \d+\.\d s; its output ended with:\nhung\n$/,
+    );
+  });
+
+  it('ending() tells a code from a signal the harness did not send', async () => {
+    const coded = startProcess(...node("console.error('bad'); process.exit(3)"));
+    await coded.exit;
+    assert.match(coded.ending(), /^exited with code 3 after \d+\.\d s; its output ended with:\nbad\n$/);
+    const crashed = startProcess(...node("process.kill(process.pid, 'SIGSEGV')"), { killAfterMs: 60_000 });
+    await crashed.exit;
+    assert.match(crashed.ending(), /^ended by SIGSEGV after /);
   });
 
   it('runCommand returns the exit code, stdout and stderr', async () => {

@@ -29,6 +29,11 @@ export interface ScriptProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Why the command could not be started at all (ENOENT, EACCES), if so. */
   startError(): Error | undefined;
+  /**
+   * How it ended, for an assertion's message: the code or the signal (and whether it was this
+   * harness's killAfterMs), the seconds it ran, then the end of its output.
+   */
+  ending(): string;
 }
 
 export interface ScriptOptions {
@@ -101,10 +106,16 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
   };
   child.stdout!.on('data', (d: Buffer) => collect('out', d.toString()));
   child.stderr!.on('data', (d: Buffer) => collect('err', d.toString()));
+  const startedAt = performance.now();
+  let endedAt: number | undefined;
+  let killedByBound = false;
   const killer =
     options.killAfterMs === undefined
       ? undefined
-      : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+      : setTimeout(() => {
+          killedByBound = true;
+          child.kill('SIGKILL');
+        }, options.killAfterMs);
   // A command that cannot start (ENOENT) emits 'error' and may never emit 'exit': it ends as exit 127, as a shell says.
   let spawnError: Error | undefined;
   child.once('error', (error) => {
@@ -119,6 +130,7 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
   const exit = ended('exit');
   const closed = ended('close');
   void exit.then(() => {
+    endedAt = performance.now();
     clearTimeout(killer);
     if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
   });
@@ -134,6 +146,16 @@ export function startProcess(command: string, args: string[], options: ScriptOpt
       return exit;
     },
     startError: () => spawnError,
+    ending() {
+      const ran = `${(((endedAt ?? performance.now()) - startedAt) / 1000).toFixed(1)} s`;
+      const how =
+        endedAt === undefined
+          ? `still running after ${ran}`
+          : child.signalCode !== null
+            ? `ended by ${child.signalCode}${killedByBound ? ` (killAfterMs: ${options.killAfterMs} ms)` : ''} after ${ran}`
+            : `exited with code ${child.exitCode ?? 127} after ${ran}`;
+      return `${how}; its output ended with:\n${both.slice(-3000)}`;
+    },
   };
 }
 

@@ -143,7 +143,7 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     await page.screenshot({ path: artifactPath('live-dashboard-run.png'), fullPage: true });
 
     const code = await child.exit; // with the tab still connected
-    assert.equal(code, 0, child.err());
+    assert.equal(code, 0, child.ending());
     await page.waitForFunction(() => document.getElementById('live-status')?.textContent === 'run finished');
     assert.deepEqual(
       await page.evaluate(() => [window.__loadlab.renders, window.__loadlab.charts.map((c) => c.plot.__id)]),
