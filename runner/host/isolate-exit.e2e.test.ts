@@ -10,7 +10,7 @@ import { isolatesOrSkip } from '../testing/vu-isolates.js';
 const CHILD = join(import.meta.dirname, 'fixtures', 'isolate-exit-child.ts');
 const RUNS = 8;
 
-async function exits(mode: 'settle'): Promise<string[]> {
+async function exits(mode: 'settle' | 'serve'): Promise<string[]> {
   const [node, args] = nodeScript(CHILD, [mode]);
   const ends: string[] = [];
   for (let i = 0; i < RUNS; i += 1) {
@@ -26,5 +26,10 @@ describe('runner/host: exiting while VU isolates run', function () {
   it(`settleIsolates(): ${RUNS} exits with sleeping isolates all end with the process's own code`, async function () {
     isolatesOrSkip(this);
     assert.deepEqual(await exits('settle'), Array(RUNS).fill('exit 105'));
+  });
+
+  it(`a VU's end: ${RUNS} exits right after isolates whose serve loops waited were answered, then disposed, all end with the process's own code`, async function () {
+    isolatesOrSkip(this);
+    assert.deepEqual(await exits('serve'), Array(RUNS).fill('exit 105'));
   });
 });

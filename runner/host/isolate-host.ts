@@ -17,6 +17,7 @@ import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
+import { CommandMailbox } from './command-mailbox.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
 import { noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import {
@@ -131,11 +132,10 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
   private readonly vuId: number;
   /** The first command's end (and the warm code cache's, when this VU made it), once it was sent. */
   private firstDone: Promise<unknown> | undefined;
-  /** Whether the serve loop was started: it takes every command after the first. */
-  private serving = false;
-  /** Commands the serve loop has not taken yet, and its call waiting for the next one. */
-  private readonly commands: WorkerCommand[] = [];
-  private waitingForCommand: ((cmd: WorkerCommand) => void) | undefined;
+  /** The serve loop's call, once started: it takes every command after the first. */
+  private serving: Promise<unknown> | undefined;
+  /** The commands the serve loop has not taken yet. */
+  private readonly mailbox = new CommandMailbox<WorkerCommand>();
 
   constructor(
     lib: Ivm,
@@ -163,11 +163,10 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
         const answer = await handlers.onCall(message);
         return new lib.ExternalCopy(answer).copyInto({ release: true });
       }),
+      // null (the mailbox closed) ends the serve loop.
       next: new lib.Reference(async () => {
-        const cmd =
-          this.commands.shift() ??
-          (await new Promise<WorkerCommand>((resolve) => (this.waitingForCommand = resolve)));
-        return new lib.ExternalCopy(cmd).copyInto({ release: true });
+        const cmd = await this.mailbox.take();
+        return cmd === null ? null : new lib.ExternalCopy(cmd).copyInto({ release: true });
       }),
       lib: (lib as unknown as { lib: object }).lib,
       ...functions,
@@ -232,17 +231,9 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
       this.firstDone = warming ?? first;
       return;
     }
-    const waiting = this.waitingForCommand;
-    this.waitingForCommand = undefined;
-    if (waiting) {
-      noteIsolateWork();
-      waiting(cmd);
-      return;
-    }
-    this.commands.push(cmd);
-    if (this.serving) return;
-    this.serving = true;
-    void this.firstDone
+    if (this.mailbox.isWaiting) noteIsolateWork(); // the loop's thread runs again
+    if (!this.mailbox.put(cmd) || this.serving) return;
+    this.serving = this.firstDone
       .then(() => this.started)
       .then(({ serve }) => {
         if (this.ended) return undefined;
@@ -256,14 +247,26 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     throw new Error(`VU ${this.vuId}: a ${event.t} event for a VU isolate, which has no gRPC`);
   }
 
-  /** Ends the isolate, and whatever it runs, without reporting it as lost. */
+  /**
+   * Ends the isolate's code without reporting it as lost: a serve loop waiting for a command is
+   * answered so that it returns, leaving the isolate idle; anything else running ends with the
+   * isolate, disposed now (see command-mailbox.ts for why the two differ).
+   */
   stop(): void {
     this.ended = true;
-    if (!this.isolate.isDisposed) this.isolate.dispose();
+    if (this.mailbox.isWaiting) this.mailbox.close();
+    else this.dispose();
   }
 
-  terminate(): Promise<void> {
+  async terminate(): Promise<void> {
+    const loopEnding = this.mailbox.isWaiting ? this.serving : undefined;
     this.stop();
-    return Promise.resolve();
+    await loopEnding;
+    this.dispose();
+  }
+
+  private dispose(): void {
+    this.mailbox.close();
+    if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 }
