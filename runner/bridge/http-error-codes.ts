@@ -10,6 +10,7 @@ export const HTTP_ERROR_CODE = {
   defaultDns: 1100,
   dnsNoSuchHost: 1101,
   defaultTcp: 1200,
+  tcpBrokenPipe: 1201,
   tcpDialTimeout: 1211,
   tcpDialRefused: 1212,
   tcpResetByPeer: 1220,

@@ -9,6 +9,13 @@ describe("runner/host/http-engine: k6's error codes for a request that failed", 
     const cases: [Error, string, number][] = [
       [failure('ECONNREFUSED'), 'dial: connection refused', 1212],
       [failure('ECONNRESET'), 'read: connection reset by peer', 1220],
+      [Object.assign(failure('ECONNRESET'), { syscall: 'write' }), 'write: connection reset by peer', 1220],
+      [Object.assign(failure('EPIPE', 'write EPIPE'), { syscall: 'write' }), 'write: broken pipe', 1201],
+      [
+        Object.assign(new Error('other side closed'), { cause: { code: 'EPIPE', syscall: 'write' } }),
+        'write: broken pipe',
+        1201,
+      ],
       [failure('ENOTFOUND'), 'lookup: no such host', 1101],
       [failure('EAI_AGAIN'), 'lookup: temporary failure', 1100],
       [failure('UND_ERR_CONNECT_TIMEOUT'), 'dial: i/o timeout', 1211],

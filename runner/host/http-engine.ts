@@ -212,14 +212,23 @@ export function classifyError(err: Error & { code?: string }): {
   code: number;
   detail?: string;
 } {
-  const code = err.code ?? (err.cause as { code?: string } | undefined)?.code ?? '';
+  const cause = err.cause as { code?: string; syscall?: string } | undefined;
+  const code = err.code ?? cause?.code ?? '';
+  // Go's net.OpError names the operation that failed (k6 keeps it): Node's error its syscall.
+  const op = (err as { syscall?: string }).syscall ?? cause?.syscall;
   const tlsRefusal = goTlsError(err);
   if (tlsRefusal) return tlsRefusal;
   switch (code) {
     case 'ECONNREFUSED':
       return { error: 'dial: connection refused', code: HTTP_ERROR_CODE.tcpDialRefused };
     case 'ECONNRESET':
-      return { error: 'read: connection reset by peer', code: HTTP_ERROR_CODE.tcpResetByPeer };
+      return {
+        error: `${op === 'write' ? 'write' : 'read'}: connection reset by peer`,
+        code: HTTP_ERROR_CODE.tcpResetByPeer,
+      };
+    case 'EPIPE':
+      // Only a write meets a closed pipe.
+      return { error: 'write: broken pipe', code: HTTP_ERROR_CODE.tcpBrokenPipe };
     case 'ENOTFOUND':
       return { error: 'lookup: no such host', code: HTTP_ERROR_CODE.dnsNoSuchHost };
     case 'EAI_AGAIN':
