@@ -5,26 +5,12 @@ import { join } from 'node:path';
 import { compareScenario, NOISE } from './compare.js';
 import type { ScenarioReport } from './model.js';
 import { findPreviousRun, groupInputs, makeRunId } from './runs.js';
+import { scenarioReport } from './test-helpers.js';
 
 function scenario(p95: number, errorRate: number, requests = 100, endpointP95 = p95): ScenarioReport {
-  return {
+  return scenarioReport({
     scenario: 's',
-    passed: true,
-    problems: [],
-    totals: {
-      durationMs: 10_000,
-      requests,
-      rps: requests / 10,
-      errorRate,
-      p95,
-      avg: p95 / 2,
-      checksPassed: 10,
-      checksFailed: 0,
-      iterations: 10,
-      vusMax: 2,
-    },
-    thresholds: [],
-    checks: [],
+    totals: { requests, rps: requests / 10, errorRate, p95, avg: p95 / 2 },
     endpoints: [
       {
         name: 'GET /health',
@@ -39,10 +25,7 @@ function scenario(p95: number, errorRate: number, requests = 100, endpointP95 = 
         max: endpointP95,
       },
     ],
-    statuses: [],
-    errors: [],
-    latencyLimits: [],
-  };
+  });
 }
 
 describe('comparison noise rule', () => {

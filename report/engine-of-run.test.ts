@@ -6,31 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEngine, logPathFor, parseEngineLine, readEngine } from './engine-of-run.js';
 import { buildReport, type ScenarioReport } from './model.js';
+import { scenarioReport } from './test-helpers.js';
 
-const scenario = (engine?: ScenarioReport['engine']): ScenarioReport => ({
-  scenario: 'smoke',
-  passed: true,
-  problems: [],
-  totals: {
-    durationMs: 10_000,
-    requests: 100,
-    rps: 10,
-    errorRate: 0,
-    p95: 10,
-    avg: 5,
-    checksPassed: 10,
-    checksFailed: 0,
-    iterations: 10,
-    vusMax: 2,
-  },
-  thresholds: [],
-  checks: [],
-  endpoints: [],
-  statuses: [],
-  errors: [],
-  latencyLimits: [],
-  ...(engine ? { engine } : {}),
-});
+const scenario = (engine?: ScenarioReport['engine']): ScenarioReport =>
+  scenarioReport(engine ? { engine } : {});
 
 describe('report: which engine ran', () => {
   it('reads the last engine line of a log, with its version, and older lines without one', () => {
