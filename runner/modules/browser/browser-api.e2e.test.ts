@@ -96,6 +96,36 @@ function sampleKey(p: NdjsonPointLine): string {
   return `${p.metric} ${path} ${tags} ${value}`;
 }
 
+/** Real k6's runs of a fixture: 3 at most, the first given. */
+const YARDSTICK_RUNS = 3;
+
+/**
+ * Real k6 is the yardstick, and on a loaded machine its browser module now and then fails where it
+ * otherwise never does (in CI: `cannot set cookies: context canceled` for one cookie of six; an exit
+ * with no browser sample at all). So when `agrees` throws for k6's run, k6 runs the fixture again on
+ * its own, up to YARDSTICK_RUNS runs in all; each disagreement is printed, and the last one fails the
+ * test. The runner runs once: a difference of its own fails whatever k6 does.
+ */
+async function againstYardstick(
+  first: EngineRun,
+  runK6: () => Promise<EngineRun>,
+  agrees: (k6: EngineRun) => void,
+): Promise<EngineRun> {
+  let real = first;
+  for (let run = 1; ; run++) {
+    try {
+      agrees(real);
+      return real;
+    } catch (error) {
+      if (run === YARDSTICK_RUNS) throw error;
+      console.warn(
+        `      real k6 run ${run} of ${YARDSTICK_RUNS} disagreed; again:\n${(error as Error).message}`,
+      );
+      real = await runK6();
+    }
+  }
+}
+
 /** Runs a fixture on both engines at once: both exit 0 and log the same `count` lines, returned. */
 async function sameLinesOnBoth(
   k6: string[],
@@ -103,14 +133,14 @@ async function sameLinesOnBoth(
   flags: string[],
   count: number,
 ): Promise<string[]> {
-  const [real, ours] = await Promise.all([
-    runEngine(k6, `${FIXTURES}/${fixture}`, flags),
-    runEngine(RUNNER, `${FIXTURES}/${fixture}`, flags),
-  ]);
-  assert.equal(real.code, 0, real.stderr);
+  const runK6 = () => runEngine(k6, `${FIXTURES}/${fixture}`, flags);
+  const [first, ours] = await Promise.all([runK6(), runEngine(RUNNER, `${FIXTURES}/${fixture}`, flags)]);
   assert.equal(ours.code, 0, ours.stderr);
-  assert.equal(real.lines.length, count, real.lines.join('\n'));
-  assert.deepEqual(ours.lines, real.lines);
+  const real = await againstYardstick(first, runK6, (k6Run) => {
+    assert.equal(k6Run.code, 0, k6Run.stderr);
+    assert.equal(k6Run.lines.length, count, k6Run.lines.join('\n'));
+    assert.deepEqual(ours.lines, k6Run.lines);
+  });
   return real.lines;
 }
 
@@ -139,18 +169,21 @@ describe('k6/browser on real k6 and on the runner', function () {
     const k6 = realK6OrSkip(this);
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-api-summary-'));
     const flags = (engine: string) => ['-e', `SITE=${site}`, '--summary-export', join(dir, `${engine}.json`)];
-    const [real, ours] = await Promise.all([
-      runEngine(k6, `${FIXTURES}/k6-api.js`, flags('k6')),
+    const runK6 = () => runEngine(k6, `${FIXTURES}/k6-api.js`, flags('k6'));
+    const [first, ours] = await Promise.all([
+      runK6(),
       runEngine(RUNNER, `${FIXTURES}/k6-api.js`, flags('runner')),
     ]);
-    assert.equal(real.code, 0, real.stderr);
     assert.equal(ours.code, 0, ours.stderr);
-    assert.ok(real.lines.length >= 25, real.lines.join('\n'));
-    assert.deepEqual(ours.lines, real.lines);
     const checks = (engine: string) =>
       (JSON.parse(readFileSync(join(dir, `${engine}.json`), 'utf8')) as { metrics: { checks: object } })
         .metrics.checks;
-    assert.deepEqual(checks('runner'), checks('k6'));
+    const real = await againstYardstick(first, runK6, (k6Run) => {
+      assert.equal(k6Run.code, 0, k6Run.stderr);
+      assert.ok(k6Run.lines.length >= 25, k6Run.lines.join('\n'));
+      assert.deepEqual(ours.lines, k6Run.lines);
+      assert.deepEqual(checks('runner'), checks('k6'));
+    });
     assert.deepEqual(checks('k6'), { passes: 2, fails: 0, value: 1 });
     assert.ok(real.lines.includes('level=info msg="taps [3,3]" source=console'), real.lines.join('\n'));
   });
@@ -172,26 +205,29 @@ describe('k6/browser on real k6 and on the runner', function () {
   it('fixtures/page-events.js: request, response and route handlers see the requests k6 shows them (the favicon too), each route handler before its request listeners', async function () {
     const k6 = realK6OrSkip(this);
     const flags = ['-e', `SITE=${new URL('/events/', site).href}`, '--summary-mode=disabled'];
-    const [real, ours] = await Promise.all([
-      runEngine(k6, `${FIXTURES}/page-events.js`, flags),
+    const runK6 = () => runEngine(k6, `${FIXTURES}/page-events.js`, flags);
+    const [first, ours] = await Promise.all([
+      runK6(),
       runEngine(RUNNER, `${FIXTURES}/page-events.js`, flags),
     ]);
-    assert.equal(real.code, 0, real.stderr);
     assert.equal(ours.code, 0, ours.stderr);
     // Subresources load side by side, so lines of different requests come in Chromium's order: the
     // sets are compared, and each request's own order (route, request, response), which is k6's.
-    assert.ok(real.lines.length >= 20, real.lines.join('\n'));
-    assert.ok(
-      real.lines.includes(
-        'level=info msg="page.on: GoError: unknown page on event: \\"requestfinished\\"" source=console',
-      ),
-      real.lines.join('\n'),
-    );
-    assert.ok(
-      real.lines.some((l) => l.includes('response 404 /favicon.ico')),
-      real.lines.join('\n'),
-    );
-    assert.deepEqual([...ours.lines].sort(), [...real.lines].sort());
+    const real = await againstYardstick(first, runK6, (k6Run) => {
+      assert.equal(k6Run.code, 0, k6Run.stderr);
+      assert.ok(k6Run.lines.length >= 20, k6Run.lines.join('\n'));
+      assert.ok(
+        k6Run.lines.includes(
+          'level=info msg="page.on: GoError: unknown page on event: \\"requestfinished\\"" source=console',
+        ),
+        k6Run.lines.join('\n'),
+      );
+      assert.ok(
+        k6Run.lines.some((l) => l.includes('response 404 /favicon.ico')),
+        k6Run.lines.join('\n'),
+      );
+      assert.deepEqual([...ours.lines].sort(), [...k6Run.lines].sort());
+    });
     for (const lines of [real.lines, ours.lines]) {
       for (const p of Object.keys(EVENTS_SITE).concat('/favicon.ico')) {
         const at = (what: string) =>
