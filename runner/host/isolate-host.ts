@@ -213,7 +213,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
   /**
    * The first command (init) is a call of its own. The second starts the serve loop (once the first
    * ended, and once the first VU's isolate made the warm code cache), which takes that one and every
-   * later one from `commands`: started at init, a thousand loops held a thousand threads while the
+   * later one from the mailbox: started at init, a thousand loops held a thousand threads while the
    * other VUs still started, and each of their isolate calls had a thread made for it. Replies come
    * as events; a rejection of either call is the isolate lost (out of memory, disposed).
    */
