@@ -3,7 +3,7 @@ import { parseRunArgs, UsageError } from './cli/args.js';
 import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './cli/help.js';
 import { RunController, runTest, EXIT } from './run/run.js';
 import { logLine } from './run/console.js';
-import { settleIsolates } from './host/isolate-exit.js';
+import { exitAfterSettling } from './host/isolate-exit.js';
 
 /** How Go's os.Signal prints the signals k6 stops on. */
 const GO_SIGNAL_NAMES: Partial<Record<NodeJS.Signals, string>> = {
@@ -72,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
     const name = GO_SIGNAL_NAMES[signal] ?? signal;
     if (signals > 1) {
       process.stderr.write(logLine('error', 'Aborting k6 in response to signal', { sig: name }));
-      void settleIsolates().then(() => process.exit(EXIT.externalAbort));
+      void exitAfterSettling(EXIT.externalAbort);
       return;
     }
     controller.requestStop('signal', name);

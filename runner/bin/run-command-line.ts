@@ -1,6 +1,6 @@
 // Runs `loadlab` with this process's arguments and exits with its code, whatever handles are left open.
 import { main } from '../main.js';
-import { settleIsolates } from '../host/isolate-exit.js';
+import { exitWith } from '../host/isolate-exit.js';
 
 export async function runCommandLine(): Promise<void> {
   let code: number;
@@ -12,8 +12,7 @@ export async function runCommandLine(): Promise<void> {
     );
     process.exit(1);
   }
-  // Worker threads and sockets are closed; exit explicitly so a lingering handle never holds CI, once
-  // no VU isolate's thread can still be tearing one down (host/isolate-exit.ts).
-  await settleIsolates();
-  process.stdout.write('', () => process.exit(code));
+  // Worker threads and sockets are closed: the process ends by itself, or explicitly if a lingering
+  // handle would hold it (host/isolate-exit.ts).
+  exitWith(code);
 }

@@ -138,6 +138,8 @@ interface Pending {
   cmd: Command['cmd'];
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
+  /** The interrupt's deadline (FORCED_INTERRUPT_MS), cleared once the command settles. */
+  forced?: NodeJS.Timeout;
 }
 
 /**
@@ -279,7 +281,7 @@ class HostedVu implements Vu {
     const old = this.code;
     this.grpc?.closeAll();
     this.startWorker();
-    void old.terminate();
+    void old.terminate(true);
     this.lastIterate = undefined;
     if (p.cmd === 'loop') {
       if (this.loopCounters) Atomics.add(this.loopCounters, SC_INTERRUPTED, 1);
@@ -434,7 +436,20 @@ class HostedVu implements Vu {
     if (this.pending) return Promise.reject(new Error(`VU ${this.id} is busy`));
     const seq = ++this.seq;
     return new Promise<T>((resolve, reject) => {
-      this.pending = { seq, cmd: cmd.cmd, resolve: resolve as (v: unknown) => void, reject };
+      // A deadline left running after the command settled would hold the process at its end.
+      const pending: Pending = {
+        seq,
+        cmd: cmd.cmd,
+        resolve: (v) => {
+          clearTimeout(pending.forced);
+          resolve(v as T);
+        },
+        reject: (e) => {
+          clearTimeout(pending.forced);
+          reject(e);
+        },
+      };
+      this.pending = pending;
       this.code.command({ ...cmd, seq } as WorkerCommand);
     });
   }
@@ -517,7 +532,8 @@ class HostedVu implements Vu {
     this.grpc?.cancelAll();
     const p = this.pending;
     if (p?.cmd === 'loop' || p?.cmd === 'iterate' || p?.cmd === 'iterate-next') {
-      setTimeout(() => {
+      clearTimeout(p.forced);
+      p.forced = setTimeout(() => {
         if (this.pending === p) this.killBusyIteration(p);
       }, FORCED_INTERRUPT_MS);
     }
@@ -533,7 +549,7 @@ class HostedVu implements Vu {
     const p = this.pending;
     this.pending = undefined;
     p?.reject(new Error(`VU ${this.id} closed`));
-    await this.code.terminate();
+    await this.code.terminate(p !== undefined);
     this.grpc?.closeAll();
     await this.engine.close();
   }

@@ -10,7 +10,7 @@ import { isolatesOrSkip } from '../testing/vu-isolates.js';
 const CHILD = join(import.meta.dirname, 'fixtures', 'isolate-exit-child.ts');
 const RUNS = 8;
 
-async function exits(mode: 'settle' | 'serve'): Promise<string[]> {
+async function exits(mode: 'settle' | 'serve' | 'natural'): Promise<string[]> {
   const [node, args] = nodeScript(CHILD, [mode]);
   const ends: string[] = [];
   for (let i = 0; i < RUNS; i += 1) {
@@ -31,5 +31,10 @@ describe('runner/host: exiting while VU isolates run', function () {
   it(`a VU's end: ${RUNS} exits right after isolates whose serve loops waited were answered, then disposed, all end with the process's own code`, async function () {
     isolatesOrSkip(this);
     assert.deepEqual(await exits('serve'), Array(RUNS).fill('exit 105'));
+  });
+
+  it(`exitWith() after such an end: ${RUNS} processes that end by themselves all end with their own code`, async function () {
+    isolatesOrSkip(this);
+    assert.deepEqual(await exits('natural'), Array(RUNS).fill('exit 105'));
   });
 });

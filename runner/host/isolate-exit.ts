@@ -4,7 +4,9 @@
 // isolate then dies in isolated-vm's PlatformDelegate::UnregisterIsolate and takes the process with
 // it (SIGSEGV instead of k6's exit code). Nothing tells this thread that another one let go of an
 // isolate, so the exit waits for what it can see: every call into an isolate settled, then a short
-// quiet time with no isolate work, in which such a thread finishes.
+// quiet time with no isolate work, in which such a thread finishes. Node's own exit, when nothing is
+// left to run, does better: isolated-vm's environment cleanup hook disposes every isolate still made
+// and waits until each is destroyed, so exitWith() lets the process end so when it can.
 
 /** An isolate's owner, as the exit sees it: stops the isolate's code without a report of its own. */
 export interface IsolateOwner {
@@ -56,4 +58,34 @@ export async function settleIsolates(limitMs = SETTLE_LIMIT_MS): Promise<void> {
   await Promise.race([Promise.allSettled(calls), delay(deadline - performance.now())]);
   const quietAt = Math.min(lastWorkAt + THREAD_LEAVE_MS, deadline);
   await delay(quietAt - performance.now());
+}
+
+/**
+ * Ends the process with `code` once stdout is written. When no call into an isolate is left, the
+ * process ends as Node ends it with nothing left to run, through isolated-vm's cleanup hook (no wait
+ * here); a handle something left open must not hold it, so after the quiet time it exits as
+ * exitAfterSettling() does. A call still running (a VU asleep) takes exitAfterSettling() at once.
+ * LOADLAB_DEBUG_EXIT=1 prints a line when the exit does not happen by itself, and why.
+ */
+export function exitWith(code: number): void {
+  process.exitCode = code;
+  const debug = Boolean(process.env.LOADLAB_DEBUG_EXIT);
+  if (running.size > 0) {
+    if (debug)
+      process.stderr.write(`loadlab: the exit waited for ${running.size} VU isolates still running\n`);
+    void exitAfterSettling(code);
+    return;
+  }
+  setTimeout(() => {
+    if (debug) {
+      process.stderr.write(`loadlab: the exit was held by ${process.getActiveResourcesInfo().join(', ')}\n`);
+    }
+    void exitAfterSettling(code);
+  }, THREAD_LEAVE_MS).unref();
+}
+
+/** settleIsolates(), then process.exit(code) once stdout is written. */
+export async function exitAfterSettling(code: number): Promise<void> {
+  await settleIsolates();
+  process.stdout.write('', () => process.exit(code));
 }

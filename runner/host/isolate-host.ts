@@ -258,9 +258,16 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     else this.dispose();
   }
 
-  async terminate(): Promise<void> {
-    const loopEnding = this.mailbox.isWaiting ? this.serving : undefined;
-    this.stop();
+  /**
+   * A VU that is not busy ends through its serve loop: the closed mailbox answers its next take
+   * with null even when that take is still to come (the loop just posted a reply), so the isolate
+   * is idle when disposed, and no call into it is left for the exit to wait for (isolate-exit.ts).
+   */
+  async terminate(busy: boolean): Promise<void> {
+    const loopEnding = this.mailbox.isWaiting || !busy ? this.serving : undefined;
+    this.ended = true;
+    if (loopEnding) this.mailbox.close();
+    else this.stop();
     await loopEnding;
     this.dispose();
   }

@@ -33,8 +33,12 @@ export interface VuCodeHost {
   command(cmd: WorkerCommand): void;
   /** An event of the main thread's own (k6/net/grpc streams and async calls). */
   hostEvent(event: GrpcEvent): void;
-  /** Ends the VU's code at once, wherever it is. */
-  terminate(): Promise<void>;
+  /**
+   * Ends the VU's code. `busy`: a command has not been answered (its code may run for ever), so it
+   * ends at once, wherever it is; else it ends once back between commands, which it is, or is about
+   * to be.
+   */
+  terminate(busy: boolean): Promise<void>;
 }
 
 /** Starts a VU's code with its configuration; the handlers hear from it from then on. */

@@ -280,8 +280,15 @@ export class ScenarioRun implements ScenarioDriver {
       this.frozen = { status: '↓', ...scenarioProgress(this.snapshot(), this.clockPastEnd()) };
     }
     this.halt();
-    const timer = sleep(this.config.gracefulStopMs).then(() => 'timeout' as const);
-    if ((await Promise.race([work.then(() => 'done' as const), timer])) === 'timeout') {
+    // Cleared when the work ends first: a grace timer left running held the process for up to
+    // gracefulStop after the run had ended.
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), Math.max(0, this.config.gracefulStopMs));
+    });
+    const first = await Promise.race([work.then(() => 'done' as const), graceOver]);
+    clearTimeout(timer);
+    if (first === 'timeout') {
       for (const p of this.deps.vus) if (p.busy) p.vu.interrupt();
     }
     await work;
