@@ -303,7 +303,14 @@ export type WorkerEvent =
   /** A WebSocket for the main thread to host (host/websocket-engine.ts). */
   | WsOpenCall
   | { t: 'reply'; seq: number; ok: true; value: unknown; samples: SampleBatch }
-  | { t: 'reply'; seq: number; ok: false; error: string; kind: 'script' | 'internal' | 'init-promise' }
+  /** `promise`: setup or teardown left a promise rejected and unhandled (k6: its line, exit 255). */
+  | {
+      t: 'reply';
+      seq: number;
+      ok: false;
+      error: string;
+      kind: 'script' | 'internal' | 'init-promise' | 'promise';
+    }
   | { t: 'samples'; samples: SampleBatch }
   /** A looped iteration that has something to report (error, abort, test.fail). */
   | {

@@ -4,7 +4,12 @@
 import { fileURLToPath } from 'node:url';
 import type { IterationView } from '../bridge/iteration-view.js';
 import type { MetricType, Sample, ValueType } from '../contracts.js';
-import { ScriptError, ScriptLoadError, UncaughtInInitError } from '../script/errors.js';
+import {
+  ScriptError,
+  ScriptLoadError,
+  UncaughtInInitError,
+  UncaughtInPromiseError,
+} from '../script/errors.js';
 import { failedHop, HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
 import type { GrpcEngine } from './grpc-engine.js';
@@ -37,7 +42,7 @@ import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 import { VuOutOfMemory, type StartVuCode, type VuCodeHost } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
 
-export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError };
+export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError, UncaughtInPromiseError };
 export { closeWarmVuThreads, warmVuThreads } from './vu-threads.js';
 export {
   INSTANCE_STATS,
@@ -379,7 +384,11 @@ class HostedVu implements Vu {
         if (ev.ok) p.resolve(ev.value);
         else
           p.reject(
-            ev.kind === 'init-promise' ? new UncaughtInInitError(ev.error) : new ScriptError(ev.error),
+            ev.kind === 'init-promise'
+              ? new UncaughtInInitError(ev.error)
+              : ev.kind === 'promise'
+                ? new UncaughtInPromiseError(ev.error)
+                : new ScriptError(ev.error),
           );
       }
     }

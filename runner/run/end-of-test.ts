@@ -7,7 +7,15 @@ import type { Output } from '../contracts.js';
 import type { ConsoleIO } from './console.js';
 import { EXIT } from './exit-codes.js';
 import { writeSummary } from './handle-summary.js';
-import { abortedBySignal, boundPhase, phaseTimedOut, type PhaseVu, type RunEnding } from './phase.js';
+import { UncaughtInPromiseError } from '../script/errors.js';
+import {
+  abortedBySignal,
+  boundPhase,
+  phaseTimedOut,
+  uncaughtInPromise,
+  type PhaseVu,
+  type RunEnding,
+} from './phase.js';
 import type { RunLog } from './run-log.js';
 import type { RunController, ScenariosOutcome } from './scheduler.js';
 import { isThresholdAware } from './thresholds.js';
@@ -49,8 +57,11 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
         ending = phaseTimedOut('teardown', config.teardownTimeoutMs);
       }
     } catch (error) {
-      teardownFailed = true;
-      log('error', (error as Error).message, { hint: 'script exception' });
+      if (error instanceof UncaughtInPromiseError) ending = uncaughtInPromise(error);
+      else {
+        teardownFailed = true;
+        log('error', (error as Error).message, { hint: 'script exception' });
+      }
     }
   }
   // As k6, after teardown, when a run that ended by itself (not by Ctrl-C or an error) saw no iteration end.

@@ -66,6 +66,14 @@ function goSeconds(ms: number): string {
   return String(rounded);
 }
 
+/**
+ * Setup or teardown left a promise rejected and unhandled: k6 logs k6's "Uncaught (in promise)" line
+ * when the run has ended, with no hint, and exits as for an error without a code of its own.
+ */
+export function uncaughtInPromise(error: Error): RunEnding {
+  return { code: EXIT.plainError, log: (log) => log('error', error.message) };
+}
+
 /** The first signal's error, which k6 logs when the run has ended: exit 105. */
 export function abortedBySignal(signal: string): RunEnding {
   return {

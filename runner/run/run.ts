@@ -2,7 +2,7 @@
 // (VU 0's init), the outputs started and the banner printed, the scheduler (VUs, setup, scenarios),
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../options/run-flags.js';
-import { closeWarmVuThreads, ScriptError, warmVuThreads } from '../host/hosted-vu.js';
+import { closeWarmVuThreads, ScriptError, UncaughtInPromiseError, warmVuThreads } from '../host/hosted-vu.js';
 import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
@@ -11,7 +11,14 @@ import type { Output } from '../contracts.js';
 import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
 import { EXIT } from './exit-codes.js';
-import { abortedBySignal, boundPhase, phaseTimedOut, PhaseVu, type RunEnding } from './phase.js';
+import {
+  abortedBySignal,
+  boundPhase,
+  phaseTimedOut,
+  PhaseVu,
+  uncaughtInPromise,
+  type RunEnding,
+} from './phase.js';
 import { isTestAbort, runLog, scriptException, withoutLocation, type RunLog } from './run-log.js';
 import { RunController, Scheduler, VuInitError } from './scheduler.js';
 import { startOutputs } from './start-outputs.js';
@@ -178,6 +185,7 @@ async function runSetup(
     // exec.test.abort() in setup: k6's line without the location, exit 108, the summary written.
     if (isTestAbort(message))
       return { ending: { code: EXIT.scriptAborted, log: (log) => log('error', withoutLocation(message)) } };
+    if (error instanceof UncaughtInPromiseError) return { ending: uncaughtInPromise(error) };
     return { ending: { code: EXIT.scriptException, log: (log) => scriptException(log, error) } };
   }
 }

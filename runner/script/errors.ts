@@ -25,6 +25,11 @@ export class UncaughtInInitError extends ScriptError {
   override name = 'UncaughtInInitError';
 }
 
+/** Setup or teardown left a promise rejected and unhandled: k6 ends the test with its line, exit 255. */
+export class UncaughtInPromiseError extends ScriptError {
+  override name = 'UncaughtInPromiseError';
+}
+
 // `at async f (…)`: V8 marks a frame an await resumed; k6 prints it as any other frame.
 const FRAME = /^\s*at (?:async )?(?:(.*?) \()?(.*?):(\d+):(\d+)\)?$/;
 

@@ -7,6 +7,7 @@ import type { MetricType, ValueType } from '../contracts.js';
 import type { ModuleRegistry } from '../modules/index.js';
 import type { TimerQueue } from '../modules/timers/timers.js';
 import { allOf } from '../event-loop/settle.js';
+import { UnhandledRejection, UnhandledRejections } from '../event-loop/unhandled-rejections.js';
 import {
   InterruptSignal,
   isAbortSignal,
@@ -38,6 +39,11 @@ export class RejectedInInit {
   constructor(readonly reason: unknown) {}
 }
 
+/** A promise setup or teardown left rejected and unhandled: k6 ends the test with it (exit 255). */
+class RejectedInLifecycle {
+  constructor(readonly reason: unknown) {}
+}
+
 /** What an iteration that threw nothing passes to endIteration. */
 const RETURNED = Symbol('returned');
 
@@ -55,8 +61,23 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
   const signals = vu.signals;
   const instanceStats = vu.instanceStats;
   const source = text.source;
-  /** What an iteration waits for after its body: its timers and the work modules hold (streams, sockets). */
-  const asyncWork = allOf(timers, rt.pending);
+  /** An iteration's first unhandled rejection, where the host reports them (worker threads). */
+  const rejections = new UnhandledRejections();
+  const rejectionsReported = vu.transport.rejectionsReported?.bind(vu.transport);
+  /**
+   * What an iteration waits for after its body: its timers, the work modules hold (streams,
+   * sockets), and a rejection, which ends it.
+   */
+  const asyncWork = allOf(timers, rt.pending, rejections);
+  /** The first unhandled rejection of setup, teardown or handleSummary, while one runs. */
+  let lifecycleRejection: { reason: unknown } | undefined;
+  /** Once the host reported the rejections left so far: the first of them, forgotten. */
+  async function rejectionLeft(): Promise<{ reason: unknown } | undefined> {
+    await rejectionsReported?.();
+    const left = lifecycleRejection;
+    lifecycleRejection = undefined;
+    return left;
+  }
 
   function setPhase(p: Phase): void {
     (rt as { phase: Phase }).phase = p;
@@ -118,9 +139,12 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     rt.groupPath = `::${name}`;
     vu.sentBytes = 0;
     vu.receivedBytes = 0;
+    lifecycleRejection = undefined;
     try {
       let value = fn(name)(...args);
       if (value && typeof (value as Promise<unknown>).then === 'function') value = await value;
+      const rejected = await rejectionLeft();
+      if (rejected) throw new RejectedInLifecycle(rejected.reason);
       return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
     } finally {
       emitClosingSamples(nowMs());
@@ -157,17 +181,25 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
       value = fn(fnName)(data);
     } catch (err) {
       stopAsyncWork(err instanceof InterruptSignal);
+      // The throw is the iteration's error: a rejection it also left must not become the next one's.
+      if (rejectionsReported) return rejectionsReported().then(() => endIteration(start, err));
       return endIteration(start, err);
     }
     if (value && typeof (value as Promise<unknown>).then === 'function') {
       return Promise.resolve(value).then(
-        () => afterModules(() => afterTimers(start)),
+        () => afterModules(() => afterBody(start)),
         (err: unknown) => {
           stopAsyncWork(err instanceof InterruptSignal);
           return afterModules(() => endIteration(start, err, true));
         },
       );
     }
+    return afterBody(start);
+  }
+
+  /** Once the body returned: a host that reports rejections gets its turn to, then the timers. */
+  function afterBody(start: number): LoopIterationResult | Promise<LoopIterationResult> {
+    if (rejectionsReported) return rejectionsReported().then(() => afterTimers(start));
     return asyncWork.busy ? afterTimers(start) : endIteration(start, RETURNED);
   }
 
@@ -233,6 +265,11 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
    * function rejected): its samples, counters and result.
    */
   function endIteration(start: number, thrown: unknown, inPromise = false): LoopIterationResult {
+    if (thrown instanceof UnhandledRejection) {
+      thrown = thrown.reason;
+      inPromise = true;
+    }
+    rejections.clear();
     let completed = true;
     let error: string | undefined;
     if (thrown !== RETURNED) {
@@ -286,8 +323,12 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     vu.scenarioName = '';
     vu.scenarioTags = {};
     rt.groupPath = '';
+    lifecycleRejection = undefined;
     let out = fn('handleSummary')(data);
     if (out && typeof (out as Promise<unknown>).then === 'function') out = await out;
+    // k6 logs it (before the summary is written) and goes on.
+    const rejected = await rejectionLeft();
+    if (rejected) rt.log('error', uncaughtInPromise(rejected.reason), {});
     flush(vu);
     // As k6: nothing returned is k6's own summary; anything but an object is refused (the host's line).
     if (out === undefined || out === null) return undefined;
@@ -313,13 +354,18 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
    */
   function onUnhandledRejection(reason: unknown): void {
     if (rt.phase === 'init') vu.rejectedInInit ??= new RejectedInInit(reason);
-    else rt.log('error', uncaughtInPromise(reason).trimEnd());
+    else if (rt.phase === 'iteration') rejections.report(reason);
+    else lifecycleRejection ??= { reason };
   }
 
   /** A failed command's error line and kind, as the reply carries them. */
-  function commandFailure(cmd: string, err: unknown): { error: string; kind: 'init-promise' | 'script' } {
+  function commandFailure(
+    cmd: string,
+    err: unknown,
+  ): { error: string; kind: 'init-promise' | 'promise' | 'script' } {
     if (err instanceof RejectedInInit)
       return { error: uncaughtInPromise(err.reason).trimEnd(), kind: 'init-promise' };
+    if (err instanceof RejectedInLifecycle) return { error: uncaughtInPromise(err.reason), kind: 'promise' };
     const error = isAbortSignal(err)
       ? `${err.logged}${abortLocation(err)}`
       : // k6 has no location for a value thrown in init: its module evaluation rejects with the bare value.

@@ -10,4 +10,9 @@ export interface VuTransport {
   call(message: BridgeCall): unknown;
   /** Hands a call to the main thread that has no answer (k6/net/grpc's asynchronous operations). */
   send(message: BridgeCall): void;
+  /**
+   * Resolves once the host has reported (to onUnhandledRejection) every promise the script has left
+   * rejected with no handler so far. Absent where the host reports none.
+   */
+  rejectionsReported?(): Promise<void>;
 }
