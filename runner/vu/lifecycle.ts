@@ -64,6 +64,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
   /** An iteration's first unhandled rejection, where the host reports them (worker threads). */
   const rejections = new UnhandledRejections();
   const rejectionsReported = vu.transport.rejectionsReported?.bind(vu.transport);
+  const reportRejectionsNow = vu.transport.reportRejectionsNow?.bind(vu.transport);
   /**
    * What an iteration waits for after its body: its timers, the work modules hold (streams,
    * sockets), and a rejection, which ends it.
@@ -182,24 +183,25 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     } catch (err) {
       stopAsyncWork(err instanceof InterruptSignal);
       // The throw is the iteration's error: a rejection it also left must not become the next one's.
-      if (rejectionsReported) return rejectionsReported().then(() => endIteration(start, err));
+      if (!reportRejectionsNow?.() && rejectionsReported)
+        return rejectionsReported().then(() => endIteration(start, err));
       return endIteration(start, err);
     }
     if (value && typeof (value as Promise<unknown>).then === 'function') {
       return Promise.resolve(value).then(
-        () => afterModules(() => afterBody(start)),
+        // In a microtask, where the queue cannot be drained at once: the event loop turns.
+        () =>
+          afterModules(() =>
+            rejectionsReported ? rejectionsReported().then(() => afterTimers(start)) : afterTimers(start),
+          ),
         (err: unknown) => {
           stopAsyncWork(err instanceof InterruptSignal);
           return afterModules(() => endIteration(start, err, true));
         },
       );
     }
-    return afterBody(start);
-  }
-
-  /** Once the body returned: a host that reports rejections gets its turn to, then the timers. */
-  function afterBody(start: number): LoopIterationResult | Promise<LoopIterationResult> {
-    if (rejectionsReported) return rejectionsReported().then(() => afterTimers(start));
+    if (!reportRejectionsNow?.() && rejectionsReported)
+      return rejectionsReported().then(() => afterTimers(start));
     return asyncWork.busy ? afterTimers(start) : endIteration(start, RETURNED);
   }
 

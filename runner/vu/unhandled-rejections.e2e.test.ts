@@ -14,7 +14,7 @@ describe('runner/vu: unhandled promise rejections, as k6 reports them', function
   this.timeout(180_000);
 
   it('in iterations of both kinds of executor: the iteration’s error, timers stopped, the VU going on', function () {
-    assertSameLogLines(this, `${FIXTURES}/unhandled-rejections.js`, 16);
+    assertSameLogLines(this, `${FIXTURES}/unhandled-rejections.js`, 20);
   });
 
   for (const phase of ['setup', 'teardown']) {

@@ -15,4 +15,10 @@ export interface VuTransport {
    * rejected with no handler so far. Absent where the host reports none.
    */
   rejectionsReported?(): Promise<void>;
+  /**
+   * The same at once, where the host can: the microtasks queued run first. False when they could
+   * not (a microtask is running now: rejectionsReported() must wait for the event loop). Absent
+   * where the host cannot.
+   */
+  reportRejectionsNow?(): boolean;
 }
