@@ -25,6 +25,7 @@ import {
 } from '../executors/index.js';
 import { fixedDuration, scenarioProgress, type Bar, type ScenarioSnapshot } from './progress.js';
 import { scenarioDurationMs } from '../options/options.js';
+import { boundPhase } from './bound-phase.js';
 
 export interface PooledVu extends ScenarioVu {
   vu: Vu;
@@ -280,15 +281,9 @@ export class ScenarioRun implements ScenarioDriver {
       this.frozen = { status: '↓', ...scenarioProgress(this.snapshot(), this.clockPastEnd()) };
     }
     this.halt();
-    // Cleared when the work ends first: a grace timer left running held the process for up to
-    // gracefulStop after the run had ended.
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(0, this.config.gracefulStopMs));
-    });
-    const first = await Promise.race([work.then(() => 'done' as const), graceOver]);
-    clearTimeout(timer);
-    if (first === 'timeout') {
+    // boundPhase clears its timer when the work ends first: a grace timer left running held the
+    // process for up to gracefulStop after the run had ended.
+    if ((await boundPhase(work, this.config.gracefulStopMs)).ended === 'timeout') {
       for (const p of this.deps.vus) if (p.busy) p.vu.interrupt();
     }
     await work;

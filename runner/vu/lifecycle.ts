@@ -39,11 +39,6 @@ export class RejectedInInit {
   constructor(readonly reason: unknown) {}
 }
 
-/** A promise setup or teardown left rejected and unhandled: k6 ends the test with it (exit 255). */
-class RejectedInLifecycle {
-  constructor(readonly reason: unknown) {}
-}
-
 /** What an iteration that threw nothing passes to endIteration. */
 const RETURNED = Symbol('returned');
 
@@ -71,10 +66,20 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
    */
   const asyncWork = allOf(timers, rt.pending, rejections);
   /** The first unhandled rejection of setup, teardown or handleSummary, while one runs. */
-  let lifecycleRejection: { reason: unknown } | undefined;
+  let lifecycleRejection: UnhandledRejection | undefined;
+
+  /**
+   * `next`, once the host has reported the rejections left so far: at once where it can drain the
+   * microtasks now, else after a turn of its event loop (from inside a microtask).
+   */
+  function whenRejectionsReported<T>(next: () => T | Promise<T>): T | Promise<T> {
+    if (reportRejectionsNow?.() || !rejectionsReported) return next();
+    return rejectionsReported().then(next);
+  }
+
   /** Once the host reported the rejections left so far: the first of them, forgotten. */
-  async function rejectionLeft(): Promise<{ reason: unknown } | undefined> {
-    await rejectionsReported?.();
+  async function rejectionLeft(): Promise<UnhandledRejection | undefined> {
+    await whenRejectionsReported(() => undefined);
     const left = lifecycleRejection;
     lifecycleRejection = undefined;
     return left;
@@ -145,7 +150,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
       let value = fn(name)(...args);
       if (value && typeof (value as Promise<unknown>).then === 'function') value = await value;
       const rejected = await rejectionLeft();
-      if (rejected) throw new RejectedInLifecycle(rejected.reason);
+      if (rejected) throw rejected;
       return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
     } finally {
       emitClosingSamples(nowMs());
@@ -183,26 +188,18 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     } catch (err) {
       stopAsyncWork(err instanceof InterruptSignal);
       // The throw is the iteration's error: a rejection it also left must not become the next one's.
-      if (!reportRejectionsNow?.() && rejectionsReported)
-        return rejectionsReported().then(() => endIteration(start, err));
-      return endIteration(start, err);
+      return whenRejectionsReported(() => endIteration(start, err));
     }
     if (value && typeof (value as Promise<unknown>).then === 'function') {
       return Promise.resolve(value).then(
-        // In a microtask, where the queue cannot be drained at once: the event loop turns.
-        () =>
-          afterModules(() =>
-            rejectionsReported ? rejectionsReported().then(() => afterTimers(start)) : afterTimers(start),
-          ),
+        () => afterModules(() => whenRejectionsReported(() => afterTimers(start))),
         (err: unknown) => {
           stopAsyncWork(err instanceof InterruptSignal);
           return afterModules(() => endIteration(start, err, true));
         },
       );
     }
-    if (!reportRejectionsNow?.() && rejectionsReported)
-      return rejectionsReported().then(() => afterTimers(start));
-    return asyncWork.busy ? afterTimers(start) : endIteration(start, RETURNED);
+    return whenRejectionsReported(() => afterTimers(start));
   }
 
   /** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
@@ -357,7 +354,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
   function onUnhandledRejection(reason: unknown): void {
     if (rt.phase === 'init') vu.rejectedInInit ??= new RejectedInInit(reason);
     else if (rt.phase === 'iteration') rejections.report(reason);
-    else lifecycleRejection ??= { reason };
+    else lifecycleRejection ??= new UnhandledRejection(reason);
   }
 
   /** A failed command's error line and kind, as the reply carries them. */
@@ -367,7 +364,8 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
   ): { error: string; kind: 'init-promise' | 'promise' | 'script' } {
     if (err instanceof RejectedInInit)
       return { error: uncaughtInPromise(err.reason).trimEnd(), kind: 'init-promise' };
-    if (err instanceof RejectedInLifecycle) return { error: uncaughtInPromise(err.reason), kind: 'promise' };
+    // Setup's or teardown's: an iteration's ends the iteration instead (endIteration).
+    if (err instanceof UnhandledRejection) return { error: uncaughtInPromise(err.reason), kind: 'promise' };
     const error = isAbortSignal(err)
       ? `${err.logged}${abortLocation(err)}`
       : // k6 has no location for a value thrown in init: its module evaluation rejects with the bare value.

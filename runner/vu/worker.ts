@@ -35,7 +35,7 @@ function portTransport(events: MessagePort, calls: MessagePort, signals: Int32Ar
     // (Node's runNextTicks, kept for userland code; 20, 22 and 24 have it). That one first drains
     // the microtask queue, except from inside a microtask (the marker then stays queued), and costs
     // a few flag reads when nothing is pending: a turn at every iteration's end cost the worker
-    // host 10-20 % of its requests.
+    // host 9-20 % of its requests (bench/MEASUREMENTS.md).
     rejectionsReported: () => new Promise((resolve) => setImmediate(resolve)),
     reportRejectionsNow: tickCallback
       ? () => {
