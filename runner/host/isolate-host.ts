@@ -19,7 +19,7 @@ import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { CommandMailbox } from './command-mailbox.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
-import { noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
+import { collectAtExit, noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import {
   VU_HEAP_LIMIT_MB,
   VuOutOfMemory,
@@ -56,6 +56,7 @@ export function loadIsolatedVm(execArgv: readonly string[] = process.execArgv): 
     // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
     // takes it off the global before the script runs).
     setFlagsFromString('--expose-gc');
+    collectAtExit();
     return ivm;
   } catch (error) {
     return error as Error;
