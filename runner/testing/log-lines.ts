@@ -1,6 +1,6 @@
 // Runs one script on the real k6 and on the runner, for tests that compare what each logs.
 import assert from 'node:assert/strict';
-import { runCommandSync } from '../../devkit/command.js';
+import { runCommand, runCommandSync } from '../../devkit/command.js';
 import { realK6 } from '../../devkit/real-k6.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 
@@ -33,14 +33,45 @@ export function logLines(
   /** Added to the bare PATH and HOME the run gets (K6_* options). */
   env: Record<string, string> = {},
 ): string[] {
-  const args = [...command.slice(1), 'run', '-q', '--summary-mode=disabled', ...flags, script];
   // Synchronous: many tests call this from plain functions; a server the run talks to lives in a child process.
-  const run = runCommandSync(command[0]!, args, {
-    cwd: REPO,
-    env: { HOME: process.env.HOME ?? '/tmp', ...env },
-    // A run that hangs fails its test in one line instead of holding the suite until CI's limit.
-    timeoutMs: LOG_RUN_TIMEOUT_MS,
-  });
+  const run = runCommandSync(command[0]!, logRunArgs(command, script, flags), logRunOptions(env));
+  return checkedLogLines(command, script, status, run);
+}
+
+/** logLines() without blocking this process: for runs made side by side. */
+export async function logLinesAsync(
+  command: string[],
+  script: string,
+  flags: string[] = [],
+  status = 0,
+  env: Record<string, string> = {},
+): Promise<string[]> {
+  const run = await runCommand(command[0]!, logRunArgs(command, script, flags), logRunOptions(env));
+  return checkedLogLines(command, script, status, run);
+}
+
+const logRunArgs = (command: string[], script: string, flags: string[]): string[] => [
+  ...command.slice(1),
+  'run',
+  '-q',
+  '--summary-mode=disabled',
+  ...flags,
+  script,
+];
+
+const logRunOptions = (env: Record<string, string>) => ({
+  cwd: REPO,
+  env: { HOME: process.env.HOME ?? '/tmp', ...env },
+  // A run that hangs fails its test in one line instead of holding the suite until CI's limit.
+  timeoutMs: LOG_RUN_TIMEOUT_MS,
+});
+
+function checkedLogLines(
+  command: string[],
+  script: string,
+  status: number,
+  run: { code: number | null; stderr: string },
+): string[] {
   if (run.code === null)
     assert.fail(
       `${command.join(' ')} run ${script}: ended by a signal (a run still going after ${LOG_RUN_TIMEOUT_MS / 1000} s is killed)`,
