@@ -41,7 +41,7 @@ describe('suite bundles on the Node runner (e2e)', function () {
   // Real k6 runs every bundle too, side by side with the runner: differential.e2e.test.ts.
   for (const entry of suiteEntryPoints()) {
     const relative = entry.replace(/^k6\//, '').replace(/\.ts$/, '.js');
-    const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--duration', '3s'];
+    const overrides = RUN_AS_WRITTEN.includes(relative) ? [] : ['--vus', '2', '--iterations', '4'];
     it(`${relative} passes its checks and writes its summaries`, async () => {
       const cwd = runDir();
       const result = await runLoadlab([join(bundles, relative), ...overrides, '-q'], {
