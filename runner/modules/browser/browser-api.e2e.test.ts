@@ -1,7 +1,7 @@
 // k6/browser side by side: the fixtures in ./fixtures run on real k6 v1.3 and on the runner against a
 // local page, and what each engine logs, counts and exits with must be the same.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -96,6 +96,29 @@ function sampleKey(p: NdjsonPointLine): string {
   return `${p.metric} ${path} ${tags} ${value}`;
 }
 
+/** A fixture's run against `site` with its points written as NDJSON (in a folder removed after). */
+async function runWithPoints(
+  command: string[],
+  fixture: string,
+  site: string,
+): Promise<{ run: EngineRun; points: NdjsonPointLine[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-points-'));
+  try {
+    const out = join(dir, 'points.json');
+    const run = await runEngine(command, `${FIXTURES}/${fixture}`, [
+      '-e',
+      `SITE=${site}`,
+      '--summary-mode=disabled',
+      '--out',
+      `json=${out}`,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    return { run, points: points(out) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Real k6's runs of a fixture: 3 at most, the first given. */
 const YARDSTICK_RUNS = 3;
 
@@ -156,7 +179,10 @@ describe('k6/browser on real k6 and on the runner', function () {
     }
     server = createServer((req, res) => {
       const events = EVENTS_SITE[req.url ?? ''];
-      if ((req.url ?? '').startsWith('/page')) res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+      // A request the network fails: Chromium reports loadingFailed (net::ERR_EMPTY_RESPONSE).
+      if (req.url === '/reset') req.socket.destroy();
+      else if ((req.url ?? '').startsWith('/page'))
+        res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
       else if (events) res.writeHead(200, { 'content-type': events[0] }).end(events[1]);
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });
@@ -241,17 +267,8 @@ describe('k6/browser on real k6 and on the runner', function () {
   it('fixtures/metrics.js: the same browser samples, favicon and data sizes included, and the same vitals', async function () {
     const k6 = realK6OrSkip(this);
     const run = async (command: string[]) => {
-      const dir = mkdtempSync(join(tmpdir(), 'loadlab-browser-metrics-'));
-      const out = join(dir, 'points.json');
-      const r = await runEngine(command, `${FIXTURES}/metrics.js`, [
-        '-e',
-        `SITE=${site}`,
-        '--summary-mode=disabled',
-        '--out',
-        `json=${out}`,
-      ]);
-      assert.equal(r.code, 0, r.stderr);
-      return { points: points(out), stderr: r.stderr };
+      const { run, points } = await runWithPoints(command, 'metrics.js', site);
+      return { points, stderr: run.stderr };
     };
     // Real k6 is the yardstick, and on a loaded CI machine it once exited 0 with no browser sample at
     // all: it gets a second run then, and a third empty run fails with what k6 logged.
@@ -282,6 +299,25 @@ describe('k6/browser on real k6 and on the runner', function () {
       !keys(real).some((k) => k.startsWith('browser_web_vital_cls /page ')),
       'left documents lose CLS',
     );
+  });
+
+  it('fixtures/failed-request.js: a request the network fails counts its bytes sent and no response, as k6', async function () {
+    const k6 = realK6OrSkip(this);
+    const run = async (command: string[]) => {
+      const { run, points } = await runWithPoints(command, 'failed-request.js', site);
+      assert.ok(run.lines.includes('level=info msg="fetch of /reset: failed" source=console'), run.stderr);
+      return points
+        .filter((p) => p.metric.startsWith('browser_') && !p.metric.startsWith('browser_web_vital'))
+        .map(sampleKey)
+        .sort();
+    };
+    const real = await run(k6);
+    assert.deepEqual(
+      real.filter((k) => k.includes('/reset')).map((k) => k.split(' ')[0]),
+      ['browser_data_sent'],
+      'k6 measures no response for a request the network failed',
+    );
+    assert.deepEqual(await run(RUNNER), real);
   });
 
   it('fixtures/dropped.js: a browser scenario beside an HTTP one drops iterations it has no VU for, and both engines count them', async function () {

@@ -126,9 +126,14 @@ describe('k6/browser module (playwright-core + Chromium)', function () {
     assert.ok(durations.some((s) => s.tags.url?.startsWith(`${base}/web/dashboard.html`)));
 
     const failed = of('browser_http_req_failed');
-    const css = failed.find((s) => s.tags.url === `${base}/missing.css`);
-    assert.equal(css?.value, 1, 'a 404 stylesheet counts as failed');
-    assert.equal(css?.tags.resource_type, 'Stylesheet');
+    // Chromium fails the load of a 404 stylesheet served as text/plain (CDP loadingFailed): real k6
+    // v1.3 then counts the bytes it sent and measures no response (checked side by side in
+    // browser-api.e2e.test.ts with fixtures/failed-request.js, and by hand for this page).
+    const css = env.samples.filter((s) => s.tags.url === `${base}/missing.css`);
+    assert.deepEqual(
+      css.map((s) => [s.metric, s.tags.resource_type]),
+      [['browser_data_sent', 'Stylesheet']],
+    );
     assert.equal(failed.find((s) => s.tags.url === `${base}/web/login.html`)?.value, 0);
 
     const received = of('browser_data_received').reduce((a, s) => a + s.value, 0);

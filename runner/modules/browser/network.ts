@@ -3,7 +3,7 @@
 // proto, status, resource_type (CDP spelling), from_cache, from_prefetch_cache, from_service_worker.
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { cdpSession } from './k6-api.js';
-import type { VuModuleEnv } from '../../contracts.js';
+import type { Sample, VuModuleEnv } from '../../contracts.js';
 
 /** Playwright reports resource types in lower case; k6 uses the Chrome DevTools Protocol names. */
 const CDP_RESOURCE_TYPES: Record<string, string> = {
@@ -100,11 +100,7 @@ export class NetworkMetrics {
               .catch(() => ({ body: '', base64Encoded: false }));
             r.req.responseBodySize = Buffer.byteLength(body.body, body.base64Encoded ? 'base64' : 'utf8');
           }
-          this.emitSamples({
-            ...r.req,
-            status: failed ? 0 : r.req.status,
-            duration: (end - r.started) * 1000,
-          });
+          this.emitSamples({ ...r.req, duration: (end - r.started) * 1000 }, failed);
         })(),
       );
     };
@@ -134,22 +130,29 @@ export class NetworkMetrics {
       timing.responseStart >= 0 ? timing.responseStart : Math.max(0, Date.now() - timing.startTime);
     const body =
       response && !(status >= 300 && status <= 399) ? await response.body().catch(() => null) : null;
-    this.emitSamples({
-      method: req.method(),
-      url,
-      resourceType: cdpResourceType(req.resourceType()),
-      requestHeaders: req.headers(),
-      requestBodySize: req.postDataBuffer()?.length ?? 0,
-      status,
-      fromServiceWorker: response?.fromServiceWorker() ?? false,
-      response: response ? { statusText: response.statusText(), headers: response.headers() } : undefined,
-      responseBodySize: body?.length ?? 0,
-      duration,
-    });
+    this.emitSamples(
+      {
+        method: req.method(),
+        url,
+        resourceType: cdpResourceType(req.resourceType()),
+        requestHeaders: req.headers(),
+        requestBodySize: req.postDataBuffer()?.length ?? 0,
+        status,
+        fromServiceWorker: response?.fromServiceWorker() ?? false,
+        response: response ? { statusText: response.statusText(), headers: response.headers() } : undefined,
+        responseBodySize: body?.length ?? 0,
+        duration,
+      },
+      failedAtNetwork,
+    );
   }
 
-  /** The four samples of one request, with k6's tags and k6's sizes. */
-  emitSamples(r: FinishedRequest): void {
+  /**
+   * The samples of one request, with k6's tags and k6's sizes: the bytes it sent, and, unless the
+   * network failed it (CDP's loadingFailed: k6's onLoadingFailed measures no response), its duration,
+   * failed rate and bytes received.
+   */
+  emitSamples(r: FinishedRequest, failedAtNetwork = false): void {
     const tags: Record<string, string> = {
       ...this.env.currentTags(),
       method: r.method,
@@ -172,6 +175,18 @@ export class NetworkMetrics {
       resource_type: r.resourceType,
     };
     const time = Date.now();
+    const sent: Sample = {
+      metric: 'browser_data_sent',
+      type: 'counter',
+      contains: 'data',
+      value: requestHeadersSize(r.method, r.url, r.requestHeaders) + r.requestBodySize,
+      tags: sentTags,
+      time,
+    };
+    if (failedAtNetwork) {
+      this.env.emit([sent]);
+      return;
+    }
     const received = r.response
       ? responseHeadersSize(r.response.statusText, r.response.headers) + r.responseBodySize
       : 0;
@@ -185,14 +200,7 @@ export class NetworkMetrics {
         tags,
         time,
       },
-      {
-        metric: 'browser_data_sent',
-        type: 'counter',
-        contains: 'data',
-        value: requestHeadersSize(r.method, r.url, r.requestHeaders) + r.requestBodySize,
-        tags: sentTags,
-        time,
-      },
+      sent,
       { metric: 'browser_data_received', type: 'counter', contains: 'data', value: received, tags, time },
     ]);
   }
