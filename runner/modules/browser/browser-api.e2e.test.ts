@@ -181,6 +181,9 @@ describe('k6/browser on real k6 and on the runner', function () {
       const events = EVENTS_SITE[req.url ?? ''];
       // A request the network fails: Chromium reports loadingFailed (net::ERR_EMPTY_RESPONSE).
       if (req.url === '/reset') req.socket.destroy();
+      // Two redirects in a row: k6 counts the bytes sent of each earlier hop again at every hop.
+      else if (req.url === '/moved') res.writeHead(302, { location: '/moved-again' }).end();
+      else if (req.url === '/moved-again') res.writeHead(302, { location: '/events/data' }).end();
       else if ((req.url ?? '').startsWith('/page'))
         res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
       else if (events) res.writeHead(200, { 'content-type': events[0] }).end(events[1]);
@@ -301,7 +304,7 @@ describe('k6/browser on real k6 and on the runner', function () {
     );
   });
 
-  it('fixtures/failed-request.js: a request the network fails counts its bytes sent and no response, as k6', async function () {
+  it('fixtures/failed-request.js: a request the network fails counts its bytes sent and no response, and each redirect hop its earlier hops again, as k6', async function () {
     const k6 = realK6OrSkip(this);
     const run = async (command: string[]) => {
       const { run, points } = await runWithPoints(command, 'failed-request.js', site);
@@ -312,10 +315,19 @@ describe('k6/browser on real k6 and on the runner', function () {
         .sort();
     };
     const real = await run(k6);
+    const metricsOf = (path: string) =>
+      real.filter((k) => k.split(' ')[1] === path).map((k) => k.split(' ')[0]);
     assert.deepEqual(
-      real.filter((k) => k.includes('/reset')).map((k) => k.split(' ')[0]),
+      metricsOf('/reset'),
       ['browser_data_sent'],
       'k6 measures no response for a request the network failed',
+    );
+    assert.deepEqual(
+      [metricsOf('/moved'), metricsOf('/moved-again')].map(
+        (ms) => ms.filter((m) => m === 'browser_data_sent').length,
+      ),
+      [3, 2],
+      'k6 counts the first hop sent 3 times, the second 2',
     );
     assert.deepEqual(await run(RUNNER), real);
   });

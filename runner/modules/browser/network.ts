@@ -130,13 +130,14 @@ export class NetworkMetrics {
       timing.responseStart >= 0 ? timing.responseStart : Math.max(0, Date.now() - timing.startTime);
     const body =
       response && !(status >= 300 && status <= 399) ? await response.body().catch(() => null) : null;
+    // k6 counts the bytes of every request before this one in its redirect chain again as this one
+    // starts (onRequest's loop over the chain): a request redirected n times sends n + 1 samples.
+    for (let from = req.redirectedFrom(); from; from = from.redirectedFrom()) {
+      this.env.emit([this.sentSample(sentRequest(from), Date.now())]);
+    }
     this.emitSamples(
       {
-        method: req.method(),
-        url,
-        resourceType: cdpResourceType(req.resourceType()),
-        requestHeaders: req.headers(),
-        requestBodySize: req.postDataBuffer()?.length ?? 0,
+        ...sentRequest(req),
         status,
         fromServiceWorker: response?.fromServiceWorker() ?? false,
         response: response ? { statusText: response.statusText(), headers: response.headers() } : undefined,
@@ -166,23 +167,8 @@ export class NetworkMetrics {
     };
     // Chromium speaks HTTP/1.1 on cleartext; for TLS the negotiated protocol is not exposed.
     if (r.url.startsWith('http:')) tags.proto = 'http/1.1';
-    // k6 tags data_sent with the request side only.
-    const sentTags = {
-      ...this.env.currentTags(),
-      method: r.method,
-      name: r.url,
-      url: r.url,
-      resource_type: r.resourceType,
-    };
     const time = Date.now();
-    const sent: Sample = {
-      metric: 'browser_data_sent',
-      type: 'counter',
-      contains: 'data',
-      value: requestHeadersSize(r.method, r.url, r.requestHeaders) + r.requestBodySize,
-      tags: sentTags,
-      time,
-    };
+    const sent = this.sentSample(r, time);
     if (failedAtNetwork) {
       this.env.emit([sent]);
       return;
@@ -204,15 +190,47 @@ export class NetworkMetrics {
       { metric: 'browser_data_received', type: 'counter', contains: 'data', value: received, tags, time },
     ]);
   }
+
+  /** browser_data_sent for a request, tagged with its request side only, as k6 tags it. */
+  private sentSample(r: SentRequest, time: number): Sample {
+    return {
+      metric: 'browser_data_sent',
+      type: 'counter',
+      contains: 'data',
+      value: requestHeadersSize(r.method, r.url, r.requestHeaders) + r.requestBodySize,
+      tags: {
+        ...this.env.currentTags(),
+        method: r.method,
+        name: r.url,
+        url: r.url,
+        resource_type: r.resourceType,
+      },
+      time,
+    };
+  }
 }
 
-/** What NetworkMetrics needs of a finished request, from Playwright or from CDP events. */
-export interface FinishedRequest {
+/** The request side of a request: what k6's browser_data_sent measures. */
+interface SentRequest {
   method: string;
   url: string;
   resourceType: string;
   requestHeaders: Record<string, string>;
   requestBodySize: number;
+}
+
+function sentRequest(req: Request): SentRequest {
+  return {
+    method: req.method(),
+    url: req.url(),
+    resourceType: cdpResourceType(req.resourceType()),
+    requestHeaders: req.headers(),
+    requestBodySize: req.postDataBuffer()?.length ?? 0,
+  };
+}
+
+/** What NetworkMetrics needs of a finished request, from Playwright or from CDP events. */
+export interface FinishedRequest extends SentRequest {
   status: number;
   fromServiceWorker: boolean;
   response: { statusText: string; headers: Record<string, string> } | undefined;
