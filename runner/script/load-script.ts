@@ -6,10 +6,15 @@
 // the worker awaits in init.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
+import type * as Esbuild from 'esbuild';
+import type { BuildOptions } from 'esbuild';
+import { createRequire } from 'node:module';
 import { ScriptLoadError } from './errors.js';
 import { esmToAsyncBody } from './esm-to-async.js';
 import { K6_MODULE, remoteModules, REMOTE_PLUGIN } from './remote-modules.js';
+// esbuild is CommonJS: required, not imported, so Node's ESM loader does not lex its 100 KB (and
+// optimise that lexer on a background thread the process then waits for as it exits).
+const { build } = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
 
 export interface ScriptBundle {
   code: string;
