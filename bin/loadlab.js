@@ -9,6 +9,7 @@
 // check).
 import { refuseOldNode } from '../runner/bin/node-version.js';
 import { compiledRoot } from './compiled-runner.js';
+import { BUNDLE_DIR } from './runner-package.js';
 
 refuseOldNode(new URL('../package.json', import.meta.url));
 const root = await compiledRoot();
@@ -18,6 +19,8 @@ if (!root) {
 }
 /** A module of the lab, compiled or from its sources: `runner/index` -> .../runner/index.(js|ts). */
 const labModule = (path) => new URL(`${path}.${root ? 'js' : 'ts'}`, root ?? new URL('../', import.meta.url));
-const { registerDashboard, runCommandLine } = await import(labModule('runner/index'));
+// Compiled, the runner's package holds its modules bundled into one file too (bin/runner-package.js).
+const runnerEntry = root ? new URL(`runner/${BUNDLE_DIR}/index.js`, root) : labModule('runner/index');
+const { registerDashboard, runCommandLine } = await import(runnerEntry);
 registerDashboard(async (base) => (await import(labModule('report/live/index'))).dashboardFromEnv(base));
 await runCommandLine();

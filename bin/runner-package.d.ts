@@ -8,3 +8,5 @@ export declare function isSource(file: string): boolean;
 export declare function compileSources(sources: string[], outdir: string, outbase: string): Promise<void>;
 export declare function publishedManifest(dir: string, files: string[]): Record<string, unknown>;
 export declare function stagePackage(dir: string, target: string): Promise<void>;
+export declare const BUNDLED_ENTRIES: Record<string, string[]>;
+export declare const BUNDLE_DIR: string;

@@ -64,6 +64,56 @@ export async function compileSources(sources, outdir, outbase) {
   });
 }
 
+/**
+ * Modules of a package bundled, with what they import from the package, into one file each under
+ * BUNDLE_DIR: Node reads, compiles and links the runner's 100-odd modules in 100-150 ms at every
+ * start, one file with the same code in about 60 ms less. Packages stay imported (`packages:
+ * external`), and lazy imports become chunks that load when they did.
+ */
+export const BUNDLED_ENTRIES = { runner: ['index.js', 'bin/run-command-line.js'] };
+export const BUNDLE_DIR = 'bundle';
+
+/** A module's `import.meta.url`, written in the bundle as an expression that still names the module's own file. */
+function ownUrlPlugin(bundleDir) {
+  return {
+    name: 'loadlab-own-url',
+    setup(build) {
+      build.onLoad({ filter: /\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        // Relative: a copy is built in a temporary folder and renamed into place (compiled-runner.js).
+        const own = relative(bundleDir, args.path).split(sep).join('/');
+        return {
+          contents: text.replaceAll(
+            'import.meta.url',
+            `new URL(${JSON.stringify(own)}, import.meta.url).href`,
+          ),
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
+/** BUNDLED_ENTRIES of the package staged in `target` (compiled), into `target`/BUNDLE_DIR. */
+async function bundleEntries(target, entries) {
+  const { build } = await import('esbuild');
+  const outdir = join(target, BUNDLE_DIR);
+  await build({
+    entryPoints: entries.map((entry) => join(target, entry)),
+    outdir,
+    entryNames: '[name]',
+    bundle: true,
+    splitting: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+    plugins: [ownUrlPlugin(outdir)],
+  });
+}
+
 /** `./index.ts` -> `{ types: './index.d.ts', default: './index.js' }`, through nested conditions. */
 function compiledExports(exports) {
   if (typeof exports === 'string')
@@ -129,6 +179,7 @@ export async function stagePackage(dir, target) {
     mkdirSync(dirname(to), { recursive: true });
     copyFileSync(file, to);
   }
+  if (BUNDLED_ENTRIES[dir]) await bundleEntries(target, BUNDLED_ENTRIES[dir]);
   if (existsSync(join(root, PACKAGE_README)))
     copyFileSync(join(root, PACKAGE_README), join(target, 'README.md'));
   copyFileSync(join(REPO, 'LICENSE'), join(target, 'LICENSE'));

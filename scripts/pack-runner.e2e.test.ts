@@ -3,7 +3,16 @@
 // tarballs and npm's cache, and `npx loadlab run` there, against a loopback target. The summary's
 // layout and the exit code are held to real k6's on the same script where real k6 is here.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand, type CommandResult } from '../devkit/command.js';
@@ -68,11 +77,25 @@ describe('scripts/pack-runner: the packed runner installed alone runs `npx loadl
       'LICENSE',
       'vu/worker.bundle.js',
       'vu/isolate.bundle.js',
+      'bundle/index.js',
+      'bundle/run-command-line.js',
     ])
       assert.ok(readFileSync(join(runner, file)).length > 0, file);
     for (const file of ['index.ts', 'cli/help.e2e.test.ts', 'testing/corpus.js'])
       assert.throws(() => readFileSync(join(runner, file)), /ENOENT/, file);
     assert.ok(readFileSync(join(app, 'node_modules/@loadlab/k6-format/index.d.ts')).length > 0);
+  });
+
+  it("the command line's bundle names each bundled module's own file where that module read import.meta.url", () => {
+    const bundle = join(app, 'node_modules/@loadlab/runner/bundle');
+    const owners = readdirSync(bundle).flatMap((file) => [
+      ...readFileSync(join(bundle, file), 'utf8').matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g),
+    ]);
+    const named = new Set(owners.map((match) => match[1]!));
+    // help.js reads the package's manifest beside its folder; worker-code.js reads the built worker bundle.
+    for (const file of ['../cli/help.js', '../vu/worker-code.js', '../host/http-engine.js'])
+      assert.ok(named.has(file), `${file} in ${[...named].join(', ')}`);
+    for (const file of named) assert.ok(existsSync(join(bundle, file)), file);
   });
 
   it("a TypeScript module type-checks against the packages' declarations (with @types/node)", async () => {
