@@ -23,13 +23,23 @@ import {
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileSources, isSource, REPO, RUNNER_PACKAGES, stagePackage, walk } from './runner-package.js';
+import {
+  compileSources,
+  isSource,
+  REPO,
+  RUNNER_PACKAGES,
+  shippedFiles,
+  stagePackage,
+  walk,
+} from './runner-package.js';
 
 // The lab's dashboard, compiled beside the runner's packages.
 const SOURCE_DIRS = ['report'];
 const CACHE = join(REPO, 'node_modules', '.cache', 'loadlab-runner');
 /** Copies kept: an older one may still serve a long run that imports a module late (k6/browser). */
 const KEEP = 4;
+
+const isTest = (file) => /\.test\.[jt]s$/.test(file);
 
 function keyOf(files) {
   const hash = createHash('sha1').update(`${process.version}\0${REPO}\0`);
@@ -43,12 +53,8 @@ function keyOf(files) {
 async function build(labFiles, target) {
   const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
   try {
-    await compileSources(
-      labFiles.filter((f) => isSource(f) && !f.endsWith('.test.ts')),
-      tmp,
-      REPO,
-    );
-    for (const file of labFiles.filter((f) => !f.endsWith('.ts') && !f.endsWith('.test.js'))) {
+    await compileSources(labFiles.filter(isSource), tmp, REPO);
+    for (const file of labFiles.filter((f) => !f.endsWith('.ts'))) {
       const to = join(tmp, relative(REPO, file));
       mkdirSync(dirname(to), { recursive: true });
       symlinkSync(file, to);
@@ -110,8 +116,12 @@ function prune(keep) {
 export async function compiledRoot() {
   if (process.env.LOADLAB_FROM_SOURCES === '1') return undefined;
   try {
-    const labFiles = SOURCE_DIRS.flatMap((dir) => walk(join(REPO, dir)));
-    const packageFiles = RUNNER_PACKAGES.flatMap((dir) => walk(join(REPO, dir)));
+    // What a copy is built from, not the tests beside it: each file is stat'ed at every start.
+    const labFiles = SOURCE_DIRS.flatMap((dir) => walk(join(REPO, dir))).filter((f) => !isTest(f));
+    const packageFiles = RUNNER_PACKAGES.flatMap((dir) => [
+      join(REPO, dir, 'package.json'),
+      ...shippedFiles(dir),
+    ]);
     const target = join(CACHE, keyOf([...labFiles, ...packageFiles]));
     if (!statSync(join(target, 'runner', 'main.js'), { throwIfNoEntry: false })) {
       mkdirSync(CACHE, { recursive: true });
