@@ -22,7 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   compileSources,
   isSource,
@@ -43,7 +43,9 @@ const isTest = (file) => /\.test\.[jt]s$/.test(file);
 
 function keyOf(files) {
   const hash = createHash('sha1').update(`${process.version}\0${REPO}\0`);
-  for (const file of [join(REPO, 'package.json'), join(REPO, 'package-lock.json'), ...files]) {
+  // The builders too: a copy made by an older build (one without bundle/, say) is not reused.
+  const builders = [fileURLToPath(import.meta.url), join(REPO, 'bin', 'runner-package.js')];
+  for (const file of [join(REPO, 'package.json'), join(REPO, 'package-lock.json'), ...builders, ...files]) {
     const st = statSync(file);
     hash.update(`${relative(REPO, file)}\0${st.size}\0${st.mtimeMs}\0`);
   }
