@@ -6,15 +6,11 @@
 // the worker awaits in init.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type * as Esbuild from 'esbuild';
 import type { BuildOptions } from 'esbuild';
-import { createRequire } from 'node:module';
 import { ScriptLoadError } from './errors.js';
 import { esmToAsyncBody } from './esm-to-async.js';
 import { K6_MODULE, remoteModules, REMOTE_PLUGIN } from './remote-modules.js';
-// esbuild is CommonJS: required, not imported, so Node's ESM loader does not lex its 100 KB (and
-// optimise that lexer on a background thread the process then waits for as it exits).
-const { build } = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
+import { esbuild } from './esbuild.js';
 
 export interface ScriptBundle {
   code: string;
@@ -92,14 +88,14 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
     let result;
     let topLevelAwait = false;
     try {
-      result = await build(options);
+      result = await esbuild.build(options);
     } catch (err) {
       const errors = (err as { errors?: { text: string }[] }).errors ?? [];
       if (!errors.some((e) => TLA_IN_CJS.test(e.text))) throw err;
       topLevelAwait = true;
       // `import.meta` as the CommonJS bundle has it (an empty object), not a SyntaxError in the
       // function the worker runs (k6's `import.meta.resolve` is not there on either path).
-      result = await build({ ...options, format: 'esm', define: { 'import.meta': '{}' } });
+      result = await esbuild.build({ ...options, format: 'esm', define: { 'import.meta': '{}' } });
     }
     const js = result.outputFiles?.find((f) => f.path.endsWith('.js'));
     const map = result.outputFiles?.find((f) => f.path.endsWith('.map'));

@@ -3,15 +3,11 @@
 // (isolate/node-*.ts), Node's globals the VU's code uses are injected from isolate/globals.ts (so the
 // script's global scope gets none of them), and the modules that read files or start workers, or
 // build the k6 modules only a worker-hosted VU runs, are swapped for their isolate twins.
-import type * as Esbuild from 'esbuild';
 import type { Plugin } from 'esbuild';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-// esbuild is CommonJS: required, not imported, so Node's ESM loader does not lex its 100 KB (and
-// optimise that lexer on a background thread the process then waits for as it exits).
-const { build } = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
+import { esbuild } from '../script/esbuild.js';
 
 export const ISOLATE_BUNDLE_FILE = 'isolate.bundle.js';
 /** The bundle's name in stack traces. */
@@ -72,7 +68,7 @@ function readBuilt(): Promise<string> | undefined {
 /** The bundle from the VU's sources in `vuDir` (the compiled runner builds it from the TypeScript, as the worker's). */
 export async function buildIsolateCode(vuDir = here, sourceExt = ext): Promise<string> {
   const { shim, nodeModules, plugin } = layout(vuDir, sourceExt);
-  const out = await build({
+  const out = await esbuild.build({
     entryPoints: [shim('entry')],
     bundle: true,
     write: false,

@@ -3,14 +3,11 @@
 // per VU) and works the same from .ts sources under tsx and from compiled .js. The compiled
 // runner (bin/compiled-runner.js) builds it once, from the sources, into WORKER_BUNDLE_FILE beside
 // this module, so a run does not pay esbuild's 0.1-0.2 s for it.
-import type * as Esbuild from 'esbuild';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-// esbuild is CommonJS: required, not imported, so Node's ESM loader does not lex its 100 KB (and
-// optimise that lexer on a background thread the process then waits for as it exits).
-const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
+import { esbuild } from '../script/esbuild.js';
 
 export const WORKER_BUNDLE_FILE = 'worker.bundle.js';
 /** V8's code cache of the bundle, written beside it in the compiled runner on first use. */
@@ -73,7 +70,7 @@ export function workerCodeCache(): Buffer {
 
 /** The bundle of the worker whose entry module is `entry` (worker.ts, or a compiled worker.js). */
 export function buildWorkerCode(entry: string): string {
-  const out = buildSync({
+  const out = esbuild.buildSync({
     entryPoints: [entry],
     bundle: true,
     write: false,
