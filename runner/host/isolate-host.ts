@@ -270,6 +270,8 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     if (loopEnding) this.mailbox.close();
     else this.stop();
     await loopEnding;
+    // Idle now, having run: the first such VU's compiled code is kept for the next run.
+    if (loopEnding) await this.codeCache.saveFrom(this, this.isolate);
     this.dispose();
   }
 
