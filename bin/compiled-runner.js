@@ -47,7 +47,8 @@ function keyOf(files) {
   const builders = [fileURLToPath(import.meta.url), join(REPO, 'bin', 'runner-package.js')];
   for (const file of [join(REPO, 'package.json'), join(REPO, 'package-lock.json'), ...builders, ...files]) {
     const st = statSync(file);
-    hash.update(`${relative(REPO, file)}\0${st.size}\0${st.mtimeMs}\0`);
+    // Every file is under REPO, which ends with a separator (path.relative, called 500 times, took ~5 ms).
+    hash.update(`${file.slice(REPO.length)}\0${st.size}\0${st.mtimeMs}\0`);
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -40,9 +40,9 @@ export function walk(dir, files = []) {
 
 /** The files of workspace `dir` that make its package (absolute paths; its package.json aside). */
 export function shippedFiles(dir) {
-  const root = join(REPO, dir);
+  const root = join(REPO, dir, sep); // walk's paths start with it: sliced, not path.relative (~3 ms a start)
   return walk(root).filter((file) => {
-    const path = relative(root, file).split(sep).join('/');
+    const path = file.slice(root.length).split(sep).join('/');
     return path !== 'package.json' && !NOT_SHIPPED.some((pattern) => pattern.test(path));
   });
 }
