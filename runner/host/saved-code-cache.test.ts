@@ -1,10 +1,20 @@
 // The VU bundle's code cache on disk (saved-code-cache.ts): what is read back is what was written, and
 // nothing else: not a damaged file, not a file in a folder others can write, not another bundle's.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { savedCodeCache } from './saved-code-cache.js';
+import { KEPT_CACHES, savedCodeCache } from './saved-code-cache.js';
 
 const CODE = 'globalThis.vu = () => 1;';
 const bytes = (...values: number[]) => new Uint8Array(values);
@@ -58,6 +68,25 @@ describe('runner/host/saved-code-cache', () => {
     saved().write(bytes(3));
     chmodSync(folder, 0o700);
     assert.deepEqual(asArray(saved().read()), [1, 2]);
+  });
+
+  it(`keeps the ${KEPT_CACHES} newest caches in the folder, and nothing else of it is touched`, () => {
+    const base = Date.now() / 1000 - 1000;
+    const bundles = Array.from({ length: KEPT_CACHES + 2 }, (_, i) => `globalThis.vu = () => ${i};`);
+    mkdirSync(folder, { mode: 0o700 });
+    writeFileSync(join(folder, 'notes.txt'), 'kept');
+    const known = new Set<string>(['notes.txt']);
+    bundles.forEach((code, i) => {
+      saved(code).write(bytes(i));
+      const written = readdirSync(folder).find((name) => !known.has(name))!;
+      known.add(written);
+      utimesSync(join(folder, written), base + i, base + i); // each older than the next
+    });
+    assert.deepEqual(
+      bundles.map((code) => saved(code).read() !== undefined),
+      bundles.map((_, i) => i >= 2),
+    );
+    assert.ok(readdirSync(folder).includes('notes.txt'));
   });
 
   it('is off with LOADLAB_CODE_CACHE=off, and in the temporary folder by default', () => {

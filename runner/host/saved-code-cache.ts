@@ -8,11 +8,24 @@
 // V8 flags itself. The file is read only from a folder that only its user can write, and a digest
 // guards its bytes: V8 checks a cache's header, not its payload.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Stats,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const DIGEST_BYTES = 32;
+/** Caches kept in the folder: a runner build and Node version each make their own file. */
+export const KEPT_CACHES = 8;
+const CACHE_FILE = /^vu-bundle-[0-9a-f]{32}\.v8cache$/;
 
 export interface SavedCodeCache {
   /** The cache saved for this bundle, when it is there, whole and written by this user. */
@@ -71,7 +84,17 @@ function writeWhole(dir: string, file: string, cache: Uint8Array): void {
     if (!ownOnly(lstatSync(dir))) return;
     writeFileSync(partial, Buffer.concat([digest(cache), cache]), { mode: 0o600 });
     renameSync(partial, file);
+    removeOldest(dir);
   } catch {
     rmSync(partial, { force: true });
   }
+}
+
+/** Bounds the folder: each build of the runner leaves a file, of ~140 KB. */
+function removeOldest(dir: string): void {
+  const caches = readdirSync(dir)
+    .filter((name) => CACHE_FILE.test(name))
+    .map((name) => ({ path: join(dir, name), mtimeMs: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const old of caches.slice(KEPT_CACHES)) rmSync(old.path, { force: true });
 }
