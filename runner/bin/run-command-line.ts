@@ -1,9 +1,11 @@
 // Runs `loadlab` with this process's arguments and exits with its code, whatever handles are left open.
 import { main } from '../main.js';
-import { exitWith } from '../host/isolate-exit.js';
+import { exitWith, leaveVusToExit } from '../host/isolate-exit.js';
 
 export async function runCommandLine(): Promise<void> {
   let code: number;
+  // The process ends with the run: what the VUs hold ends with it.
+  leaveVusToExit();
   try {
     code = await main(process.argv.slice(2));
   } catch (error) {

@@ -41,6 +41,7 @@ import { HttpSampleBook } from './http-samples.js';
 import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 import { VuOutOfMemory, type StartVuCode, type VuCodeHost } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
+import { leftToExit } from './isolate-exit.js';
 
 export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError, UncaughtInPromiseError };
 export { closeWarmVuThreads, warmVuThreads } from './vu-threads.js';
@@ -560,7 +561,7 @@ class HostedVu implements Vu {
     p?.reject(new Error(`VU ${this.id} closed`));
     await this.code.terminate(p !== undefined);
     this.grpc?.closeAll();
-    await this.engine.close();
+    if (!leftToExit()) await this.engine.close();
   }
 }
 

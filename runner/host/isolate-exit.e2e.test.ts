@@ -12,7 +12,7 @@ import { isolatesOrSkip } from '../testing/vu-isolates.js';
 const CHILD = join(import.meta.dirname, 'fixtures', 'isolate-exit-child.ts');
 const RUNS = 8;
 
-async function exits(mode: 'settle' | 'serve' | 'natural'): Promise<string[]> {
+async function exits(mode: 'settle' | 'serve' | 'natural' | 'leave'): Promise<string[]> {
   const [node, args] = nodeScript(CHILD, [mode]);
   const ends: string[] = [];
   for (let i = 0; i < RUNS; i += 1) {
@@ -50,6 +50,11 @@ describe('runner/host: exiting while VU isolates run', function () {
   it(`exitWith() after such an end: ${RUNS} processes that end by themselves all end with their own code`, async function () {
     isolatesOrSkip(this);
     assert.deepEqual(await exits('natural'), Array(RUNS).fill('exit 105'));
+  });
+
+  it(`leaveVusToExit(): ${RUNS} exits with idle isolates left undisposed all end with the process's own code`, async function () {
+    isolatesOrSkip(this);
+    assert.deepEqual(await exits('leave'), Array(RUNS).fill('exit 105'));
   });
 
   it('exitWith(): a full collection is the last thing V8 does as the process ends, so no marking is left to the teardown', async function () {

@@ -19,7 +19,13 @@ import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { CommandMailbox } from './command-mailbox.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
-import { collectAtExit, noteIsolateWork, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
+import {
+  collectAtExit,
+  leftToExit,
+  noteIsolateWork,
+  trackIsolateCall,
+  type IsolateOwner,
+} from './isolate-exit.js';
 import {
   VU_HEAP_LIMIT_MB,
   VuOutOfMemory,
@@ -272,7 +278,9 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     await loopEnding;
     // Idle now, having run: the first such VU's compiled code is kept for the next run.
     if (loopEnding) await this.codeCache.saveFrom(this, this.isolate);
-    this.dispose();
+    // Idle, so safe for process.exit() to end with the process (isolate-exit.ts).
+    if (loopEnding && leftToExit()) this.mailbox.close();
+    else this.dispose();
   }
 
   private dispose(): void {
