@@ -26,7 +26,7 @@ export interface FinishedRun extends ScenariosOutcome {
   /** setup() ended the run (threw, timed out, a signal): no teardown, k6's line after the summary. */
   ending?: RunEnding;
   setupData: unknown;
-  /** When setup began: the test run's duration counts from there. */
+  /** When setup began (performance.now()): the test run's duration counts from there. */
   testStart: number;
 }
 
@@ -68,7 +68,7 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
   if (!ending && !teardownFailed && !controller.stopReason && run.runs.every((r) => r.completed === 0)) {
     log('warn', 'No script iterations fully finished, consider making the test duration longer');
   }
-  const testRunDurationMs = Date.now() - run.testStart;
+  const testRunDurationMs = performance.now() - run.testStart;
 
   const final = engine.evaluate({ final: true, elapsedMs: testRunDurationMs });
   for (const o of outputs) if (isThresholdAware(o)) o.setThresholds(final.states);

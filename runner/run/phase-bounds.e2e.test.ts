@@ -293,3 +293,44 @@ describe('runner/run phases: a VU busy in setup or teardown ends as k6 ends it, 
     });
   }
 });
+
+describe("runner/run phases: the test run's duration starts after the VUs' init, as k6's does", function () {
+  this.timeout(60_000);
+  /** Each VU but VU 0 (which reads the options) spends at least this long in its init code. */
+  const INIT_MS = 1500;
+  const SCRIPT = `if (__VU > 0) { const t = Date.now(); while (Date.now() - t < ${INIT_MS}) {} }
+export const options = { vus: 4, iterations: 4 };
+export default function () {}
+export function handleSummary(d) {
+  return { stdout: JSON.stringify({ ms: d.state.testRunDurationMs, iterations: d.metrics.iterations.values.count }) + '\\n' };
+}`;
+
+  /** The summary's duration and the last progress line's, in ms. */
+  async function durationsOf(engine: 'k6' | 'node') {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-duration-'));
+    try {
+      writeFileSync(join(dir, 'script.js'), SCRIPT);
+      const run = await runLoadlab(['script.js'], { engine, cwd: dir, timeoutMs: 50_000 });
+      assert.equal(run.code, 0, run.stderr);
+      const lines = run.stdout.trim().split('\n');
+      const summary = JSON.parse(lines.find((l) => l.startsWith('{'))!) as { ms: number; iterations: number };
+      const progress = /^running \((\d+)m(\d+\.\d)s\)/.exec(
+        lines.findLast((l) => l.startsWith('running (')) ?? '',
+      );
+      assert.ok(progress, run.stdout);
+      return { ...summary, progressMs: (Number(progress[1]) * 60 + Number(progress[2])) * 1000 };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it(`VUs ${INIT_MS} ms in their init: the summary's testRunDurationMs and the progress line leave it out`, async function () {
+    realK6OrSkip(this);
+    for (const engine of ['k6', 'node'] as const) {
+      const d = await durationsOf(engine);
+      assert.equal(d.iterations, 4, engine);
+      // Four empty iterations take milliseconds; the init took at least INIT_MS before them.
+      assert.ok(d.ms < INIT_MS / 2 && d.progressMs < INIT_MS / 2, `${engine}: ${JSON.stringify(d)}`);
+    }
+  });
+});

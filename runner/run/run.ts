@@ -122,15 +122,17 @@ async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<Finis
     log,
     controller,
   });
-  const testStart = Date.now();
   try {
     // A signal ends the VUs' init at once, whatever their init code is doing (their threads end with the run).
     const init = await boundPhase(scheduler.initVus(), Number.POSITIVE_INFINITY, controller.stopped);
-    if (init.ended) return endedEarly(vu0, testStart, abortedBySignal(controller.signal));
+    if (init.ended) return endedEarly(vu0, performance.now(), abortedBySignal(controller.signal));
   } catch (error) {
     if (error instanceof VuInitError) return scriptException(log, error, error.vuId);
     return scriptException(log, error);
   }
+  // As k6's, the test run's duration (the summary's, the rates over it, the progress line's) counts
+  // from setup: the VUs' init, seconds at a thousand VUs, is not part of it.
+  const testStart = performance.now();
 
   const setup = await runSetup(vu0, config, controller);
   if ('ending' in setup) return endedEarly(vu0, testStart, setup.ending);
@@ -143,7 +145,7 @@ async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<Finis
       flags.quiet
         ? { stop: () => {}, final: () => {} }
         : startProgress(io, () =>
-            progressText(s.runs, Date.now() - testStart, s.allocatedVus(), limits, {
+            progressText(s.runs, performance.now() - testStart, s.allocatedVus(), limits, {
               tty: io.isTTY,
               termWidth: io.columns ?? 80,
               color: io.isTTY && !flags.noColor,

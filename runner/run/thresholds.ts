@@ -9,7 +9,7 @@ export function isThresholdAware(o: Output): o is ThresholdAwareOutput {
   return typeof (o as Partial<ThresholdAwareOutput>).setThresholds === 'function';
 }
 
-/** One evaluation of the thresholds while the scenarios run, `testStart` being when setup began. */
+/** One evaluation of the thresholds while the scenarios run, `testStart` (performance.now()) being when setup began. */
 export function thresholdsDuringRun(
   engine: MetricsEngine,
   outputs: Output[],
@@ -18,7 +18,7 @@ export function thresholdsDuringRun(
   testStart: number,
 ): () => void {
   return () => {
-    const result = engine.evaluate({ final: false, elapsedMs: Date.now() - testStart });
+    const result = engine.evaluate({ final: false, elapsedMs: performance.now() - testStart });
     for (const o of outputs) if (isThresholdAware(o)) o.setThresholds(result.states);
     if (engine.fatal) {
       log('error', engine.fatal.message);
