@@ -350,6 +350,17 @@ export const INSTANCE_STATS = {
   iterationsInterrupted: 3,
 } as const;
 export const INSTANCE_STATS_SLOTS = 4;
+/** After the Int32 slots, one Float64: when the test started (setup began), in ms since the Unix epoch. */
+const TEST_START_BYTE = 4 * INSTANCE_STATS_SLOTS;
+/** The size of a run's shared exec.instance buffer. */
+export const INSTANCE_STATS_BYTES = TEST_START_BYTE + 8;
+/**
+ * The test's start in a run's exec.instance buffer (0 until the main thread sets it): what
+ * exec.instance.currentTestRunDuration counts from, as the summary's duration does.
+ */
+export function testStartIn(buffer: ArrayBufferLike): Float64Array {
+  return new Float64Array(buffer, TEST_START_BYTE, 1);
+}
 
 /** k6's words for a handleSummary() that returned something other than an object (VU and host both read them). */
 export const SUMMARY_NOT_A_MAP = 'handleSummary() should return a map with string keys';

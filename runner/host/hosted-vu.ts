@@ -47,7 +47,7 @@ export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError, Uncaught
 export { closeWarmVuThreads, warmVuThreads } from './vu-threads.js';
 export {
   INSTANCE_STATS,
-  INSTANCE_STATS_SLOTS,
+  INSTANCE_STATS_BYTES,
   SC_COMPLETED,
   SC_INTERRUPTED,
   SC_LEFT,

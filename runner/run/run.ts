@@ -133,6 +133,7 @@ async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<Finis
   // As k6's, the test run's duration (the summary's, the rates over it, the progress line's) counts
   // from setup: the VUs' init, seconds at a thousand VUs, is not part of it.
   const testStart = performance.now();
+  ctx.vus.markTestStart(performance.timeOrigin + testStart);
 
   const setup = await runSetup(vu0, config, controller);
   if ('ending' in setup) return endedEarly(vu0, testStart, setup.ending);

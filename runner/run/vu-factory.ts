@@ -1,7 +1,8 @@
 // The run's VUs: each an isolate or a worker with the same script, environment, hooks and shared memory, kept in
 // one list so the run closes every one of them, whatever phase it ends in.
 import type { RunFlags } from '../options/run-flags.js';
-import { createVu, INSTANCE_STATS_SLOTS, type Vu, type VuConfig, type VuHooks } from '../host/hosted-vu.js';
+import { createVu, INSTANCE_STATS_BYTES, type Vu, type VuConfig, type VuHooks } from '../host/hosted-vu.js';
+import { testStartIn } from '../bridge/protocol.js';
 import type { StartVuCode } from '../host/vu-code-host.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
@@ -50,7 +51,7 @@ export function scriptEnv(env: NodeJS.ProcessEnv, flags: RunFlags): Record<strin
 
 export class VuFactory {
   /** exec.instance's numbers, shared by every VU (VU 0, which runs setup and teardown, is not counted). */
-  readonly instanceStats = new Int32Array(new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
+  readonly instanceStats = new Int32Array(new SharedArrayBuffer(INSTANCE_STATS_BYTES));
   /** HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them). */
   private readonly httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
   /** k6/data's SharedArrays: the first VU to make one shares it with every VU started after it. */
@@ -94,6 +95,11 @@ export class VuFactory {
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
     // One resolver for the run, as k6's Runner has (a bad ttl was refused with the options).
     runResolver.configure(dnsConfigOf(testOptions.dns, (t) => dnsTtlMs(t) ?? DEFAULT_DNS.ttlMs));
+  }
+
+  /** When the test started, in ms since the Unix epoch: every VU's exec.instance counts from it. */
+  markTestStart(epochMs: number): void {
+    testStartIn(this.instanceStats.buffer)[0] = epochMs;
   }
 
   closeAll(): Promise<unknown> {

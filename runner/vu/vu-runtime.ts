@@ -23,6 +23,7 @@ import {
 } from '../modules/api/runtime.js';
 import {
   INSTANCE_STATS,
+  testStartIn,
   INTERRUPT,
   type JarAnswer,
   type JarOp,
@@ -40,8 +41,11 @@ export type DeclaredMetrics = Map<string, { type: MetricType; contains: ValueTyp
 
 /** exec.instance's counters, read from the run's shared INSTANCE_STATS. */
 export function instanceCounters(instanceStats: Int32Array): InstanceCounters {
+  const testStart = testStartIn(instanceStats.buffer);
   return {
-    startedAt: Date.now(),
+    get testStartedAt() {
+      return testStart[0]!;
+    },
     get iterationsCompleted() {
       return Atomics.load(instanceStats, INSTANCE_STATS.iterationsCompleted);
     },

@@ -1,7 +1,7 @@
 // The one mutable state of a VU thread, shared by its parts (main-thread-call.ts, vu-runtime.ts,
 // script-globals.ts, lifecycle.ts): what they read and write of each other lives here, in one
 // object made once per thread, not in module-level variables scattered over the files.
-import { INSTANCE_STATS, INSTANCE_STATS_SLOTS } from '../bridge/protocol.js';
+import { INSTANCE_STATS, INSTANCE_STATS_BYTES, testStartIn } from '../bridge/protocol.js';
 import { SampleBatcher } from '../bridge/sample-batch.js';
 import type { IterationView } from '../modules/api/runtime.js';
 import type { ThrownValues } from './thrown-values.js';
@@ -75,8 +75,12 @@ export interface VuState {
 }
 
 export function createVuState(init: WorkerInit, transport: VuTransport): VuState {
-  const instanceStats = new Int32Array(init.instanceStats ?? new SharedArrayBuffer(4 * INSTANCE_STATS_SLOTS));
-  if (!init.instanceStats) instanceStats[INSTANCE_STATS.vusInitialized] = 1;
+  const instanceStats = new Int32Array(init.instanceStats ?? new SharedArrayBuffer(INSTANCE_STATS_BYTES));
+  if (!init.instanceStats) {
+    // A VU alone: it is the instance, and its test starts with it.
+    instanceStats[INSTANCE_STATS.vusInitialized] = 1;
+    testStartIn(instanceStats.buffer)[0] = performance.timeOrigin + performance.now();
+  }
   const now = performance.now();
   return {
     init,

@@ -3,7 +3,8 @@
 import { AbortSignal, type VuRuntime } from '../api/runtime.js';
 
 export interface InstanceCounters {
-  startedAt: number;
+  /** When the test started (setup began), in ms since the Unix epoch. */
+  readonly testStartedAt: number;
   readonly iterationsCompleted: number;
   readonly iterationsInterrupted: number;
   readonly vusActive: number;
@@ -86,23 +87,28 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
       return needIteration('scenario').scenario.iterationInTest;
     },
   };
+  // k6 v1.3 has the run's execution state in setup and the iterations only: in init, teardown and
+  // handleSummary, exec.instance throws its init-context error.
+  function instanceState(): InstanceCounters {
+    if (rt.phase !== 'setup' && rt.phase !== 'iteration')
+      throw new Error('getting instance information in the init context is not supported');
+    return counters;
+  }
   const instance = {
     get currentTestRunDuration() {
-      if (rt.phase === 'init')
-        throw new Error('getting instance information in the init context is not supported');
-      return Date.now() - counters.startedAt;
+      return performance.timeOrigin + performance.now() - instanceState().testStartedAt;
     },
     get iterationsCompleted() {
-      return counters.iterationsCompleted;
+      return instanceState().iterationsCompleted;
     },
     get iterationsInterrupted() {
-      return counters.iterationsInterrupted;
+      return instanceState().iterationsInterrupted;
     },
     get vusActive() {
-      return counters.vusActive;
+      return instanceState().vusActive;
     },
     get vusInitialized() {
-      return counters.vusInitialized;
+      return instanceState().vusInitialized;
     },
   };
   const test = {
