@@ -297,7 +297,7 @@ export type WorkerCommand =
   | { cmd: 'iterate-next'; seq: number; counts: IterationCounts }
   | { cmd: 'loop'; seq: number; spec: LoopSpec }
   | { cmd: 'teardown'; seq: number; data: unknown; testOptions: Record<string, unknown> }
-  | { cmd: 'summary'; seq: number; data: unknown };
+  | { cmd: 'summary'; seq: number; data: unknown; testOptions: Record<string, unknown> };
 
 export type WorkerEvent =
   /** A WebSocket for the main thread to host (host/websocket-engine.ts). */

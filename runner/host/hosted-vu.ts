@@ -118,7 +118,10 @@ export interface Vu {
   /** Loop iterations started so far (also bumped by a loop that then stops); see worker-loop.ts. */
   loopSerial(): number;
   runTeardown(data: unknown, testOptions: Record<string, unknown>): Promise<void>;
-  handleSummary(data: unknown): Promise<Record<string, string | ArrayBuffer> | undefined>;
+  handleSummary(
+    data: unknown,
+    testOptions: Record<string, unknown>,
+  ): Promise<Record<string, string | ArrayBuffer> | undefined>;
   interrupt(): void;
   close(): Promise<void>;
   /** Script cookie jars this VU's main-thread side holds (`new http.CookieJar()` not yet collected). */
@@ -530,9 +533,13 @@ class HostedVu implements Vu {
     Atomics.store(this.signals, INTERRUPT, 0);
     return this.send<void>({ cmd: 'teardown', data, testOptions });
   }
-  async handleSummary(data: unknown) {
+  async handleSummary(data: unknown, testOptions: Record<string, unknown>) {
     Atomics.store(this.signals, INTERRUPT, 0);
-    const out = await this.send<Record<string, string | ArrayBuffer> | undefined>({ cmd: 'summary', data });
+    const out = await this.send<Record<string, string | ArrayBuffer> | undefined>({
+      cmd: 'summary',
+      data,
+      testOptions,
+    });
     return out;
   }
   interrupt(): void {

@@ -32,6 +32,8 @@ export interface FinishedRun extends ScenariosOutcome {
 
 export interface EndContext {
   config: TestConfig;
+  /** The script's exports: no teardown, no VU for it. */
+  exports: readonly string[];
   engine: MetricsEngine;
   outputs: Output[];
   controller: RunController;
@@ -44,10 +46,10 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
   const { config, engine, outputs, controller, flags, io, log } = ctx;
   let teardownFailed = false;
   let ending = run.ending;
-  if (!ending) {
+  if (!ending && ctx.exports.includes('teardown')) {
     try {
       // As k6, teardown is not cut short by the first signal, only by its timeout (or a second signal).
-      const vu = await run.vu0.get();
+      const vu = await run.vu0.fresh();
       const teardown = await boundPhase(
         vu.runTeardown(run.setupData, config.options),
         config.teardownTimeoutMs,

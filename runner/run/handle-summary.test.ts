@@ -28,12 +28,18 @@ function stuckVu(): Vu & { ended: string[] } {
   } as unknown as Vu & { ended: string[] };
 }
 
+/** The phases of a run whose handleSummary gets `vu`, a VU 0 of its own as in k6 (the options' VU before it). */
+function phasesGiving(vu: Vu): PhaseVu {
+  const factory = { make: () => Object.assign(vu, { init: () => Promise.resolve({}) }) };
+  return new PhaseVu(stuckVu(), factory as unknown as VuFactory, {});
+}
+
 async function summaryOf(vu: Vu | PhaseVu, timeoutMs: number) {
   const lines: string[] = [];
   const written: string[] = [];
   const config = { summaryMode: 'compact', summaryExport: 'export.json' } as TestConfig;
   await writeSummary(
-    vu instanceof PhaseVu ? vu : new PhaseVu(vu, {} as VuFactory, {}),
+    vu instanceof PhaseVu ? vu : phasesGiving(vu),
     {} as SummaryData,
     {} as MetricsEngine,
     config,

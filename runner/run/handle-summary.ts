@@ -27,7 +27,8 @@ export async function writeSummary(
   let result: Record<string, string | ArrayBuffer> | undefined;
   try {
     const call = await boundPhase(
-      vu0.get().then((vu) => vu.handleSummary(data)),
+      // As k6, on a VU 0 of its own, whether or not the script exports handleSummary.
+      vu0.fresh().then((vu) => vu.handleSummary(data, config.options)),
       timeoutMs,
     );
     if (call.ended) {

@@ -334,3 +334,59 @@ export function handleSummary(d) {
     }
   });
 });
+
+describe('runner/run phases: setup, teardown and handleSummary each run on a VU 0 of its own, as in k6 v1.3', function () {
+  this.timeout(120_000);
+  // Each phase's VU runs the init code again: what setup left in a global, teardown does not see.
+  const SCRIPT = `let seen = 'init';
+console.log('init ' + __VU + ' saw ' + seen);
+export const options = { vus: 1, iterations: 1 };
+export function setup() { console.log('setup saw ' + seen); seen = 'setup'; }
+export default function () { console.log('iteration saw ' + seen); seen = 'iteration'; }
+export function teardown() { console.log('teardown saw ' + seen); seen = 'teardown'; }
+export function handleSummary() { console.log('handleSummary saw ' + seen); return {}; }
+`;
+
+  async function consoleOf(engine: 'k6' | 'node', script: string, env: NodeJS.ProcessEnv = {}) {
+    const dir = mkdtempSync(join(tmpdir(), 'loadlab-phase-vus-'));
+    try {
+      writeFileSync(join(dir, 'script.js'), script);
+      const run = await runLoadlab(['-q', 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
+      assert.equal(run.code, 0, run.stderr);
+      return [...run.stderr.matchAll(/msg="([^"]*)" source=console/g)].map((m) => m[1]!);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('the init code runs once more for each phase the script has, and no phase sees what the last one left', async function () {
+    realK6OrSkip(this);
+    const k6 = await consoleOf('k6', SCRIPT);
+    assert.deepEqual(k6, [
+      'init 0 saw init',
+      'init 1 saw init',
+      'init 0 saw init',
+      'setup saw init',
+      'iteration saw init',
+      'init 0 saw init',
+      'teardown saw init',
+      'init 0 saw init',
+      'handleSummary saw init',
+    ]);
+    for (const [host, env] of HOSTS) assert.deepEqual(await consoleOf('node', SCRIPT, env), k6, `on ${host}`);
+  });
+
+  it('without setup or teardown, no VU for them; handleSummary still gets one', async function () {
+    realK6OrSkip(this);
+    const script = SCRIPT.replace(/^export function (setup|teardown).*\n/gm, '');
+    const k6 = await consoleOf('k6', script);
+    assert.deepEqual(k6, [
+      'init 0 saw init',
+      'init 1 saw init',
+      'iteration saw init',
+      'init 0 saw init',
+      'handleSummary saw init',
+    ]);
+    for (const [host, env] of HOSTS) assert.deepEqual(await consoleOf('node', script, env), k6, `on ${host}`);
+  });
+});

@@ -56,14 +56,14 @@ export function abortedBySignal(signal: string): RunEnding {
 }
 
 /**
- * VU 0, which runs setup, teardown and handleSummary one after the other: after a phase cut short it
- * is abandoned (interrupted, its thread ended, whatever its JavaScript was doing) and the next phase
- * gets a new VU 0, initialised as k6 initialises the VU of each of those phases.
+ * VU 0, which reads the options, then runs setup, teardown and handleSummary. As in k6 v1.3, each of
+ * those phases runs on a VU 0 of its own (fresh()): its init code runs again, and what one phase
+ * left in the script's globals the next does not see. A phase cut short abandons its VU
+ * (interrupted, its thread ended, whatever its JavaScript was doing).
  */
 export class PhaseVu {
-  /** The VU the phases run on; none from an abandon until the next phase makes one. */
+  /** The VU the last phase ran on (at first the one that read the options); none once abandoned. */
   private vu: Vu | undefined;
-  private ready: Promise<Vu> | undefined;
 
   constructor(
     vu0: Vu,
@@ -71,7 +71,6 @@ export class PhaseVu {
     private readonly runTags: Record<string, string>,
   ) {
     this.vu = vu0;
-    this.ready = Promise.resolve(vu0);
   }
 
   /** Ends the current VU, whichever phase made it (teardown's, then handleSummary's may each be cut short). */
@@ -79,18 +78,15 @@ export class PhaseVu {
     const vu = this.vu;
     if (!vu) return;
     this.vu = undefined;
-    this.ready = undefined;
     vu.interrupt();
     void vu.close();
   }
 
-  /** The VU the next phase runs on. */
-  get(): Promise<Vu> {
-    this.ready ??= (async () => {
-      const vu = (this.vu = this.vus.make(0, { ...this.runTags }));
-      await vu.init();
-      return vu;
-    })();
-    return this.ready;
+  /** A new VU 0 for the next phase, initialised; the one before it ends. */
+  async fresh(): Promise<Vu> {
+    if (this.vu) void this.vu.close();
+    const vu = (this.vu = this.vus.make(0, { ...this.runTags }));
+    await vu.init();
+    return vu;
   }
 }

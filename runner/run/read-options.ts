@@ -17,6 +17,8 @@ import { isTestAbort, type RunLog } from './run-log.js';
 export interface ConfiguredTest {
   config: TestConfig;
   engine: MetricsEngine;
+  /** The script's exports: which of setup and teardown get a VU of their own. */
+  exports: readonly string[];
 }
 
 /** k6's line for a script it cannot load: an init that throws, or options it cannot decode. */
@@ -91,5 +93,5 @@ export async function readTestOptions(
         'Please, migrate to either "compact" or "full" as soon as possible.',
     );
   }
-  return { config, engine };
+  return { config, engine, exports: init.exports };
 }

@@ -71,7 +71,7 @@ async function runOpened(
     const phaseVu = new PhaseVu(vu0, vus, { ...flags.tags });
     const test = await readTestOptions(vu0, script.scriptPath, flags, env, log);
     if (typeof test === 'number') return test;
-    const { config, engine } = test;
+    const { config, engine, exports } = test;
     route.engine = engine;
     vus.useOptions(config.options);
 
@@ -81,6 +81,7 @@ async function runOpened(
 
     const run = await runScenarios(phaseVu, {
       config,
+      exports,
       engine,
       outputs,
       vus,
@@ -91,7 +92,7 @@ async function runOpened(
       log,
     });
     if (typeof run === 'number') return run;
-    return await endTest(run, { config, engine, outputs, controller, flags, io, log });
+    return await endTest(run, { config, exports, engine, outputs, controller, flags, io, log });
   } catch (error) {
     if (error instanceof ScriptError) return scriptException(log, error);
     throw error;
@@ -102,6 +103,7 @@ async function runOpened(
 
 interface SchedulingContext {
   config: TestConfig;
+  exports: readonly string[];
   engine: MetricsEngine;
   outputs: Output[];
   vus: VuFactory;
@@ -135,7 +137,7 @@ async function runScenarios(vu0: PhaseVu, ctx: SchedulingContext): Promise<Finis
   const testStart = performance.now();
   ctx.vus.markTestStart(performance.timeOrigin + testStart);
 
-  const setup = await runSetup(vu0, config, controller);
+  const setup = await runSetup(vu0, config, ctx.exports, controller);
   if ('ending' in setup) return endedEarly(vu0, testStart, setup.ending);
   const { setupData } = setup;
 
@@ -170,10 +172,13 @@ function endedEarly(vu0: PhaseVu, testStart: number, ending: RunEnding): Finishe
 async function runSetup(
   vu0: PhaseVu,
   config: TestConfig,
+  exports: readonly string[],
   controller: RunController,
 ): Promise<{ setupData: unknown } | { ending: RunEnding }> {
+  // As k6: no setup, no VU for it.
+  if (!exports.includes('setup')) return { setupData: undefined };
   try {
-    const vu = await vu0.get();
+    const vu = await vu0.fresh();
     const setup = await boundPhase(vu.runSetup(config.options), config.setupTimeoutMs, controller.stopped);
     if (setup.ended === false) return { setupData: setup.value };
     vu0.abandon();

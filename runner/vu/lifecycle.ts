@@ -316,9 +316,10 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     return frame ? ` ${frame.trim()}` : '';
   }
 
-  async function runSummary(data: unknown) {
+  async function runSummary(data: unknown, testOptions: Record<string, unknown>) {
     if (typeof vu.scriptExports.handleSummary !== 'function') return undefined;
     setPhase('summary');
+    (rt as { testOptions: unknown }).testOptions = testOptions;
     vu.scenarioName = '';
     vu.scenarioTags = {};
     rt.groupPath = '';

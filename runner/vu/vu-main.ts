@@ -102,7 +102,7 @@ export function startVu(init: WorkerInit, transport: VuTransport): VuEntry {
             await life.runLifecycle('teardown', [msg.data], msg.testOptions);
           break;
         case 'summary':
-          value = await life.runSummary(msg.data);
+          value = await life.runSummary(msg.data, msg.testOptions);
           break;
       }
       // The samples ride on the reply: one message per iteration in the common case.

@@ -107,7 +107,8 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
     currentTags() {
       const tags: Record<string, string> = { ...init.runTags, ...vu.scenarioTags, ...this.vuTags };
       if (vu.scenarioName) tags.scenario = vu.scenarioName;
-      tags.group = this.groupPath;
+      // k6's handleSummary runs outside any group: its VU's tags have none.
+      if (this.phase !== 'summary') tags.group = this.groupPath;
       return tags;
     },
     baseTags() {

@@ -239,13 +239,13 @@ describe('runner/vu: a VU in a worker thread', function () {
     const h = await vuFor(`export default function () {}
       export function handleSummary(data) { return { stdout: 'total ' + data.n, 'out.bin': new Uint8Array([1, 2]).buffer, 'x.json': { a: 1 } }; }`);
     await h.vu.init();
-    const out = await h.vu.handleSummary({ n: 3 });
+    const out = await h.vu.handleSummary({ n: 3 }, {});
     assert.equal(out!.stdout, 'total 3');
     assert.deepEqual([...new Uint8Array(out!['out.bin'] as ArrayBuffer)], [1, 2]);
     assert.equal(out!['x.json'], '{"a":1}');
     const h2 = await vuFor(`export default function () {}`);
     await h2.vu.init();
-    assert.equal(await h2.vu.handleSummary({}), undefined);
+    assert.equal(await h2.vu.handleSummary({}, {}), undefined);
   });
 
   it('exposes __ENV, __VU, __ITER, open() relative to the script, and console levels', async () => {

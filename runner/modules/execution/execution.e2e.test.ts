@@ -1,6 +1,6 @@
-// k6/execution's exec.instance on real k6 and the runner, on both VU hosts: currentTestRunDuration
-// counts from the test's start (setup's), not from the VU's init, and in teardown and handleSummary
-// exec.instance throws, as k6 v1.3 has no execution state there.
+// k6/execution on real k6 and the runner, on both VU hosts: what each of exec.vu, exec.scenario,
+// exec.instance and exec.test.options gives or throws in init, setup, an iteration, teardown and
+// handleSummary; and currentTestRunDuration counts from the test's start (setup's), not a VU's init.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,28 +34,79 @@ const HOSTS: [string, NodeJS.ProcessEnv][] = [
 
 /** What each phase saw, with the durations as ranges: timing is the machine's, the ranges are the engine's. */
 async function phasesOf(engine: 'k6' | 'node', env: NodeJS.ProcessEnv = {}): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'loadlab-exec-instance-'));
+  const lines = await consoleOf(engine, SCRIPT, env);
+  const asRange = (ms: string) => {
+    const n = Number(ms);
+    if (Number.isNaN(n)) return ms.replace(/^(Go)?Error: /, '');
+    if (n < SETUP_MS / 2) return 'just after the start';
+    if (n < INIT_MS) return 'after setup, before an init would have ended';
+    return 'counted from an init';
+  };
+  return lines.map((line) => {
+    const [, phase, first, second] = /^(\w+) (.*?)(?: \/ (.*))?$/.exec(line)!;
+    return `${phase}: ${asRange(first!)}${second === undefined ? '' : ` / ${asRange(second)}`}`;
+  });
+}
+
+/** The script's console lines on `engine`. */
+async function consoleOf(
+  engine: 'k6' | 'node',
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-exec-'));
   try {
-    writeFileSync(join(dir, 'script.js'), SCRIPT);
+    writeFileSync(join(dir, 'script.js'), script);
     const run = await runLoadlab(['-q', 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
     assert.equal(run.code, 0, run.stderr);
-    const asRange = (ms: string) => {
-      const n = Number(ms);
-      if (Number.isNaN(n)) return ms.replace(/^(Go)?Error: /, '');
-      if (n < SETUP_MS / 2) return 'just after the start';
-      if (n < INIT_MS) return 'after setup, before an init would have ended';
-      return 'counted from an init';
-    };
-    return [...run.stderr.matchAll(/msg="(\w+) ([^"]*?)(?: \/ ([^"]*))?"/g)].map(
-      ([, phase, first, second]) =>
-        `${phase}: ${asRange(first!)}${second === undefined ? '' : ` / ${asRange(second)}`}`,
-    );
+    return [...run.stderr.matchAll(/msg="((?:[^"\\]|\\.)*)" source=console/g)].map((m) => m[1]!);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-describe('runner/modules/execution: exec.instance as k6 has it', function () {
+/** Every field in every phase: its value, or the error it throws. */
+const EVERY_FIELD = `import exec from 'k6/execution';
+// k6 lists a VU's tags in Go's map order, which changes from run to run.
+const sorted = (tags) => JSON.stringify(Object.fromEntries(Object.entries(tags).sort()));
+const fields = {
+  'vu.idInInstance': () => exec.vu.idInInstance,
+  'vu.idInTest': () => exec.vu.idInTest,
+  'vu.iterationInInstance': () => exec.vu.iterationInInstance,
+  'vu.iterationInScenario': () => exec.vu.iterationInScenario,
+  'vu.tags': () => sorted(exec.vu.tags),
+  'vu.metrics.tags': () => sorted(exec.vu.metrics.tags),
+  'vu.metrics.metadata': () => JSON.stringify(exec.vu.metrics.metadata),
+  'scenario.name': () => exec.scenario.name,
+  'scenario.executor': () => exec.scenario.executor,
+  'scenario.startTime': () => typeof exec.scenario.startTime,
+  'scenario.progress': () => exec.scenario.progress,
+  'scenario.iterationInInstance': () => exec.scenario.iterationInInstance,
+  'scenario.iterationInTest': () => exec.scenario.iterationInTest,
+  'instance.iterationsCompleted': () => exec.instance.iterationsCompleted,
+  'instance.iterationsInterrupted': () => exec.instance.iterationsInterrupted,
+  'instance.vusActive': () => exec.instance.vusActive,
+  'instance.vusInitialized': () => exec.instance.vusInitialized,
+  'test.options.vus': () => JSON.stringify(exec.test.options.scenarios.default.vus),
+};
+function probe(phase) {
+  for (const [name, read] of Object.entries(fields)) {
+    let value;
+    try { value = read(); } catch (e) { value = 'throws ' + String(e).replace(/^(Go)?Error: /, ''); }
+    console.log(phase + ' ' + name + ' = ' + value);
+  }
+}
+// VU 0's init runs once per phase in k6, and the setup VU's init has k6's execution state (exec.instance
+// answers there, a quirk left alone): VU 1's init is the one probed.
+if (__VU === 1) probe('init');
+export const options = { vus: 1, iterations: 1 };
+export function setup() { probe('setup'); }
+export default function () { probe('iteration'); }
+export function teardown() { probe('teardown'); }
+export function handleSummary() { probe('handleSummary'); return {}; }
+`;
+
+describe('runner/modules/execution: k6/execution as k6 v1.3 has it', function () {
   this.timeout(120_000);
 
   it("currentTestRunDuration from setup's start, not a VU's init; teardown and handleSummary throw", async function () {
@@ -70,5 +121,13 @@ describe('runner/modules/execution: exec.instance as k6 has it', function () {
       `summary: ${initContext}`,
     ]);
     for (const [host, env] of HOSTS) assert.deepEqual(await phasesOf('node', env), k6, `on ${host}`);
+  });
+
+  it('exec.vu, exec.scenario, exec.instance and exec.test.options in every phase: the same values and errors', async function () {
+    realK6OrSkip(this);
+    const k6 = await consoleOf('k6', EVERY_FIELD);
+    assert.equal(k6.length, 5 * 18, k6.join('\n'));
+    for (const [host, env] of HOSTS)
+      assert.deepEqual(await consoleOf('node', EVERY_FIELD, env), k6, `on ${host}`);
   });
 });

@@ -1,5 +1,5 @@
 // `k6/execution` (internal/js/modules/k6/execution): read-only views of the VU, scenario, instance
-// and test; vu/scenario/instance/test.options throw in the init context as in k6.
+// and test; each throws where k6 v1.3 has no state for it (see the helpers below).
 import { AbortSignal, type VuRuntime } from '../api/runtime.js';
 
 export interface InstanceCounters {
@@ -12,11 +12,15 @@ export interface InstanceCounters {
 }
 
 export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters): Record<string, unknown> {
-  function needIteration(what: string): NonNullable<VuRuntime['iteration']> {
-    if (rt.phase === 'init')
-      throw new Error(`getting ${what} information in the init context is not supported`);
-    const it = rt.iteration;
-    if (!it) throw new Error(`getting ${what} information outside of an iteration is not supported`);
+  // k6 v1.3's errors (internal/js/modules/k6/execution/execution.go): `vu` has no VU state in the
+  // init context; `scenario` has none outside a scenario's iterations (setup, teardown and
+  // handleSummary included), and says "VU context" for both.
+  function needVuState(): void {
+    if (rt.phase === 'init') throw new Error('getting VU information in the init context is not supported');
+  }
+  function scenarioState(): NonNullable<VuRuntime['iteration']> {
+    const it = rt.phase === 'iteration' ? rt.iteration : undefined;
+    if (!it) throw new Error('getting scenario information outside of the VU context is not supported');
     return it;
   }
   const tagsProxy = new Proxy(rt.vuTags, {
@@ -42,49 +46,57 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
         ? { enumerable: true, configurable: true, writable: true, value: rt.currentTags()[k] }
         : undefined,
   });
-  const vu = {
-    get idInInstance() {
-      if (rt.phase === 'init') throw new Error('getting VU information in the init context is not supported');
-      return rt.vuId;
-    },
-    get idInTest() {
-      if (rt.phase === 'init') throw new Error('getting VU information in the init context is not supported');
-      return rt.vuId;
-    },
-    get iterationInInstance() {
-      return needIteration('VU').iterationInInstance;
-    },
-    get iterationInScenario() {
-      return needIteration('VU').iterationInScenario;
-    },
+  const metrics = {
     get tags() {
       return tagsProxy;
     },
-    metrics: {
-      get tags() {
-        return tagsProxy;
-      },
-      metadata: {},
+    metadata: {},
+  };
+  // Outside an iteration (setup, teardown, handleSummary) VU 0's iteration numbers are 0, as k6's.
+  const vu = {
+    get idInInstance() {
+      needVuState();
+      return rt.vuId;
+    },
+    get idInTest() {
+      needVuState();
+      return rt.vuId;
+    },
+    get iterationInInstance() {
+      needVuState();
+      return rt.iteration?.iterationInInstance ?? 0;
+    },
+    get iterationInScenario() {
+      needVuState();
+      return rt.iteration?.iterationInScenario ?? 0;
+    },
+    get tags() {
+      needVuState();
+      return tagsProxy;
+    },
+    get metrics() {
+      needVuState();
+      return metrics;
     },
   };
   const scenario = {
     get name() {
-      return needIteration('scenario').scenario.name;
+      return scenarioState().scenario.name;
     },
     get executor() {
-      return needIteration('scenario').scenario.executor;
+      return scenarioState().scenario.executor;
     },
     get startTime() {
-      return needIteration('scenario').scenario.startTime;
+      return scenarioState().scenario.startTime;
     },
     get progress() {
-      return needIteration('scenario').scenario.progress;
+      return scenarioState().scenario.progress;
     },
     get iterationInInstance() {
-      return needIteration('scenario').iterationInInstance;
+      return scenarioState().iterationInInstance;
     },
     get iterationInTest() {
-      return needIteration('scenario').scenario.iterationInTest;
+      return scenarioState().scenario.iterationInTest;
     },
   };
   // k6 v1.3 has the run's execution state in setup and the iterations only: in init, teardown and
