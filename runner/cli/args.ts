@@ -45,6 +45,19 @@ function integer(text: string, flag: string): number {
   return Number(text);
 }
 
+/** A boolean flag's `--flag=value` as cobra reads it (Go's strconv.ParseBool); true when bare. */
+function booleanFlag(inline: string | undefined, flag: string): boolean {
+  if (inline === undefined) return true;
+  const value = (
+    { '1': true, t: true, T: true, TRUE: true, true: true, True: true } as Record<string, boolean>
+  )[inline];
+  if (value !== undefined) return value;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(inline)) return false;
+  throw new UsageError(
+    `invalid argument ${JSON.stringify(inline)} for "${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(inline)}: invalid syntax`,
+  );
+}
+
 /** `--flag=value` as cobra reads it: the flag and its inline value; any other argument as it is. */
 export function splitInlineValue(arg: string): [flag: string, inline: string | undefined] {
   const eq = arg.indexOf('=');
@@ -72,6 +85,8 @@ export function parseRunArgs(argv: string[]): RunFlags {
     else if (arg === '-v' || arg === '--verbose') flags.verbose = true;
     else if (arg === '--no-color') flags.noColor = true;
     else if (arg === '--no-thresholds') flags.noThresholds = true;
+    else if (arg === '--no-setup') flags.noSetup = booleanFlag(inline, arg);
+    else if (arg === '--no-teardown') flags.noTeardown = booleanFlag(inline, arg);
     else if (arg === '--no-summary') {
       flags.summaryMode = 'disabled';
       flags.deprecations.push('Flag --no-summary has been deprecated, use --summary-mode=disabled instead');

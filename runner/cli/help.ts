@@ -76,6 +76,8 @@ Flags:
                                             are: 's', 'ms' and 'us'
       --tag tag                             add a tag to be applied to all samples, as \`[name]=[value]\`
   -e, --env VAR=value                       add/override environment variable with VAR=value
+      --no-setup                            don't run setup()
+      --no-teardown                         don't run teardown()
       --no-thresholds                       don't run thresholds
       --dns string                          DNS resolver configuration. Possible ttl values are: 'inf' for a
                                             persistent cache, '0' to disable the cache, or a positive duration,

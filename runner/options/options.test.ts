@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseRunArgs, UsageError } from '../cli/args.js';
-import { consolidate, OptionsError, OptionsLoadError, scenarioMaxVus } from './options.js';
+import { consolidate, OptionsError, OptionsLoadError, runtimeEnvError, scenarioMaxVus } from './options.js';
 
 const flags = (...argv: string[]) => parseRunArgs(['script.js', ...argv]);
 
@@ -88,6 +88,35 @@ describe('runner options', () => {
     assert.throws(() => flags('--bogus'), /unknown flag: --bogus/);
     assert.throws(() => flags('-e', 'novalue'), /KEY=VALUE/);
     assert.throws(() => flags('--summary-mode', 'pretty'), UsageError);
+  });
+
+  it('--no-setup and --no-teardown: the flag (=false too) over K6_NO_* (true/false only) over the script', () => {
+    const c = (script: Record<string, unknown>, env: Record<string, string>, ...argv: string[]) => {
+      const config = consolidate(script, env, flags(...argv));
+      return [config.noSetup, config.noTeardown, config.options.noSetup, config.options.noTeardown];
+    };
+    assert.deepEqual(c({}, {}), [false, false, undefined, undefined]);
+    assert.deepEqual(c({ noSetup: true, noTeardown: true }, {}), [true, true, true, true]);
+    assert.deepEqual(c({}, {}, '--no-setup', '--no-teardown'), [true, true, true, true]);
+    assert.deepEqual(c({ noSetup: true }, { K6_NO_SETUP: 'false' }), [false, false, false, undefined]);
+    assert.deepEqual(c({}, { K6_NO_SETUP: 'true' }, '--no-setup=false'), [false, false, false, undefined]);
+    assert.deepEqual(c({}, { K6_NO_TEARDOWN: 'null' }), [false, false, undefined, undefined]);
+    assert.throws(() => c({}, { K6_NO_SETUP: '1' }), {
+      message:
+        "envconfig.Process: assigning K6_NO_SETUP to NoSetup: converting '1' to type null.Bool. details: invalid input:1",
+    });
+    assert.throws(() => flags('--no-teardown=yes'), /invalid argument "yes" for "--no-teardown" flag/);
+  });
+
+  it("K6_NO_THRESHOLDS and K6_NO_SUMMARY as Go's strconv.ParseBool reads them", () => {
+    assert.equal(runtimeEnvError({ K6_NO_THRESHOLDS: '1', K6_NO_SUMMARY: 'False' }), undefined);
+    assert.equal(
+      runtimeEnvError({ K6_NO_SUMMARY: '' }),
+      'env var \'K6_NO_SUMMARY\' is not a valid boolean value: strconv.ParseBool: parsing "": invalid syntax',
+    );
+    assert.equal(consolidate({}, { K6_NO_THRESHOLDS: 'T' }, flags()).noThresholds, true);
+    assert.equal(consolidate({}, { K6_NO_SUMMARY: '1' }, flags()).summaryMode, 'disabled');
+    assert.equal(consolidate({}, { K6_NO_SUMMARY: '0' }, flags()).summaryMode, 'compact');
   });
 
   it("derives k6's default scenario from shortcuts", () => {

@@ -52,6 +52,10 @@ export interface TestConfig {
   summaryExport?: string;
   summaryTimeUnit: string;
   noThresholds: boolean;
+  /** --no-setup, K6_NO_SETUP or options.noSetup: setup() is not run (nor a VU made for it). */
+  noSetup: boolean;
+  /** --no-teardown, K6_NO_TEARDOWN or options.noTeardown: teardown() is not run. */
+  noTeardown: boolean;
   runTags: Record<string, string>;
   outs: string[];
   setupTimeoutMs: number;
@@ -239,6 +243,61 @@ function envInt(env: Record<string, string | undefined>, name: string, field: st
   return Number(text);
 }
 
+/**
+ * A K6_* boolean option as k6's envconfig reads it into a null.Bool (guregu/null): only `true` and
+ * `false`, `null` and '' leave it unset; anything else is its error.
+ */
+function envNullBool(
+  env: Record<string, string | undefined>,
+  name: string,
+  field: string,
+): boolean | undefined {
+  const text = env[name];
+  if (text === undefined || text === '' || text === 'null') return undefined;
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new OptionsError(
+    `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type null.Bool. details: invalid input:${text}`,
+  );
+}
+
+/** Go's strconv.ParseBool, with which k6's command line reads its runtime options' K6_* booleans. */
+const GO_BOOLS: Readonly<Record<string, boolean>> = {
+  '1': true,
+  t: true,
+  T: true,
+  TRUE: true,
+  true: true,
+  True: true,
+  '0': false,
+  f: false,
+  F: false,
+  FALSE: false,
+  false: false,
+  False: false,
+};
+
+/** The runtime options k6 reads from K6_* booleans before it loads the script. */
+const RUNTIME_BOOL_ENVS = ['K6_NO_THRESHOLDS', 'K6_NO_SUMMARY'] as const;
+
+/** A runtime option's K6_* boolean, set (even empty) or not; checked first by runtimeEnvError(). */
+function envRuntimeBool(env: Record<string, string | undefined>, name: (typeof RUNTIME_BOOL_ENVS)[number]) {
+  const text = env[name];
+  return text === undefined ? undefined : GO_BOOLS[text];
+}
+
+/**
+ * k6's error for a runtime option's K6_* boolean it cannot parse (set but empty included), which it
+ * reports before the script runs, as a plain error (exit 255); undefined when they all parse.
+ */
+export function runtimeEnvError(env: Record<string, string | undefined>): string | undefined {
+  for (const name of RUNTIME_BOOL_ENVS) {
+    const text = env[name];
+    if (text !== undefined && GO_BOOLS[text] === undefined)
+      return `env var '${name}' is not a valid boolean value: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`;
+  }
+  return undefined;
+}
+
 /** A K6_* duration as k6's envconfig reads it, or its error. */
 function envDuration(
   env: Record<string, string | undefined>,
@@ -339,6 +398,8 @@ export function consolidate(
     iterations: envInt(env, 'K6_ITERATIONS', 'Iterations'),
     stages: env.K6_STAGES ? env.K6_STAGES.split(',').map(cliStage) : undefined,
   };
+  const envNoSetup = envNullBool(env, 'K6_NO_SETUP', 'NoSetup');
+  const envNoTeardown = envNullBool(env, 'K6_NO_TEARDOWN', 'NoTeardown');
   const envDns = env.K6_DNS === undefined ? undefined : dnsFromText(env.K6_DNS);
   if (envDns instanceof Error) throw new OptionsError(envDnsError(env.K6_DNS!, envDns));
   const flagDurationError = flags.duration === undefined ? undefined : goDurationError(flags.duration);
@@ -391,7 +452,9 @@ export function consolidate(
   }
   const mode =
     flags.summaryMode ??
-    (env.K6_NO_SUMMARY === 'true' ? 'disabled' : (envMode as TestConfig['summaryMode'] | undefined)) ??
+    (envRuntimeBool(env, 'K6_NO_SUMMARY')
+      ? 'disabled'
+      : (envMode as TestConfig['summaryMode'] | undefined)) ??
     'compact';
   // --tag replaces the script's options.tags as a whole, as k6 consolidates its options.
   const runTags = Object.keys(flags.tags).length
@@ -403,6 +466,11 @@ export function consolidate(
   // As exec.test.options shows k6's DNSConfig: its three fields, null where none is set.
   options.dns = { ttl: dns.ttl ?? null, select: dns.select ?? null, policy: dns.policy ?? null };
   if (Object.keys(runTags).length) options.tags = runTags;
+  const noSetup = flags.noSetup ?? envNoSetup;
+  const noTeardown = flags.noTeardown ?? envNoTeardown;
+  // exec.test.options shows them as consolidated, the flag's or K6_*'s over the script's.
+  if (noSetup !== undefined) options.noSetup = noSetup;
+  if (noTeardown !== undefined) options.noTeardown = noTeardown;
   const outs = [...(env.K6_OUT ? [env.K6_OUT] : []), ...flags.outs];
   return {
     options,
@@ -416,7 +484,11 @@ export function consolidate(
       env.K6_SUMMARY_TIME_UNIT ??
       (script.summaryTimeUnit as string | undefined) ??
       '',
-    noThresholds: flags.noThresholds || env.K6_NO_THRESHOLDS === 'true' || script.noThresholds === true,
+    noThresholds:
+      flags.noThresholds || envRuntimeBool(env, 'K6_NO_THRESHOLDS') === true || script.noThresholds === true,
+    // As k6 consolidates them: the flag, else K6_*, else the script's option.
+    noSetup: noSetup ?? script.noSetup === true,
+    noTeardown: noTeardown ?? script.noTeardown === true,
     runTags,
     outs: flags.outs.length > 0 ? flags.outs : outs,
     setupTimeoutMs,

@@ -27,6 +27,9 @@ export interface RunFlags {
   verbose: boolean;
   noColor: boolean;
   noThresholds: boolean;
+  /** --no-setup / --no-teardown (`=false` given is false, which overrides K6_* and the script). */
+  noSetup?: boolean;
+  noTeardown?: boolean;
   /** --secret-source values in order (read by options/secret-sources.ts when the run starts, as k6 does). */
   secretSources: string[];
   /** What k6's flag parser prints for deprecated flags, one line each, before anything else. */

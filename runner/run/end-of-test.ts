@@ -46,7 +46,7 @@ export async function endTest(run: FinishedRun, ctx: EndContext): Promise<number
   const { config, engine, outputs, controller, flags, io, log } = ctx;
   let teardownFailed = false;
   let ending = run.ending;
-  if (!ending && ctx.exports.includes('teardown')) {
+  if (!ending && ctx.exports.includes('teardown') && !config.noTeardown) {
     try {
       // As k6, teardown is not cut short by the first signal, only by its timeout (or a second signal).
       const vu = await run.vu0.fresh();

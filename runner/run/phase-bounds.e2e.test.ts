@@ -347,11 +347,21 @@ export function teardown() { console.log('teardown saw ' + seen); seen = 'teardo
 export function handleSummary() { console.log('handleSummary saw ' + seen); return {}; }
 `;
 
-  async function consoleOf(engine: 'k6' | 'node', script: string, env: NodeJS.ProcessEnv = {}) {
+  async function consoleOf(
+    engine: 'k6' | 'node',
+    script: string,
+    env: NodeJS.ProcessEnv = {},
+    flags: string[] = [],
+  ) {
     const dir = mkdtempSync(join(tmpdir(), 'loadlab-phase-vus-'));
     try {
       writeFileSync(join(dir, 'script.js'), script);
-      const run = await runLoadlab(['-q', 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
+      const run = await runLoadlab(['-q', ...flags, 'script.js'], {
+        engine,
+        cwd: dir,
+        timeoutMs: 50_000,
+        env,
+      });
       assert.equal(run.code, 0, run.stderr);
       return [...run.stderr.matchAll(/msg="([^"]*)" source=console/g)].map((m) => m[1]!);
     } finally {
@@ -376,17 +386,30 @@ export function handleSummary() { console.log('handleSummary saw ' + seen); retu
     for (const [host, env] of HOSTS) assert.deepEqual(await consoleOf('node', SCRIPT, env), k6, `on ${host}`);
   });
 
-  it('without setup or teardown, no VU for them; handleSummary still gets one', async function () {
-    realK6OrSkip(this);
-    const script = SCRIPT.replace(/^export function (setup|teardown).*\n/gm, '');
-    const k6 = await consoleOf('k6', script);
-    assert.deepEqual(k6, [
-      'init 0 saw init',
-      'init 1 saw init',
-      'iteration saw init',
-      'init 0 saw init',
-      'handleSummary saw init',
-    ]);
-    for (const [host, env] of HOSTS) assert.deepEqual(await consoleOf('node', script, env), k6, `on ${host}`);
-  });
+  /** No setup or teardown to run: no VU for them; handleSummary still gets one. */
+  const WITHOUT_SETUP_OR_TEARDOWN = [
+    'init 0 saw init',
+    'init 1 saw init',
+    'iteration saw init',
+    'init 0 saw init',
+    'handleSummary saw init',
+  ];
+  const cases: [string, string, NodeJS.ProcessEnv, string[]][] = [
+    ['--no-setup and K6_NO_TEARDOWN=true: neither runs', SCRIPT, { K6_NO_TEARDOWN: 'true' }, ['--no-setup']],
+    [
+      'a script without setup or teardown',
+      SCRIPT.replace(/^export function (setup|teardown).*\n/gm, ''),
+      {},
+      [],
+    ],
+  ];
+  for (const [name, script, extraEnv, flags] of cases) {
+    it(`${name}: no VU for them; handleSummary still gets one`, async function () {
+      realK6OrSkip(this);
+      const k6 = await consoleOf('k6', script, extraEnv, flags);
+      assert.deepEqual(k6, WITHOUT_SETUP_OR_TEARDOWN);
+      for (const [host, env] of HOSTS)
+        assert.deepEqual(await consoleOf('node', script, { ...env, ...extraEnv }, flags), k6, `on ${host}`);
+    });
+  }
 });

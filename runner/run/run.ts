@@ -6,7 +6,7 @@ import { closeWarmVuThreads, ScriptError, UncaughtInPromiseError, warmVuThreads 
 import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
-import type { TestConfig } from '../options/options.js';
+import { runtimeEnvError, type TestConfig } from '../options/options.js';
 import type { Output } from '../contracts.js';
 import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
@@ -59,6 +59,12 @@ async function runOpened(
 ): Promise<number> {
   const script = await openScript(flags, log);
   if (typeof script === 'number') return script;
+  // As k6: a runtime option's K6_* boolean that does not parse stops the run before the script runs.
+  const envError = runtimeEnvError(env);
+  if (envError) {
+    log('error', envError);
+    return EXIT.plainError;
+  }
 
   const host = await chooseVuHost(script.bundle, env);
   if (host.degraded) log('warn', `VUs run in worker threads: ${host.reason}`);
@@ -176,7 +182,7 @@ async function runSetup(
   controller: RunController,
 ): Promise<{ setupData: unknown } | { ending: RunEnding }> {
   // As k6: no setup, no VU for it.
-  if (!exports.includes('setup')) return { setupData: undefined };
+  if (!exports.includes('setup') || config.noSetup) return { setupData: undefined };
   try {
     const vu = await vu0.fresh();
     const setup = await boundPhase(vu.runSetup(config.options), config.setupTimeoutMs, controller.stopped);
