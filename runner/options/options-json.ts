@@ -4,6 +4,7 @@
 // and words it as k6 v1.3 does, Go's json package and the line of the JSON text included.
 import { DurationError, parseDuration } from '../metrics/index.js';
 import { dnsEnumError } from './dns-option.js';
+import { EXECUTOR_FIELDS, SCENARIO_BASE_FIELDS } from '../bridge/scenario-fields.js';
 
 /** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
 export const BARE_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
@@ -81,26 +82,7 @@ const kind = (v: unknown): string =>
           ? 'bool'
           : typeof v;
 
-const ALL_EXECUTORS = new Set([
-  'shared-iterations',
-  'per-vu-iterations',
-  'constant-vus',
-  'ramping-vus',
-  'constant-arrival-rate',
-  'ramping-arrival-rate',
-  'externally-controlled',
-]);
-const BASE_FIELDS = ['executor', 'startTime', 'gracefulStop', 'env', 'exec', 'tags', 'options'];
-/** Each executor's JSON fields (k6's config structs); an unknown one is refused. */
-const EXECUTOR_FIELDS: Record<string, string[]> = {
-  'shared-iterations': ['vus', 'iterations', 'maxDuration'],
-  'per-vu-iterations': ['vus', 'iterations', 'maxDuration'],
-  'constant-vus': ['vus', 'duration'],
-  'ramping-vus': ['startVUs', 'stages', 'gracefulRampDown'],
-  'constant-arrival-rate': ['rate', 'timeUnit', 'duration', 'preAllocatedVUs', 'maxVUs'],
-  'ramping-arrival-rate': ['startRate', 'timeUnit', 'stages', 'preAllocatedVUs', 'maxVUs'],
-  'externally-controlled': ['vus', 'maxVUs', 'duration'],
-};
+const ALL_EXECUTORS = new Set(Object.keys(EXECUTOR_FIELDS));
 const INT_FIELDS = new Set([
   'vus',
   'iterations',
@@ -252,7 +234,7 @@ class Decoder {
 
   /** One scenario's config, decoded strictly by its executor's struct (the scenario's text the base). */
   scenarioFields(config: Record<string, unknown>, executor: string): Problem | undefined {
-    const known = new Set([...BASE_FIELDS, ...EXECUTOR_FIELDS[executor]!]);
+    const known = new Set([...SCENARIO_BASE_FIELDS, ...EXECUTOR_FIELDS[executor]!]);
     const base = this.span(config)[0];
     for (const field of Object.keys(config).sort()) {
       if (!known.has(field)) return `json: unknown field ${goString(field)}`;

@@ -197,7 +197,9 @@ function deriveScenarios(
     new OptionsError(`using \`${a}\` and \`${b}\` options simultaneously is not allowed`);
   const hasStages = Array.isArray(e.stages) && e.stages.length > 0;
   const hasScenarios = e.scenarios !== undefined && e.scenarios !== null;
-  const withVus = { vus: given(vus) ? vus : 1 };
+  // As k6 derives them: only what was given (exec.test.options shows the rest as null); the
+  // executors' defaults (1 VU, 1 iteration) apply when the scenarios are read.
+  const withVus = given(vus) ? { vus } : {};
   if (given(e.iterations)) {
     if (hasStages) throw conflict('iterations', 'stages');
     if (hasScenarios) throw conflict('iterations', 'scenarios');
@@ -217,7 +219,9 @@ function deriveScenarios(
   }
   if (hasStages) {
     if (hasScenarios) throw conflict('stages', 'scenarios');
-    return { default: { executor: 'ramping-vus', startVUs: given(vus) ? vus : 1, stages: e.stages } };
+    return {
+      default: { executor: 'ramping-vus', ...(given(vus) ? { startVUs: vus } : {}), stages: e.stages },
+    };
   }
   if (hasScenarios && Object.keys(e.scenarios!).length > 0) return e.scenarios!;
   if (given(vus) && Number(vus) !== 1)
@@ -228,7 +232,7 @@ function deriveScenarios(
     warn('`stages` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
   if (hasScenarios)
     warn('`scenarios` was explicitly set to an empty value, running the script with 1 iteration in 1 VU');
-  return { default: { executor: 'per-vu-iterations', vus: 1, iterations: 1 } };
+  return { default: { executor: 'per-vu-iterations' } };
 }
 
 /** A K6_* integer as k6's envconfig reads it, or its error. */

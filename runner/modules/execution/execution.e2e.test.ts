@@ -53,11 +53,12 @@ async function consoleOf(
   engine: 'k6' | 'node',
   script: string,
   env: NodeJS.ProcessEnv = {},
+  flags: string[] = [],
 ): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'loadlab-exec-'));
   try {
     writeFileSync(join(dir, 'script.js'), script);
-    const run = await runLoadlab(['-q', 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
+    const run = await runLoadlab(['-q', ...flags, 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
     assert.equal(run.code, 0, run.stderr);
     return [...run.stderr.matchAll(/msg="((?:[^"\\]|\\.)*)" source=console/g)].map((m) => m[1]!);
   } finally {
@@ -106,6 +107,43 @@ export function teardown() { probe('teardown'); }
 export function handleSummary() { probe('handleSummary'); return {}; }
 `;
 
+/** exec.test.options printed whole by the first iteration of the first scenario listed. */
+const OPTIONS_PRINTED = (options: string) => `import exec from 'k6/execution';
+export const options = ${options};
+let printed = false;
+export function printIt() {
+  if (printed || exec.scenario.name !== Object.keys(exec.test.options.scenarios)[0]) return;
+  printed = true;
+  const o = exec.test.options;
+  console.log(JSON.stringify(o) + ' frozen=' + Object.isFrozen(o.scenarios) + ' fresh=' + (o !== exec.test.options));
+}
+export default printIt;
+`;
+
+/** [what, the script's options, flags] */
+const OPTIONS_LAYOUTS: [string, string, string[]][] = [
+  ['no options', '{}', []],
+  ['-u 2 -d 1s', '{}', ['-u', '2', '-d', '1s']],
+  [
+    'iterations',
+    '{ iterations: 2, maxRedirects: 3, systemTags: ["url", "status", "bogus"], tags: { a: "b" } }',
+    [],
+  ],
+  ['stages with a start', '{ vus: 3, stages: [{ duration: "1s", target: 2 }] }', []],
+  [
+    'a scenario of each executor',
+    `{ scenarios: {
+      a: { executor: 'constant-vus', vus: 1, duration: '1s', exec: 'printIt' },
+      b: { executor: 'ramping-vus', stages: [{ duration: '1s', target: 1 }] },
+      c: { executor: 'constant-arrival-rate', rate: 1, duration: '1s', preAllocatedVUs: 1 },
+      d: { executor: 'ramping-arrival-rate', stages: [{ duration: '1s', target: 1 }], preAllocatedVUs: 1 },
+      e: { executor: 'per-vu-iterations', env: { A: '1' }, tags: { t: 'x' }, gracefulStop: '1s' },
+      f: { executor: 'shared-iterations', startTime: '0s' },
+    }, summaryTrendStats: ['avg', 'p(99)'] }`,
+    [],
+  ],
+];
+
 describe('runner/modules/execution: k6/execution as k6 v1.3 has it', function () {
   this.timeout(120_000);
 
@@ -122,6 +160,18 @@ describe('runner/modules/execution: k6/execution as k6 v1.3 has it', function ()
     ]);
     for (const [host, env] of HOSTS) assert.deepEqual(await phasesOf('node', env), k6, `on ${host}`);
   });
+
+  for (const [what, options, flags] of OPTIONS_LAYOUTS)
+    it(`exec.test.options, ${what}: every k6 option in k6's order, null where unset, frozen, a copy at each read`, async function () {
+      realK6OrSkip(this);
+      // Each VU of the first scenario prints it once: the same line, however many VUs.
+      const printed = async (engine: 'k6' | 'node') => [
+        ...new Set(await consoleOf(engine, OPTIONS_PRINTED(options), {}, flags)),
+      ];
+      const k6 = await printed('k6');
+      assert.equal(k6.length, 1, k6.join('\n'));
+      assert.deepEqual(await printed('node'), k6);
+    });
 
   it('exec.vu, exec.scenario, exec.instance and exec.test.options in every phase: the same values and errors', async function () {
     realK6OrSkip(this);

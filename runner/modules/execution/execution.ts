@@ -1,6 +1,7 @@
 // `k6/execution` (internal/js/modules/k6/execution): read-only views of the VU, scenario, instance
 // and test; each throws where k6 v1.3 has no state for it (see the helpers below).
 import { AbortSignal, type VuRuntime } from '../api/runtime.js';
+import { k6OptionsJson, testOptionsView } from './test-options.js';
 
 export interface InstanceCounters {
   /** When the test started (setup began), in ms since the Unix epoch. */
@@ -123,6 +124,9 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
       return instanceState().vusInitialized;
     },
   };
+  // The JSON of the last test options shown: k6 marshals them, the script gets a copy at each read.
+  let optionsShownFor: Record<string, unknown> | undefined;
+  let optionsJson = '';
   const test = {
     abort(msg?: unknown): never {
       if (rt.phase === 'init') throw new AbortSignal(msg === undefined ? 'test aborted' : String(msg));
@@ -135,7 +139,11 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
       if (rt.phase === 'init' || !rt.testOptions) {
         throw new Error('getting test options in the init context is not supported');
       }
-      return rt.testOptions;
+      if (optionsShownFor !== rt.testOptions) {
+        optionsShownFor = rt.testOptions;
+        optionsJson = k6OptionsJson(rt.testOptions);
+      }
+      return testOptionsView(optionsJson);
     },
   };
   const mod = { vu, scenario, instance, test };

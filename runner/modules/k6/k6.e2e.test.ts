@@ -128,14 +128,15 @@ describe('runner/modules k6, k6/metrics, k6/execution, k6/encoding, k6/crypto', 
 
   it('k6/execution: vu, scenario, instance, test.options; vu.tags added to samples; init-context access throws', async () => {
     const c = ctx({ name: 'sc1', executor: 'constant-vus', iterationInTest: 9, progress: 0.5 }, 4);
-    c.testOptions = { vus: 3 };
+    // exec.test.options shows k6's Options fields only: the shortcuts (vus, duration...) are in scenarios.
+    c.testOptions = { vus: 2, maxRedirects: 3 };
     const { out, h } = await iterate(
       `import exec from 'k6/execution'; import { check } from 'k6';
       let initErr = ''; try { exec.vu.idInTest; } catch (e) { initErr = e.message; }
       export default function () {
         exec.vu.tags.mytag = 'm';
         out([exec.vu.idInTest, exec.vu.iterationInScenario, exec.scenario.name, exec.scenario.executor,
-             exec.scenario.iterationInTest, exec.scenario.progress, exec.test.options.vus, exec.vu.tags.scenario, initErr]);
+             exec.scenario.iterationInTest, exec.scenario.progress, exec.test.options.maxRedirects, 'vus' in exec.test.options, exec.vu.tags.scenario, initErr]);
         check(1, { tagged: true });
       }`,
       c,
@@ -148,6 +149,7 @@ describe('runner/modules k6, k6/metrics, k6/execution, k6/encoding, k6/crypto', 
       9,
       0.5,
       3,
+      false,
       'sc1',
       'getting VU information in the init context is not supported',
     ]);
