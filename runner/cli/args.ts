@@ -30,6 +30,22 @@ const VALUE_FLAGS: Record<string, string> = {
   '--dns': 'dns',
 };
 
+/**
+ * The `k6 run` flags that set one of k6's options (options.ts reads K6_* and the script's for the
+ * rest), with the type cobra reads the flag's value as and the name its errors give (the flag's own
+ * unless it has a short form).
+ */
+const OPTION_FLAGS: Record<string, { option: string; type: 'bool' | 'int' | 'string'; name?: string }> = {
+  '--no-setup': { option: 'noSetup', type: 'bool' },
+  '--no-teardown': { option: 'noTeardown', type: 'bool' },
+  '--max-redirects': { option: 'maxRedirects', type: 'int' },
+  '--user-agent': { option: 'userAgent', type: 'string' },
+  '--insecure-skip-tls-verify': { option: 'insecureSkipTLSVerify', type: 'bool' },
+  '-w': { option: 'throw', type: 'bool', name: '-w, --throw' },
+  '--throw': { option: 'throw', type: 'bool', name: '-w, --throw' },
+  '--discard-response-bodies': { option: 'discardResponseBodies', type: 'bool' },
+};
+
 function keyValue(text: string, flag: string): [string, string] {
   const at = text.indexOf('=');
   if (at <= 0) throw new UsageError(`invalid ${flag} value "${text}": expected KEY=VALUE`);
@@ -58,8 +74,10 @@ function booleanFlag(inline: string | undefined, flag: string): boolean {
   );
 }
 
-/** `--flag=value` as cobra reads it: the flag and its inline value; any other argument as it is. */
+/** `--flag=value` (or `-f=value`) as cobra reads it: the flag and its inline value; any other argument as it is. */
 export function splitInlineValue(arg: string): [flag: string, inline: string | undefined] {
+  // A short flag's value after `=` too, as pflag reads `-u=2` and `-w=false`.
+  if (/^-[^-]=/.test(arg)) return [arg.slice(0, 2), arg.slice(3)];
   const eq = arg.indexOf('=');
   if (!arg.startsWith('--') || eq < 0) return [arg, undefined];
   return [arg.slice(0, eq), arg.slice(eq + 1)];
@@ -76,6 +94,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
     verbose: false,
     noColor: false,
     noThresholds: false,
+    options: {},
     secretSources: [],
     deprecations: [],
   };
@@ -85,9 +104,18 @@ export function parseRunArgs(argv: string[]): RunFlags {
     else if (arg === '-v' || arg === '--verbose') flags.verbose = true;
     else if (arg === '--no-color') flags.noColor = true;
     else if (arg === '--no-thresholds') flags.noThresholds = true;
-    else if (arg === '--no-setup') flags.noSetup = booleanFlag(inline, arg);
-    else if (arg === '--no-teardown') flags.noTeardown = booleanFlag(inline, arg);
-    else if (arg === '--no-summary') {
+    else if (arg === '--include-system-env-vars') flags.includeSystemEnvVars = booleanFlag(inline, arg);
+    // The runner never reports usage: k6's opt-out is accepted, and there is nothing to turn off.
+    else if (arg === '--no-usage-report') booleanFlag(inline, arg);
+    else if (OPTION_FLAGS[arg]) {
+      const { option, type, name = arg } = OPTION_FLAGS[arg];
+      if (type === 'bool') flags.options[option] = booleanFlag(inline, name);
+      else {
+        const value = inline ?? argv[++i];
+        if (value === undefined) throw new UsageError(`flag needs an argument: ${arg}`);
+        flags.options[option] = type === 'int' ? integer(value, name) : value;
+      }
+    } else if (arg === '--no-summary') {
       flags.summaryMode = 'disabled';
       flags.deprecations.push('Flag --no-summary has been deprecated, use --summary-mode=disabled instead');
     } else if (VALUE_FLAGS[arg]) {

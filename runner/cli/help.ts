@@ -70,15 +70,18 @@ Flags:
   -d, --duration duration                   test duration limit
   -i, --iterations int                      script total iteration limit (among all VUs)
   -s, --stage stage                         add a stage, as \`[duration]:[target]\`
+      --no-setup                            don't run setup()
+      --no-teardown                         don't run teardown()
+      --max-redirects int                   follow at most n redirects (default 10)
+      --user-agent string                   user agent for http requests (default "Grafana k6/1.3.0")
+      --insecure-skip-tls-verify            skip verification of TLS certificates
+  -w, --throw                               throw warnings (like failed http requests) as errors
       --summary-trend-stats stats           define stats for trend metrics (response times), one or more as
                                             'avg,p(95),...' (default 'avg, min, med, max, p(90), p(95)')
       --summary-time-unit string            define the time unit used to display the trend stats. Possible units
                                             are: 's', 'ms' and 'us'
       --tag tag                             add a tag to be applied to all samples, as \`[name]=[value]\`
-  -e, --env VAR=value                       add/override environment variable with VAR=value
-      --no-setup                            don't run setup()
-      --no-teardown                         don't run teardown()
-      --no-thresholds                       don't run thresholds
+      --discard-response-bodies             Read but don't process or save HTTP response bodies
       --dns string                          DNS resolver configuration. Possible ttl values are: 'inf' for a
                                             persistent cache, '0' to disable the cache, or a positive duration,
                                             e.g. '1s', '1m', etc. Milliseconds are assumed if no unit is provided.
@@ -86,11 +89,15 @@ Flags:
                                             'roundRobin'. Possible policy values are: 'preferIPv4', 'preferIPv6',
                                             'onlyIPv4', 'onlyIPv6' or 'any'. (default
                                             "ttl=5m,select=random,policy=preferIPv4")
+      --include-system-env-vars             pass the real system environment variables to the runtime (default true)
+  -e, --env VAR=value                       add/override environment variable with VAR=value
+      --no-thresholds                       don't run thresholds
       --summary-mode string                 determine the summary mode, "compact", "full" or "disabled" (default
                                             "compact")
       --summary-export string               output the end-of-test summary report to JSON file
   -o, --out uri                             uri for an external metrics database: json=FILE,
                                             influxdb=URL, xk6-influxdb[=URL], web-dashboard
+      --no-usage-report                     don't send anonymous usagestats
   -h, --help                                help for run
 
 Global Flags:

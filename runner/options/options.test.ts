@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { parseRunArgs, UsageError } from '../cli/args.js';
-import { consolidate, OptionsError, OptionsLoadError, runtimeEnvError, scenarioMaxVus } from './options.js';
+import {
+  consolidate,
+  includesSystemEnv,
+  OptionsError,
+  OptionsLoadError,
+  runtimeEnvError,
+  scenarioMaxVus,
+} from './options.js';
 
 const flags = (...argv: string[]) => parseRunArgs(['script.js', ...argv]);
 
@@ -106,6 +113,56 @@ describe('runner options', () => {
         "envconfig.Process: assigning K6_NO_SETUP to NoSetup: converting '1' to type null.Bool. details: invalid input:1",
     });
     assert.throws(() => flags('--no-teardown=yes'), /invalid argument "yes" for "--no-teardown" flag/);
+  });
+
+  it('the option flags (-w, --max-redirects, --user-agent...) over K6_* over the script, each read as its type', () => {
+    const shown = (script: Record<string, unknown>, env: Record<string, string>, ...argv: string[]) => {
+      const o = consolidate(script, env, flags(...argv)).options;
+      return [o.throw, o.maxRedirects, o.userAgent, o.insecureSkipTLSVerify, o.discardResponseBodies];
+    };
+    const script = { throw: false, maxRedirects: 1, userAgent: 'script' };
+    assert.deepEqual(shown(script, {}), [false, 1, 'script', undefined, undefined]);
+    assert.deepEqual(
+      shown(script, {
+        K6_THROW: 'true',
+        K6_MAX_REDIRECTS: '2',
+        K6_USER_AGENT: 'env',
+        K6_DISCARD_RESPONSE_BODIES: 'true',
+      }),
+      [true, 2, 'env', undefined, true],
+    );
+    assert.deepEqual(
+      shown(
+        script,
+        { K6_MAX_REDIRECTS: '2' },
+        '-w',
+        '--max-redirects=3',
+        '--user-agent',
+        '',
+        '--insecure-skip-tls-verify',
+      ),
+      [true, 3, '', true, undefined],
+    );
+    assert.throws(() => shown({}, { K6_MAX_REDIRECTS: 'x' }), {
+      message:
+        'envconfig.Process: assigning K6_MAX_REDIRECTS to MaxRedirects: converting \'x\' to type null.Int. details: strconv.ParseInt: parsing "x": invalid syntax',
+    });
+    assert.throws(() => flags('--max-redirects', 'x'), /invalid argument "x" for "--max-redirects" flag/);
+    assert.throws(() => flags('-w=maybe'), /invalid argument "maybe" for "-w, --throw" flag/);
+    // pflag reads a short flag's value after `=` as well.
+    assert.deepEqual([flags('-u=2').vus, flags('-w=false').options.throw], [2, false]);
+    assert.throws(() => flags('--user-agent'), /flag needs an argument: --user-agent/);
+  });
+
+  it('--include-system-env-vars and K6_INCLUDE_SYSTEM_ENV_VARS decide whether __ENV holds the environment', () => {
+    assert.equal(includesSystemEnv({}, flags()), true);
+    assert.equal(includesSystemEnv({ K6_INCLUDE_SYSTEM_ENV_VARS: 'f' }, flags()), false);
+    assert.equal(
+      includesSystemEnv({ K6_INCLUDE_SYSTEM_ENV_VARS: 'false' }, flags('--include-system-env-vars')),
+      true,
+    );
+    assert.equal(includesSystemEnv({}, flags('--include-system-env-vars=false')), false);
+    assert.match(runtimeEnvError({ K6_INCLUDE_SYSTEM_ENV_VARS: 'no' })!, /not a valid boolean value/);
   });
 
   it("K6_NO_THRESHOLDS and K6_NO_SUMMARY as Go's strconv.ParseBool reads them", () => {

@@ -52,9 +52,9 @@ export interface TestConfig {
   summaryExport?: string;
   summaryTimeUnit: string;
   noThresholds: boolean;
-  /** --no-setup, K6_NO_SETUP or options.noSetup: setup() is not run (nor a VU made for it). */
+  /** options.noSetup as consolidated (--no-setup, K6_NO_SETUP): setup() is not run, nor a VU made for it. */
   noSetup: boolean;
-  /** --no-teardown, K6_NO_TEARDOWN or options.noTeardown: teardown() is not run. */
+  /** options.noTeardown as consolidated (--no-teardown, K6_NO_TEARDOWN): teardown() is not run. */
   noTeardown: boolean;
   runTags: Record<string, string>;
   outs: string[];
@@ -264,6 +264,36 @@ function envNullBool(
   );
 }
 
+/** A K6_* string option: envconfig takes it as it is (null.String). */
+function envNullString(env: Record<string, string | undefined>, name: string): string | undefined {
+  const text = env[name];
+  return text === undefined || text === '' ? undefined : text;
+}
+
+/**
+ * The options k6's envconfig reads from K6_* besides the execution shortcuts and dns, in the order
+ * of k6's Options struct (the first that does not parse is the error): [option, variable, field, reader].
+ */
+const ENV_OPTIONS: [string, string, string, typeof envNullBool | typeof envInt | typeof envNullString][] = [
+  ['noSetup', 'K6_NO_SETUP', 'NoSetup', envNullBool],
+  ['noTeardown', 'K6_NO_TEARDOWN', 'NoTeardown', envNullBool],
+  ['maxRedirects', 'K6_MAX_REDIRECTS', 'MaxRedirects', envInt],
+  ['userAgent', 'K6_USER_AGENT', 'UserAgent', envNullString],
+  ['insecureSkipTLSVerify', 'K6_INSECURE_SKIP_TLS_VERIFY', 'InsecureSkipTLSVerify', envNullBool],
+  ['throw', 'K6_THROW', 'Throw', envNullBool],
+  ['discardResponseBodies', 'K6_DISCARD_RESPONSE_BODIES', 'DiscardResponseBodies', envNullBool],
+];
+
+/** The options set by K6_* variables (ENV_OPTIONS), by option name. */
+function optionsFromEnv(env: Record<string, string | undefined>): Record<string, boolean | number | string> {
+  const options: Record<string, boolean | number | string> = {};
+  for (const [option, name, field, read] of ENV_OPTIONS) {
+    const value = read(env, name, field);
+    if (value !== undefined) options[option] = value;
+  }
+  return options;
+}
+
 /** Go's strconv.ParseBool, with which k6's command line reads its runtime options' K6_* booleans. */
 const GO_BOOLS: Readonly<Record<string, boolean>> = {
   '1': true,
@@ -281,12 +311,17 @@ const GO_BOOLS: Readonly<Record<string, boolean>> = {
 };
 
 /** The runtime options k6 reads from K6_* booleans before it loads the script. */
-const RUNTIME_BOOL_ENVS = ['K6_NO_THRESHOLDS', 'K6_NO_SUMMARY'] as const;
+const RUNTIME_BOOL_ENVS = ['K6_INCLUDE_SYSTEM_ENV_VARS', 'K6_NO_THRESHOLDS', 'K6_NO_SUMMARY'] as const;
 
 /** A runtime option's K6_* boolean, set (even empty) or not; checked first by runtimeEnvError(). */
 function envRuntimeBool(env: Record<string, string | undefined>, name: (typeof RUNTIME_BOOL_ENVS)[number]) {
   const text = env[name];
   return text === undefined ? undefined : GO_BOOLS[text];
+}
+
+/** Whether __ENV holds the process's environment: --include-system-env-vars, else K6_*, else yes. */
+export function includesSystemEnv(env: Record<string, string | undefined>, flags: RunFlags): boolean {
+  return flags.includeSystemEnvVars ?? envRuntimeBool(env, 'K6_INCLUDE_SYSTEM_ENV_VARS') ?? true;
 }
 
 /**
@@ -402,8 +437,7 @@ export function consolidate(
     iterations: envInt(env, 'K6_ITERATIONS', 'Iterations'),
     stages: env.K6_STAGES ? env.K6_STAGES.split(',').map(cliStage) : undefined,
   };
-  const envNoSetup = envNullBool(env, 'K6_NO_SETUP', 'NoSetup');
-  const envNoTeardown = envNullBool(env, 'K6_NO_TEARDOWN', 'NoTeardown');
+  const fromEnvOptions = optionsFromEnv(env);
   const envDns = env.K6_DNS === undefined ? undefined : dnsFromText(env.K6_DNS);
   if (envDns instanceof Error) throw new OptionsError(envDnsError(env.K6_DNS!, envDns));
   const flagDurationError = flags.duration === undefined ? undefined : goDurationError(flags.duration);
@@ -470,11 +504,8 @@ export function consolidate(
   // As exec.test.options shows k6's DNSConfig: its three fields, null where none is set.
   options.dns = { ttl: dns.ttl ?? null, select: dns.select ?? null, policy: dns.policy ?? null };
   if (Object.keys(runTags).length) options.tags = runTags;
-  const noSetup = flags.noSetup ?? envNoSetup;
-  const noTeardown = flags.noTeardown ?? envNoTeardown;
-  // exec.test.options shows them as consolidated, the flag's or K6_*'s over the script's.
-  if (noSetup !== undefined) options.noSetup = noSetup;
-  if (noTeardown !== undefined) options.noTeardown = noTeardown;
+  // The flags' options over K6_*'s over the script's, as exec.test.options and the modules see them.
+  Object.assign(options, fromEnvOptions, flags.options);
   const outs = [...(env.K6_OUT ? [env.K6_OUT] : []), ...flags.outs];
   return {
     options,
@@ -491,8 +522,8 @@ export function consolidate(
     noThresholds:
       flags.noThresholds || envRuntimeBool(env, 'K6_NO_THRESHOLDS') === true || script.noThresholds === true,
     // As k6 consolidates them: the flag, else K6_*, else the script's option.
-    noSetup: noSetup ?? script.noSetup === true,
-    noTeardown: noTeardown ?? script.noTeardown === true,
+    noSetup: options.noSetup === true,
+    noTeardown: options.noTeardown === true,
     runTags,
     outs: flags.outs.length > 0 ? flags.outs : outs,
     setupTimeoutMs,

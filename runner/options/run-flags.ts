@@ -27,9 +27,13 @@ export interface RunFlags {
   verbose: boolean;
   noColor: boolean;
   noThresholds: boolean;
-  /** --no-setup / --no-teardown (`=false` given is false, which overrides K6_* and the script). */
-  noSetup?: boolean;
-  noTeardown?: boolean;
+  /**
+   * The k6 options set by their flags (--no-setup, --throw, --max-redirects, ...: OPTION_FLAGS in
+   * cli/args.ts), by option name; they override K6_* and the script's options.
+   */
+  options: Record<string, boolean | number | string>;
+  /** --include-system-env-vars (default true): __ENV holds the process's environment, not only -e. */
+  includeSystemEnvVars?: boolean;
   /** --secret-source values in order (read by options/secret-sources.ts when the run starts, as k6 does). */
   secretSources: string[];
   /** What k6's flag parser prints for deprecated flags, one line each, before anything else. */

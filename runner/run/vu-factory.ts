@@ -1,6 +1,7 @@
 // The run's VUs: each an isolate or a worker with the same script, environment, hooks and shared memory, kept in
 // one list so the run closes every one of them, whatever phase it ends in.
 import type { RunFlags } from '../options/run-flags.js';
+import { includesSystemEnv } from '../options/options.js';
 import { createVu, INSTANCE_STATS_BYTES, type Vu, type VuConfig, type VuHooks } from '../host/hosted-vu.js';
 import { testStartIn } from '../bridge/protocol.js';
 import type { StartVuCode } from '../host/vu-code-host.js';
@@ -42,10 +43,14 @@ export function runHooks(
   };
 }
 
-/** k6 run exposes the system environment in __ENV; -e values win. */
+/**
+ * k6 run exposes the system environment in __ENV (unless --include-system-env-vars=false or
+ * K6_INCLUDE_SYSTEM_ENV_VARS=false); -e values win.
+ */
 export function scriptEnv(env: NodeJS.ProcessEnv, flags: RunFlags): Record<string, string> {
   const result: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) result[k] = v;
+  if (includesSystemEnv(env, flags))
+    for (const [k, v] of Object.entries(env)) if (v !== undefined) result[k] = v;
   return Object.assign(result, flags.env);
 }
 
