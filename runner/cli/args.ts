@@ -35,7 +35,10 @@ const VALUE_FLAGS: Record<string, string> = {
  * rest), with the type cobra reads the flag's value as and the name its errors give (the flag's own
  * unless it has a short form).
  */
-const OPTION_FLAGS: Record<string, { option: string; type: 'bool' | 'int' | 'string'; name?: string }> = {
+const OPTION_FLAGS: Record<
+  string,
+  { option: string; type: 'bool' | 'int' | 'string' | 'strings'; name?: string }
+> = {
   '--no-setup': { option: 'noSetup', type: 'bool' },
   '--no-teardown': { option: 'noTeardown', type: 'bool' },
   '--max-redirects': { option: 'maxRedirects', type: 'int' },
@@ -44,6 +47,8 @@ const OPTION_FLAGS: Record<string, { option: string; type: 'bool' | 'int' | 'str
   '-w': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--throw': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--discard-response-bodies': { option: 'discardResponseBodies', type: 'bool' },
+  // A string slice: each use adds its comma-separated values, untrimmed (k6 drops a name it does not know).
+  '--system-tags': { option: 'systemTags', type: 'strings' },
 };
 
 function keyValue(text: string, flag: string): [string, string] {
@@ -113,7 +118,10 @@ export function parseRunArgs(argv: string[]): RunFlags {
       else {
         const value = inline ?? argv[++i];
         if (value === undefined) throw new UsageError(`flag needs an argument: ${arg}`);
-        flags.options[option] = type === 'int' ? integer(value, name) : value;
+        if (type === 'strings') {
+          const before = flags.options[option];
+          flags.options[option] = [...(Array.isArray(before) ? before : []), ...value.split(',')];
+        } else flags.options[option] = type === 'int' ? integer(value, name) : value;
       }
     } else if (arg === '--no-summary') {
       flags.summaryMode = 'disabled';

@@ -80,6 +80,9 @@ Flags:
                                             'avg,p(95),...' (default 'avg, min, med, max, p(90), p(95)')
       --summary-time-unit string            define the time unit used to display the trend stats. Possible units
                                             are: 's', 'ms' and 'us'
+      --system-tags strings                 only include these system tags in metrics (default "proto, subproto,
+                                            status, method, url, name, group, check, error, error_code,
+                                            tls_version, scenario, service, expected_response")
       --tag tag                             add a tag to be applied to all samples, as \`[name]=[value]\`
       --discard-response-bodies             Read but don't process or save HTTP response bodies
       --dns string                          DNS resolver configuration. Possible ttl values are: 'inf' for a

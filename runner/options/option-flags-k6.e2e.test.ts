@@ -11,7 +11,7 @@ import { realK6OrSkip } from '../testing/log-lines.js';
 const SCRIPT = `import http from 'k6/http';
 import exec from 'k6/execution';
 export const options = { maxRedirects: 7, userAgent: 'from the script' };
-const shown = ['noSetup', 'noTeardown', 'maxRedirects', 'userAgent', 'insecureSkipTLSVerify', 'throw', 'discardResponseBodies'];
+const shown = ['noSetup', 'noTeardown', 'maxRedirects', 'userAgent', 'insecureSkipTLSVerify', 'throw', 'systemTags', 'discardResponseBodies'];
 export default function () {
   const o = exec.test.options;
   console.log(shown.map((k) => k + '=' + JSON.stringify(o[k])).join(' '));
@@ -40,6 +40,9 @@ const CASES: [string, string[], Record<string, string>][] = [
       '-w',
       '--discard-response-bodies',
       '--no-usage-report',
+      '--system-tags=status, url',
+      '--system-tags',
+      'method,bogus',
     ],
     {},
   ],
@@ -54,8 +57,10 @@ const CASES: [string, string[], Record<string, string>][] = [
       K6_INSECURE_SKIP_TLS_VERIFY: 'true',
       K6_THROW: 'true',
       K6_DISCARD_RESPONSE_BODIES: 'false',
+      K6_SYSTEM_TAGS: 'status, url',
     },
   ],
+  ['an empty K6_SYSTEM_TAGS (no system tag)', [], { K6_SYSTEM_TAGS: '' }],
   [
     'flags over variables',
     ['--throw=false', '--max-redirects=5'],

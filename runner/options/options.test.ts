@@ -149,6 +149,17 @@ describe('runner options', () => {
     });
     assert.throws(() => flags('--max-redirects', 'x'), /invalid argument "x" for "--max-redirects" flag/);
     assert.throws(() => flags('-w=maybe'), /invalid argument "maybe" for "-w, --throw" flag/);
+    // --system-tags adds its untrimmed names at each use; K6_SYSTEM_TAGS trims them; empty is none.
+    const tags = (env: Record<string, string>, ...argv: string[]) =>
+      consolidate({ systemTags: ['url'] }, env, flags(...argv)).options.systemTags;
+    assert.deepEqual(tags({}, '--system-tags=status, url', '--system-tags', 'method'), [
+      'status',
+      ' url',
+      'method',
+    ]);
+    assert.deepEqual(tags({ K6_SYSTEM_TAGS: 'status, url' }), ['status', 'url']);
+    assert.deepEqual(tags({ K6_SYSTEM_TAGS: '' }), ['']);
+    assert.deepEqual(tags({}), ['url']);
     // pflag reads a short flag's value after `=` as well.
     assert.deepEqual([flags('-u=2').vus, flags('-w=false').options.throw], [2, false]);
     assert.throws(() => flags('--user-agent'), /flag needs an argument: --user-agent/);

@@ -270,23 +270,37 @@ function envNullString(env: Record<string, string | undefined>, name: string): s
   return text === undefined || text === '' ? undefined : text;
 }
 
+/** A K6_* list as k6 reads a system tag set: comma-separated, each name trimmed; set but empty is none. */
+function envNameList(env: Record<string, string | undefined>, name: string): string[] | undefined {
+  const text = env[name];
+  return text === undefined ? undefined : text.split(',').map((item) => item.trim());
+}
+
 /**
  * The options k6's envconfig reads from K6_* besides the execution shortcuts and dns, in the order
  * of k6's Options struct (the first that does not parse is the error): [option, variable, field, reader].
  */
-const ENV_OPTIONS: [string, string, string, typeof envNullBool | typeof envInt | typeof envNullString][] = [
+const ENV_OPTIONS: [
+  string,
+  string,
+  string,
+  typeof envNullBool | typeof envInt | typeof envNullString | typeof envNameList,
+][] = [
   ['noSetup', 'K6_NO_SETUP', 'NoSetup', envNullBool],
   ['noTeardown', 'K6_NO_TEARDOWN', 'NoTeardown', envNullBool],
   ['maxRedirects', 'K6_MAX_REDIRECTS', 'MaxRedirects', envInt],
   ['userAgent', 'K6_USER_AGENT', 'UserAgent', envNullString],
   ['insecureSkipTLSVerify', 'K6_INSECURE_SKIP_TLS_VERIFY', 'InsecureSkipTLSVerify', envNullBool],
   ['throw', 'K6_THROW', 'Throw', envNullBool],
+  ['systemTags', 'K6_SYSTEM_TAGS', 'SystemTags', envNameList],
   ['discardResponseBodies', 'K6_DISCARD_RESPONSE_BODIES', 'DiscardResponseBodies', envNullBool],
 ];
 
 /** The options set by K6_* variables (ENV_OPTIONS), by option name. */
-function optionsFromEnv(env: Record<string, string | undefined>): Record<string, boolean | number | string> {
-  const options: Record<string, boolean | number | string> = {};
+function optionsFromEnv(
+  env: Record<string, string | undefined>,
+): Record<string, boolean | number | string | string[]> {
+  const options: Record<string, boolean | number | string | string[]> = {};
   for (const [option, name, field, read] of ENV_OPTIONS) {
     const value = read(env, name, field);
     if (value !== undefined) options[option] = value;

@@ -31,7 +31,7 @@ export interface RunFlags {
    * The k6 options set by their flags (--no-setup, --throw, --max-redirects, ...: OPTION_FLAGS in
    * cli/args.ts), by option name; they override K6_* and the script's options.
    */
-  options: Record<string, boolean | number | string>;
+  options: Record<string, boolean | number | string | string[]>;
   /** --include-system-env-vars (default true): __ENV holds the process's environment, not only -e. */
   includeSystemEnvVars?: boolean;
   /** --secret-source values in order (read by options/secret-sources.ts when the run starts, as k6 does). */
