@@ -12,6 +12,7 @@ import type IsolatedVm from 'isolated-vm';
 import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
 import { trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import { savedCodeCache, type SavedCodeCache } from './saved-code-cache.js';
+import { noteIsolateDisposed } from './isolate-exit.js';
 
 type Ivm = typeof IsolatedVm;
 type Cache = IsolatedVm.ExternalCopy<ArrayBuffer>;
@@ -74,6 +75,7 @@ export class IsolateCodeCache {
       return new IsolateCodeCache(code, cacheOf(cold), saved, 0);
     } finally {
       probe.dispose();
+      noteIsolateDisposed();
     }
   }
 

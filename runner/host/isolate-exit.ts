@@ -56,9 +56,17 @@ export function leftToExit(): boolean {
 const running = new Map<IsolateOwner, Set<Promise<unknown>>>();
 let lastWorkAt: number | undefined;
 
+let lastDisposeAt: number | undefined;
+
 /** Something ran, or is about to run, on an isolate's thread. */
 export function noteIsolateWork(): void {
   lastWorkAt = performance.now();
+}
+
+/** An isolate was disposed or lost: its thread may go on destroying it for a while (the exit's hazard). */
+export function noteIsolateDisposed(): void {
+  lastDisposeAt = performance.now();
+  noteIsolateWork();
 }
 
 /** A call into `owner`'s isolate: the exit waits for it to settle (returned as given). */
@@ -81,12 +89,16 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * Stops every isolate still running a call (a VU asleep or in a loop) and waits until their threads
  * are done with them, at most `limitMs`: to be awaited before process.exit(). Idle isolates are left
- * alone; the exit does not touch them.
+ * alone; the exit does not touch them. The quiet time is for a thread still destroying an isolate:
+ * with no call stopped and no isolate disposed in the last THREAD_LEAVE_MS (idle isolates left to
+ * the exit, the command line's end), there is none to wait for.
  */
 export async function settleIsolates(limitMs = SETTLE_LIMIT_MS): Promise<void> {
   if (lastWorkAt === undefined) return;
   const deadline = performance.now() + limitMs;
   const calls = [...running.values()].flatMap((set) => [...set]);
+  const disposedLately = lastDisposeAt !== undefined && performance.now() - lastDisposeAt < THREAD_LEAVE_MS;
+  if (calls.length === 0 && !disposedLately) return;
   for (const owner of [...running.keys()]) owner.stop();
   await Promise.race([Promise.allSettled(calls), delay(deadline - performance.now())]);
   const quietAt = Math.min(lastWorkAt + THREAD_LEAVE_MS, deadline);

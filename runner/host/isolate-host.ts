@@ -22,6 +22,7 @@ import { IsolateCodeCache } from './isolate-code-cache.js';
 import {
   collectAtExit,
   leftToExit,
+  noteIsolateDisposed,
   noteIsolateWork,
   trackIsolateCall,
   type IsolateOwner,
@@ -214,6 +215,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
     if (this.ended) return;
     this.ended = true;
     // isolated-vm disposes an isolate that passed its memoryLimit and rejects what ran in it.
+    noteIsolateDisposed();
     this.handlers.onFailure(/memory limit/.test(error.message) ? new VuOutOfMemory(this.vuId) : error);
   }
 
@@ -272,19 +274,24 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
    */
   async terminate(busy: boolean): Promise<void> {
     const loopEnding = this.mailbox.isWaiting || !busy ? this.serving : undefined;
+    // A VU whose only command (init: the VU 0 that read the options) ended is idle once that call is.
+    const onlyFirst = !busy && !this.serving ? this.firstDone : undefined;
     this.ended = true;
     if (loopEnding) this.mailbox.close();
-    else this.stop();
-    await loopEnding;
+    else if (!onlyFirst) this.stop();
+    await (loopEnding ?? onlyFirst);
     // Idle now, having run: the first such VU's compiled code is kept for the next run.
     if (loopEnding) await this.codeCache.saveFrom(this, this.isolate);
     // Idle, so safe for process.exit() to end with the process (isolate-exit.ts).
-    if (loopEnding && leftToExit()) this.mailbox.close();
+    if ((loopEnding || onlyFirst) && leftToExit()) this.mailbox.close();
     else this.dispose();
   }
 
   private dispose(): void {
     this.mailbox.close();
-    if (!this.isolate.isDisposed) this.isolate.dispose();
+    if (!this.isolate.isDisposed) {
+      this.isolate.dispose();
+      noteIsolateDisposed();
+    }
   }
 }
