@@ -1,5 +1,6 @@
 // `loadlab run` flags, named as `k6 run` names them. Parsing only; what they are (RunFlags) and mean
 // lives in options/.
+import { goParseBool } from '../options/go-bool.js';
 import { SUMMARY_MODES, type RunFlags } from '../options/run-flags.js';
 
 export type { RunFlags };
@@ -69,11 +70,8 @@ function integer(text: string, flag: string): number {
 /** A boolean flag's `--flag=value` as cobra reads it (Go's strconv.ParseBool); true when bare. */
 function booleanFlag(inline: string | undefined, flag: string): boolean {
   if (inline === undefined) return true;
-  const value = (
-    { '1': true, t: true, T: true, TRUE: true, true: true, True: true } as Record<string, boolean>
-  )[inline];
+  const value = goParseBool(inline);
   if (value !== undefined) return value;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(inline)) return false;
   throw new UsageError(
     `invalid argument ${JSON.stringify(inline)} for "${flag}" flag: strconv.ParseBool: parsing ${JSON.stringify(inline)}: invalid syntax`,
   );

@@ -13,6 +13,7 @@ import {
 import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
 import { dnsTtlMs } from './dns-ttl.js';
 import { dnsFromText, envDnsError, mergeDns, type DnsFields } from './dns-option.js';
+import { goParseBool } from './go-bool.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -308,29 +309,13 @@ function optionsFromEnv(
   return options;
 }
 
-/** Go's strconv.ParseBool, with which k6's command line reads its runtime options' K6_* booleans. */
-const GO_BOOLS: Readonly<Record<string, boolean>> = {
-  '1': true,
-  t: true,
-  T: true,
-  TRUE: true,
-  true: true,
-  True: true,
-  '0': false,
-  f: false,
-  F: false,
-  FALSE: false,
-  false: false,
-  False: false,
-};
-
 /** The runtime options k6 reads from K6_* booleans before it loads the script. */
 const RUNTIME_BOOL_ENVS = ['K6_INCLUDE_SYSTEM_ENV_VARS', 'K6_NO_THRESHOLDS', 'K6_NO_SUMMARY'] as const;
 
 /** A runtime option's K6_* boolean, set (even empty) or not; checked first by runtimeEnvError(). */
 function envRuntimeBool(env: Record<string, string | undefined>, name: (typeof RUNTIME_BOOL_ENVS)[number]) {
   const text = env[name];
-  return text === undefined ? undefined : GO_BOOLS[text];
+  return text === undefined ? undefined : goParseBool(text);
 }
 
 /** Whether __ENV holds the process's environment: --include-system-env-vars, else K6_*, else yes. */
@@ -345,7 +330,7 @@ export function includesSystemEnv(env: Record<string, string | undefined>, flags
 export function runtimeEnvError(env: Record<string, string | undefined>): string | undefined {
   for (const name of RUNTIME_BOOL_ENVS) {
     const text = env[name];
-    if (text !== undefined && GO_BOOLS[text] === undefined)
+    if (text !== undefined && goParseBool(text) === undefined)
       return `env var '${name}' is not a valid boolean value: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`;
   }
   return undefined;
