@@ -2,11 +2,7 @@
 // runner: what exec.test.options shows (the flag over K6_* over the script), what __ENV holds, and
 // what the option does (-w makes a refused request throw).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runLoadlab } from '../../devkit/loadlab-run.js';
-import { realK6OrSkip } from '../testing/log-lines.js';
+import { consoleLinesOf, realK6OrSkip } from '../testing/log-lines.js';
 
 const SCRIPT = `import http from 'k6/http';
 import exec from 'k6/execution';
@@ -70,22 +66,8 @@ const CASES: [string, string[], Record<string, string>][] = [
   ['K6_INCLUDE_SYSTEM_ENV_VARS=false', [], { K6_INCLUDE_SYSTEM_ENV_VARS: 'false' }],
 ];
 
-async function consoleOf(engine: 'k6' | 'node', flags: string[], env: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'loadlab-option-flags-'));
-  try {
-    writeFileSync(join(dir, 'script.js'), SCRIPT);
-    const run = await runLoadlab(['-q', ...flags, 'script.js'], {
-      engine,
-      cwd: dir,
-      timeoutMs: 50_000,
-      env: { ...process.env, ...env },
-    });
-    assert.equal(run.code, 0, run.stderr);
-    return [...run.stderr.matchAll(/msg="((?:[^"\\]|\\.)*)" source=console/g)].map((m) => m[1]!);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const consoleOf = (engine: 'k6' | 'node', flags: string[], env: Record<string, string>) =>
+  consoleLinesOf(engine, SCRIPT, { env: { ...process.env, ...env }, flags });
 
 describe('runner/options: the flags and K6_* variables that set options, as k6 v1.3 reads them', function () {
   this.timeout(60_000);

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadlab, type RunOptions } from '../../devkit/loadlab-run.js';
-import { realK6OrSkip } from '../testing/log-lines.js';
+import { consoleLinesOf, realK6OrSkip } from '../testing/log-lines.js';
 
 /** What a run decided, engine-neutral: exit code, k6's log lines, which phases ran, the summary. */
 interface Ending {
@@ -347,27 +347,12 @@ export function teardown() { console.log('teardown saw ' + seen); seen = 'teardo
 export function handleSummary() { console.log('handleSummary saw ' + seen); return {}; }
 `;
 
-  async function consoleOf(
+  const consoleOf = (
     engine: 'k6' | 'node',
     script: string,
     env: NodeJS.ProcessEnv = {},
     flags: string[] = [],
-  ) {
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-phase-vus-'));
-    try {
-      writeFileSync(join(dir, 'script.js'), script);
-      const run = await runLoadlab(['-q', ...flags, 'script.js'], {
-        engine,
-        cwd: dir,
-        timeoutMs: 50_000,
-        env,
-      });
-      assert.equal(run.code, 0, run.stderr);
-      return [...run.stderr.matchAll(/msg="([^"]*)" source=console/g)].map((m) => m[1]!);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }
+  ) => consoleLinesOf(engine, script, { env, flags });
 
   it('the init code runs once more for each phase the script has, and no phase sees what the last one left', async function () {
     realK6OrSkip(this);

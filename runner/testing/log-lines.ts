@@ -1,5 +1,8 @@
 // Runs one script on the real k6 and on the runner, for tests that compare what each logs.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCommand, runCommandSync } from '../../devkit/command.js';
 import { realK6 } from '../../devkit/real-k6.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
@@ -146,4 +149,24 @@ export async function assertSameRunLines(
     k6.lines.join('\n'),
   );
   assert.deepEqual(runner, k6);
+}
+
+/**
+ * What `script` printed with console.log, in order, run with `-q` and `flags` on `engine` from a
+ * temporary folder (removed after); the run must exit 0. `env` besides PATH and HOME, as runLoadlab's.
+ */
+export async function consoleLinesOf(
+  engine: 'k6' | 'node',
+  script: string,
+  { env, flags = [] }: { env?: NodeJS.ProcessEnv; flags?: string[] } = {},
+): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'loadlab-console-'));
+  try {
+    writeFileSync(join(dir, 'script.js'), script);
+    const run = await runLoadlab(['-q', ...flags, 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
+    assert.equal(run.code, 0, run.stderr);
+    return [...run.stderr.matchAll(/msg="((?:[^"\\]|\\.)*)" source=console/g)].map((m) => m[1]!);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -2,11 +2,7 @@
 // exec.instance and exec.test.options gives or throws in init, setup, an iteration, teardown and
 // handleSummary; and currentTestRunDuration counts from the test's start (setup's), not a VU's init.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runLoadlab } from '../../../devkit/loadlab-run.js';
-import { realK6OrSkip } from '../../testing/log-lines.js';
+import { consoleLinesOf, realK6OrSkip } from '../../testing/log-lines.js';
 
 /** Each scenario VU (not VU 0, which reads the options and runs setup) spends this long in init. */
 const INIT_MS = 1000;
@@ -49,22 +45,12 @@ async function phasesOf(engine: 'k6' | 'node', env: NodeJS.ProcessEnv = {}): Pro
 }
 
 /** The script's console lines on `engine`. */
-async function consoleOf(
+const consoleOf = (
   engine: 'k6' | 'node',
   script: string,
   env: NodeJS.ProcessEnv = {},
   flags: string[] = [],
-): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'loadlab-exec-'));
-  try {
-    writeFileSync(join(dir, 'script.js'), script);
-    const run = await runLoadlab(['-q', ...flags, 'script.js'], { engine, cwd: dir, timeoutMs: 50_000, env });
-    assert.equal(run.code, 0, run.stderr);
-    return [...run.stderr.matchAll(/msg="((?:[^"\\]|\\.)*)" source=console/g)].map((m) => m[1]!);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+) => consoleLinesOf(engine, script, { env, flags });
 
 /** Every field in every phase: its value, or the error it throws. */
 const EVERY_FIELD = `import exec from 'k6/execution';
