@@ -1,7 +1,6 @@
 // process.getBuiltinModule() in a VU isolate: the few Node modules the VU's code loads on first use,
 // made over the host's functions. A module a script needs and the isolate has not (node:stream/web,
 // node:inspector) is refused in one line; such scripts run on the worker host (vu-host-choice.ts).
-import { Buffer } from 'buffer';
 import { host, fullCollection } from './host.js';
 
 type Data = string | ArrayBuffer | ArrayBufferView;

@@ -1,11 +1,17 @@
 // What the VU's code (not the script: nothing here is on the isolate's global) takes from Node's
 // globals, made over the host's functions. esbuild injects these names into the isolate's bundle
-// (worker-code.ts): Buffer is the `buffer` package, the clock and timers are the main thread's.
-import { Buffer } from 'buffer';
+// (worker-code.ts): Buffer is the `buffer` package (lazy-buffer.ts), the clock and timers are the
+// main thread's.
 import { host } from './host.js';
 import { builtinModule } from './builtin-modules.js';
+import { lazyBuffer } from './lazy-buffer.js';
 
-export { Buffer };
+/**
+ * esbuild wraps a CommonJS package that is required (not imported) so that it runs when first
+ * required: the buffer package is evaluated only in VUs that use Buffer.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const Buffer = lazyBuffer(() => (require('buffer') as typeof import('buffer')).Buffer);
 
 /**
  * The main thread's performance.now(), read without leaving the isolate: isolated-vm's hrtime is
