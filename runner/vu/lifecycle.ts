@@ -65,6 +65,8 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
    * sockets), and a rejection, which ends it.
    */
   const asyncWork = allOf(timers, rt.pending, rejections);
+  /** What the init code leaves running: k6 waits for it before the VU is ready. */
+  const initWork = allOf(timers, rt.pending);
   /** The first unhandled rejection of setup, teardown or handleSummary, while one runs. */
   let lifecycleRejection: UnhandledRejection | undefined;
 
@@ -110,8 +112,13 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
       clearInterval,
     );
     if (init.bundle.topLevelAwait) await running;
-    // Node reports an unhandled rejection once the microtasks have run: look after one turn.
-    await new Promise((resolve) => setImmediate(resolve));
+    // k6 runs the init code's event loop to its end: the init's timers fire before the VU is ready,
+    // and a callback that throws fails the init as the code itself would.
+    if (initWork.busy) await initWork.settle(() => Atomics.load(signals, INTERRUPT) !== 0);
+    // Node reports an unhandled rejection once the microtasks have run (a worker host): look after
+    // one turn. A VU isolate hears of none, so it skips the turn, a hop to the main thread for each
+    // VU that starts.
+    if (rejectionsReported) await new Promise((resolve) => setImmediate(resolve));
     if (vu.rejectedInInit) throw vu.rejectedInInit;
     const scriptExports = (vu.scriptExports = module.exports);
     if (mayThrowNonErrors(init.bundle.code))
