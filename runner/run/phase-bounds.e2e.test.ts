@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadlab, type RunOptions } from '../../devkit/loadlab-run.js';
 import { consoleLinesOf, realK6OrSkip } from '../testing/log-lines.js';
+import { VU_HOSTS } from '../testing/vu-isolates.js';
 
 /** What a run decided, engine-neutral: exit code, k6's log lines, which phases ran, the summary. */
 interface Ending {
@@ -247,12 +248,6 @@ export default function () {}
 export function teardown() { console.log('teardown start'); ${BUSY} console.log('teardown end'); }
 `;
 
-/** The runner's two VU hosts: a V8 isolate per VU (the default) and a Node worker (LOADLAB_VU_HOST=worker). */
-const HOSTS: [string, NodeJS.ProcessEnv][] = [
-  ['isolates', {}],
-  ['workers', { LOADLAB_VU_HOST: 'worker' }],
-];
-
 /** A case: its name, the script, when to signal, and k6's exit code. */
 type BusyCase = [string, string, Pick<RunOptions, 'signalsAfter'>, number];
 
@@ -280,7 +275,7 @@ describe('runner/run phases: a VU busy in setup or teardown ends as k6 ends it, 
       realK6OrSkip(this);
       const k6 = await endingOf('k6', script, opts);
       assert.equal(k6.code, code, k6.lines.join('\n'));
-      for (const [host, env] of HOSTS) {
+      for (const [host, env] of VU_HOSTS) {
         const runner = await endingOf('node', script, { ...opts, env });
         assert.deepEqual(
           { ...runner, seconds: undefined },
@@ -368,7 +363,8 @@ export function handleSummary() { console.log('handleSummary saw ' + seen); retu
       'init 0 saw init',
       'handleSummary saw init',
     ]);
-    for (const [host, env] of HOSTS) assert.deepEqual(await consoleOf('node', SCRIPT, env), k6, `on ${host}`);
+    for (const [host, env] of VU_HOSTS)
+      assert.deepEqual(await consoleOf('node', SCRIPT, env), k6, `on ${host}`);
   });
 
   /** No setup or teardown to run: no VU for them; handleSummary still gets one. */
@@ -393,7 +389,7 @@ export function handleSummary() { console.log('handleSummary saw ' + seen); retu
       realK6OrSkip(this);
       const k6 = await consoleOf('k6', script, extraEnv, flags);
       assert.deepEqual(k6, WITHOUT_SETUP_OR_TEARDOWN);
-      for (const [host, env] of HOSTS)
+      for (const [host, env] of VU_HOSTS)
         assert.deepEqual(await consoleOf('node', script, { ...env, ...extraEnv }, flags), k6, `on ${host}`);
     });
   }

@@ -11,3 +11,12 @@ export function isolatesOrSkip(context: Mocha.Context): void {
     context.skip();
   }
 }
+
+/** What makes the runner host its VUs in Node workers instead of isolates. */
+export const WORKER_HOST_ENV: Readonly<Record<string, string>> = { LOADLAB_VU_HOST: 'worker' };
+
+/** The runner's two VU hosts, for tests that hold both to one expectation: isolates (the default), workers. */
+export const VU_HOSTS: readonly (readonly [host: string, env: Readonly<Record<string, string>>])[] = [
+  ['isolates', {}],
+  ['workers', WORKER_HOST_ENV],
+];

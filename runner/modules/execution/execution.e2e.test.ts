@@ -3,6 +3,7 @@
 // handleSummary; and currentTestRunDuration counts from the test's start (setup's), not a VU's init.
 import assert from 'node:assert/strict';
 import { consoleLinesOf, realK6OrSkip } from '../../testing/log-lines.js';
+import { VU_HOSTS } from '../../testing/vu-isolates.js';
 
 /** Each scenario VU (not VU 0, which reads the options and runs setup) spends this long in init. */
 const INIT_MS = 1000;
@@ -22,11 +23,6 @@ export default function () { console.log('iteration ' + duration()); }
 export function teardown() { console.log('teardown ' + duration() + ' / ' + completed()); }
 export function handleSummary() { console.log('summary ' + duration()); return {}; }
 `;
-
-const HOSTS: [string, NodeJS.ProcessEnv][] = [
-  ['isolates', {}],
-  ['workers', { LOADLAB_VU_HOST: 'worker' }],
-];
 
 /** What each phase saw, with the durations as ranges: timing is the machine's, the ranges are the engine's. */
 async function phasesOf(engine: 'k6' | 'node', env: NodeJS.ProcessEnv = {}): Promise<string[]> {
@@ -144,7 +140,7 @@ describe('runner/modules/execution: k6/execution as k6 v1.3 has it', function ()
       `teardown: ${initContext} / ${initContext}`,
       `summary: ${initContext}`,
     ]);
-    for (const [host, env] of HOSTS) assert.deepEqual(await phasesOf('node', env), k6, `on ${host}`);
+    for (const [host, env] of VU_HOSTS) assert.deepEqual(await phasesOf('node', env), k6, `on ${host}`);
   });
 
   for (const [what, options, flags] of OPTIONS_LAYOUTS)
@@ -163,7 +159,7 @@ describe('runner/modules/execution: k6/execution as k6 v1.3 has it', function ()
     realK6OrSkip(this);
     const k6 = await consoleOf('k6', EVERY_FIELD);
     assert.equal(k6.length, 5 * 18, k6.join('\n'));
-    for (const [host, env] of HOSTS)
+    for (const [host, env] of VU_HOSTS)
       assert.deepEqual(await consoleOf('node', EVERY_FIELD, env), k6, `on ${host}`);
   });
 });

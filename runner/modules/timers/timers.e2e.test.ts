@@ -1,6 +1,7 @@
 // k6/timers: the queue on its own, and fixtures/timers*.js logged line for line on real k6 and the runner.
 import assert from 'node:assert/strict';
 import { assertSameLogLines, logLines, realK6OrSkip, RUNNER } from '../../testing/log-lines.js';
+import { WORKER_HOST_ENV } from '../../testing/vu-isolates.js';
 import { TimerQueue } from './timers.js';
 
 /** k6 stops an iteration's timers in Go map order, which changes from run to run: each run of such lines is sorted. */
@@ -67,13 +68,12 @@ describe('runner/modules k6/timers', () => {
     this.timeout(60_000);
     assertSameLogLines(this, 'runner/modules/fixtures/timers-init.js', 15);
     const k6 = realK6OrSkip(this);
-    const workers = { LOADLAB_VU_HOST: 'worker' };
     const initScript = 'runner/modules/fixtures/timers-init.js';
-    assert.deepEqual(logLines(RUNNER, initScript, [], 0, workers), logLines(k6, initScript));
+    assert.deepEqual(logLines(RUNNER, initScript, [], 0, WORKER_HOST_ENV), logLines(k6, initScript));
     const script = 'runner/modules/fixtures/timers-init-throws.js';
     const expected = logLines(k6, script, [], 107);
     assert.equal(expected.length, 1, expected.join('\n'));
     assert.deepEqual(logLines(RUNNER, script, [], 107), expected);
-    assert.deepEqual(logLines(RUNNER, script, [], 107, workers), expected);
+    assert.deepEqual(logLines(RUNNER, script, [], 107, WORKER_HOST_ENV), expected);
   });
 });
