@@ -3,10 +3,8 @@
 // isolate's first module, so a script never sees it.
 import type { BridgeCall, WorkerEvent } from './protocol.js';
 
-/** The global the host sets before the isolate's code runs. */
+/** The global the host sets before the isolate's code runs: the code then starts the VU at once. */
 export const ISOLATE_HOST_GLOBAL = '$loadlab';
-/** The function the isolate's code defines for the host to start the VU with (once the global above is set). */
-export const ISOLATE_START_GLOBAL = '$loadlabStart';
 /** The global the isolate's code sets for the host: its VuEntry (vu-main.ts). */
 export const ISOLATE_VU_GLOBAL = '$loadlabVu';
 

@@ -1,8 +1,9 @@
 // A VU's code in a bare V8 isolate (isolated-vm): no Node API is reachable from here or from the
-// script; what the VU needs of Node is a call to the main thread (host.ts). Evaluating this bundle
-// only defines the VU's code (so a snapshot can hold it); the host then sets its functions and the
-// VU's configuration on the global and calls ISOLATE_START_GLOBAL, which publishes the VuEntry.
-import { ISOLATE_START_GLOBAL, ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
+// script; what the VU needs of Node is a call to the main thread (host.ts). The host sets its
+// functions and the VU's configuration on the global, then runs this bundle, which starts the VU and
+// publishes its VuEntry: one call into the isolate (a bundle merely compiled, to make V8's code
+// cache, runs nothing).
+import { ISOLATE_HOST_GLOBAL, ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
 import type { BridgeCall, WorkerCommand } from '../../bridge/protocol.js';
 import { startVu, type VuEntry } from '../vu-main.js';
 import type { VuTransport } from '../vu-transport.js';
@@ -30,14 +31,12 @@ async function serve(vu: VuEntry): Promise<void> {
   }
 }
 
-Object.defineProperty(globalThis, ISOLATE_START_GLOBAL, {
-  configurable: true,
-  value: () => {
-    takeHost();
-    // The source map stays on the main thread until an error needs it (isolate-api.ts).
-    Object.defineProperty(host.init.bundle, 'sourceMap', { get: () => host.sourceMap() });
-    delete (globalThis as Record<string, unknown>)[ISOLATE_START_GLOBAL];
-    const vu = startVu(host.init, transport);
-    Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: { ...vu, serve: () => serve(vu) } });
-  },
-});
+function start(): void {
+  takeHost();
+  // The source map stays on the main thread until an error needs it (isolate-api.ts).
+  Object.defineProperty(host.init.bundle, 'sourceMap', { get: () => host.sourceMap() });
+  const vu = startVu(host.init, transport);
+  Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: { ...vu, serve: () => serve(vu) } });
+}
+
+if (ISOLATE_HOST_GLOBAL in globalThis) start();
