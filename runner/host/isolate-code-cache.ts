@@ -10,9 +10,8 @@
 // 2-core host and moved the work onto the main thread's `new Isolate`; its README warns against it.)
 import type IsolatedVm from 'isolated-vm';
 import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
-import { trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
+import { noteIsolateDisposed, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import { savedCodeCache, type SavedCodeCache } from './saved-code-cache.js';
-import { noteIsolateDisposed } from './isolate-exit.js';
 
 type Ivm = typeof IsolatedVm;
 type Cache = IsolatedVm.ExternalCopy<ArrayBuffer>;

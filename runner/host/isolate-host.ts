@@ -185,8 +185,8 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
   private async start(lib: Ivm, api: object): Promise<VuEntryRefs> {
     const code = await this.codeCache.next();
     // Two rounds of calls into the isolate: the context and the compile at once, then the run, which
-    // starts the VU. Each call is a hop to the isolate's thread and back; the four in a row there
-    // were cost a thousand VUs' start ~1 ms of CPU per VU more (bench/MEASUREMENTS.md).
+    // starts the VU. Each call is a hop to the isolate's thread and back; four in a row cost a
+    // thousand VUs' start ~0.7 ms of CPU per VU more (bench/MEASUREMENTS.md).
     const [context, script] = await Promise.all([
       this.isolate.createContext(),
       this.isolate.compileScript(code.code, { filename: ISOLATE_FILENAME, cachedData: code.cache }),

@@ -115,10 +115,9 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     // k6 runs the init code's event loop to its end: the init's timers fire before the VU is ready,
     // and a callback that throws fails the init as the code itself would.
     if (initWork.busy) await initWork.settle(() => Atomics.load(signals, INTERRUPT) !== 0);
-    // Node reports an unhandled rejection once the microtasks have run (a worker host): look after
-    // one turn. A VU isolate hears of none, so it skips the turn, a hop to the main thread for each
-    // VU that starts.
-    if (rejectionsReported) await new Promise((resolve) => setImmediate(resolve));
+    // Where the host reports unhandled rejections (a worker), once it has; a VU isolate hears of
+    // none and goes on at once, without a hop to the main thread for each VU that starts.
+    await whenRejectionsReported(() => undefined);
     if (vu.rejectedInInit) throw vu.rejectedInInit;
     const scriptExports = (vu.scriptExports = module.exports);
     if (mayThrowNonErrors(init.bundle.code))
