@@ -12,7 +12,8 @@
 // same VUs again once V8 has optimised their code, and one command per iteration (what the
 // arrival-rate executors do). Prints req/s, CPU per request, the ratios, and memory per VU.
 // Bounded: BENCH_SECONDS (default 10, the length real k6 was measured over) per measurement,
-// BENCH_VUS (default 50) VUs / connections.
+// BENCH_VUS (default 50) VUs / connections. BENCH_SPLIT=N also runs the runner as N processes at once,
+// each with its share of the VUs: the ceiling of a host that spreads VUs over N threads (lib/split-runs.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,11 +25,18 @@ import { runBareBridge } from './lib/bare-bridge.js';
 import { benchLoadlab } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 import { memoryPerVu, versusK6 } from './lib/versus-k6.js';
+import { benchSplit } from './lib/split-runs.js';
 import { newThreads, perRequest, splitCpu, threadCpuUs, type CpuSplit } from './lib/thread-cpu.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const VUS = Number(process.env.BENCH_VUS ?? 50);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 3);
+const SPLIT = benchSplit();
+if (SPLIT instanceof Error || SPLIT > 10) {
+  // The 10-VU case is split too.
+  console.error(SPLIT instanceof Error ? SPLIT.message : 'BENCH_SPLIT must not exceed 10, the smaller case');
+  process.exit(2);
+}
 if (
   !(SECONDS > 0 && SECONDS <= 60) ||
   !(VUS > 0 && VUS <= 500) ||
@@ -197,7 +205,7 @@ try {
         .map((n) => n.toFixed(2))
         .join(' ')}`,
     );
-    const engines = { loadlab, requests };
+    const engines = { loadlab, requests, split: SPLIT };
     const at50 = await versusK6(engines, url, dir, { vus: VUS, checks: true }, PAIRS, SECONDS);
     const at10 = await versusK6(engines, url, dir, { vus: 10, checks: true }, PAIRS, SECONDS);
     await memoryPerVu(engines, url, dir, 125, Math.min(SECONDS, 5));

@@ -3,7 +3,9 @@
 // runner, alternating (the first of each round alternates too). For each run: the command's wall
 // time, its peak RSS and the iterations it made; then the medians and the runner/k6 ratios.
 // BENCH_ROUNDS (default 3), BENCH_VUS (default 1000), BENCH_SECONDS (default 20), BENCH_LOADLAB
-// (another checkout's bin/loadlab.js). Needs a real k6. Bounded: each run is killed after its
+// (another checkout's bin/loadlab.js), BENCH_SPLIT (N: also the runner as N processes at once, each
+// with its share of the VUs, the ceiling of a host that spreads VUs over N threads; lib/split-runs.ts).
+// Needs a real k6. Bounded: each run is killed after its
 // planned time plus 120 s. The load average is printed beside the figures: they mean little on a busy host.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { realK6 } from '../devkit/real-k6.js';
 import { benchLoadlab, median, runEngine, type EngineRunResult } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
+import { benchSplit, runSplit } from './lib/split-runs.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const VUS = Number(process.env.BENCH_VUS ?? 1000);
@@ -24,6 +27,11 @@ for (const [name, value, max] of [
     console.error(`${name} must be an integer in [1, ${max}]`);
     process.exit(2);
   }
+}
+const SPLIT = benchSplit();
+if (SPLIT instanceof Error || SPLIT > VUS) {
+  console.error(SPLIT instanceof Error ? SPLIT.message : `BENCH_SPLIT must not exceed BENCH_VUS (${VUS})`);
+  process.exit(2);
 }
 const k6 = realK6();
 if (!k6) {
@@ -41,7 +49,8 @@ export default function () {
 }
 `;
 
-type Engine = 'k6' | 'runner';
+/** `split`: the runner as SPLIT processes at once (BENCH_SPLIT). */
+type Engine = 'k6' | 'runner' | 'split';
 interface Run extends EngineRunResult {
   wallS: number;
 }
@@ -60,24 +69,29 @@ try {
     `${VUS} VUs, http.get + check + sleep(1), ${SECONDS} s; target ${target.url}; runner ${loadlab}`,
   );
   console.log(`real k6: ${k6}; load average before: ${load()}`);
-  const runs: Record<Engine, Run[]> = { k6: [], runner: [] };
+  const runs: Record<Engine, Run[]> = { k6: [], runner: [], split: [] };
+  const runOne = (engine: 'k6' | 'runner', vus: number) =>
+    runEngine({
+      engine,
+      args: ['-q', '--vus', String(vus), script],
+      loadlab,
+      dir,
+      env: { URL: target.url, K6_NO_USAGE_REPORT: 'true' },
+      timeoutMs: (SECONDS + 120) * 1000,
+      counter: 'iterations',
+    });
+  const engines: Engine[] = SPLIT > 1 ? ['k6', 'runner', 'split'] : ['k6', 'runner'];
   for (let round = 0; round < ROUNDS; round++) {
-    const order: Engine[] = round % 2 === 0 ? ['k6', 'runner'] : ['runner', 'k6'];
+    const order = round % 2 === 0 ? engines : [...engines].reverse();
     for (const engine of order) {
       const started = performance.now();
-      const r = await runEngine({
-        engine,
-        args: ['-q', script],
-        loadlab,
-        dir,
-        env: { URL: target.url, K6_NO_USAGE_REPORT: 'true' },
-        timeoutMs: (SECONDS + 120) * 1000,
-        counter: 'iterations',
-      });
-      const run = { ...r, wallS: (performance.now() - started) / 1000 };
+      const run: Run =
+        engine === 'split'
+          ? await runSplit(VUS, SPLIT, (vus) => runOne('runner', vus))
+          : { ...(await runOne(engine, VUS)), wallS: (performance.now() - started) / 1000 };
       runs[engine].push(run);
       console.log(
-        `round ${round + 1} ${engine.padEnd(6)} wall ${run.wallS.toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB, ` +
+        `round ${round + 1} ${(engine === 'split' ? `runner x${SPLIT}` : engine).padEnd(9)} wall ${run.wallS.toFixed(2)} s, peak RSS ${run.peakRssMb.toFixed(0)} MB, ` +
           `${run.requests} iterations (load ${load()})`,
       );
     }
@@ -85,8 +99,12 @@ try {
   const med = (engine: Engine, pick: (r: Run) => number) => median(runs[engine].map(pick));
   const line = (label: string, pick: (r: Run) => number, unit: string, digits: number) => {
     const [a, b] = [med('k6', pick), med('runner', pick)];
+    const split =
+      SPLIT > 1
+        ? `; runner as ${SPLIT} processes ${med('split', pick).toFixed(digits)} ${unit}: ${(med('split', pick) / a).toFixed(2)}`
+        : '';
     console.log(
-      `${label.padEnd(12)} k6 ${a.toFixed(digits)} ${unit}, runner ${b.toFixed(digits)} ${unit}: runner/k6 ${(b / a).toFixed(2)}`,
+      `${label.padEnd(12)} k6 ${a.toFixed(digits)} ${unit}, runner ${b.toFixed(digits)} ${unit}: runner/k6 ${(b / a).toFixed(2)}${split}`,
     );
   };
   console.log(`medians of ${ROUNDS} (load average after: ${load()}):`);

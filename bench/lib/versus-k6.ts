@@ -5,6 +5,7 @@
 // by phase (start, warm-up, steady state, end: run-phases.ts), and the steady state by thread.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runSplit } from './split-runs.js';
 import { median, runEngine, type EngineRunResult } from './engine-run.js';
 import { WARMUP_MS, type ThreadKindSplit } from './run-phases.js';
 
@@ -33,6 +34,8 @@ export interface Engines {
   loadlab: string;
   /** The target's answered requests so far: each run's CPU is then split by phase. */
   requests?: () => Promise<number>;
+  /** BENCH_SPLIT: each pair also runs the runner as this many processes at once (lib/split-runs.ts). */
+  split?: number;
 }
 
 function run(
@@ -93,6 +96,8 @@ export async function versusK6(
   console.log(`\nreal k6 vs runner: ${title}, ${pairs} alternating pairs`);
   const rpsRatios: number[] = [];
   const cpuRatios: number[] = [];
+  const splitRatios: number[] = [];
+  const split = engines.split ?? 1;
   const k6Runs: EngineRunResult[] = [];
   const runnerRuns: EngineRunResult[] = [];
   for (let pair = 0; pair < pairs; pair++) {
@@ -106,6 +111,17 @@ export async function versusK6(
           `peak RSS ${fmt(r.peakRssMb)} MB`,
       );
       if (engines.requests) console.log(`         ${phasesLine(r, engine === 'runner')}`);
+    }
+    if (split > 1) {
+      // Phases are per process: not watched here.
+      const r = await runSplit(c.vus, split, (vus) =>
+        run({ loadlab: engines.loadlab }, 'runner', script, vus, seconds, dir, url),
+      );
+      splitRatios.push(r.rps / got.k6!.rps);
+      console.log(
+        `  pair ${pair + 1} runner as ${split} processes ${fmt(r.rps).padStart(6)} req/s, ` +
+          `${fmt(r.cpuUsPerReq)} µs CPU/req, peak RSS ${fmt(r.peakRssMb)} MB (sum)`,
+      );
     }
     k6Runs.push(got.k6!);
     runnerRuns.push(got.runner!);
@@ -140,6 +156,11 @@ export async function versusK6(
     `  runner/k6: req/s ${fmt(ratio, 2)} (pairs ${rpsRatios.map((r) => fmt(r, 2)).join(' ')}), ` +
       `CPU per request ${fmt(median(cpuRatios), 2)}`,
   );
+  if (split > 1)
+    console.log(
+      `  runner as ${split} processes/k6: req/s ${fmt(median(splitRatios), 2)} ` +
+        `(pairs ${splitRatios.map((r) => fmt(r, 2)).join(' ')}): the ceiling of ${split} host threads`,
+    );
   return ratio;
 }
 
