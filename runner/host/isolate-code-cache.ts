@@ -10,7 +10,7 @@
 // 2-core host and moved the work onto the main thread's `new Isolate`; its README warns against it.)
 import type IsolatedVm from 'isolated-vm';
 import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
-import { noteIsolateDisposed, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
+import { leftToExit, noteIsolateDisposed, trackIsolateCall, type IsolateOwner } from './isolate-exit.js';
 import { savedCodeCache, type SavedCodeCache } from './saved-code-cache.js';
 
 type Ivm = typeof IsolatedVm;
@@ -73,9 +73,26 @@ export class IsolateCodeCache {
       const cold = probe.compileScriptSync(code, { filename: ISOLATE_FILENAME, produceCachedData: true });
       return new IsolateCodeCache(code, cacheOf(cold), saved, 0);
     } finally {
-      probe.dispose();
-      noteIsolateDisposed();
+      IsolateCodeCache.release(probe);
     }
+  }
+
+  /** The throwaway isolates kept for the process's exit (see release()). */
+  private static readonly keptForExit: IsolatedVm.Isolate[] = [];
+
+  /**
+   * Ends the throwaway isolate, or, where the command line's process ends with the run, keeps it
+   * idle for process.exit() as VUs keep theirs: a disposed isolate makes the exit wait 100 ms for
+   * threads that may still be destroying it (isolate-exit.ts), a third of a 1-VU run's wall time.
+   * Kept referenced: a collected handle would dispose it whenever V8 collects.
+   */
+  private static release(probe: IsolatedVm.Isolate): void {
+    if (leftToExit()) {
+      IsolateCodeCache.keptForExit.push(probe);
+      return;
+    }
+    probe.dispose();
+    noteIsolateDisposed();
   }
 
   /** What the next isolate compiles; while the first VU makes the warm cache, that one. */

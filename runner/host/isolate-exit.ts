@@ -99,6 +99,10 @@ export async function settleIsolates(limitMs = SETTLE_LIMIT_MS): Promise<void> {
   const calls = [...running.values()].flatMap((set) => [...set]);
   const disposedLately = lastDisposeAt !== undefined && performance.now() - lastDisposeAt < THREAD_LEAVE_MS;
   if (calls.length === 0 && !disposedLately) return;
+  if (process.env.LOADLAB_DEBUG_EXIT && disposedLately)
+    process.stderr.write(
+      `loadlab: the exit waited for an isolate disposed in its last ${THREAD_LEAVE_MS} ms\n`,
+    );
   for (const owner of [...running.keys()]) owner.stop();
   await Promise.race([Promise.allSettled(calls), delay(deadline - performance.now())]);
   const quietAt = Math.min(lastWorkAt + THREAD_LEAVE_MS, deadline);
@@ -111,7 +115,8 @@ export async function settleIsolates(limitMs = SETTLE_LIMIT_MS): Promise<void> {
  * here); a handle something left open must not hold it, so after the quiet time it exits as
  * exitAfterSettling() does. A call still running (a VU asleep), or anything VUs left to the exit
  * (leaveVusToExit()), takes exitAfterSettling() at once.
- * LOADLAB_DEBUG_EXIT=1 prints a line when the exit does not happen by itself, and why.
+ * LOADLAB_DEBUG_EXIT=1 prints a line when the exit does not happen by itself, and why, and when it
+ * waits for an isolate disposed just before it.
  */
 export function exitWith(code: number): void {
   process.exitCode = code;
