@@ -8,5 +8,6 @@ export * from './go-path-error.js';
 export * from './go-quote.js';
 export * from './sinks.js';
 export * from './ndjson.js';
+export * from './go-json.js';
 export * from './exit-codes.js';
 export * from './http-timings.js';

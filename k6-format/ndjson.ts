@@ -2,6 +2,7 @@
 // and sub-metrics), then one `Point` line per sample. One writer and one reader of a line, and one reader
 // of a whole text, shared by the runner's output, the report, the conformance shapes, the benchmarks
 // and the tests.
+import { goJsonNumber, goJsonString, goTagsJson } from './go-json.js';
 import type { MetricType, ValueType } from './samples.js';
 
 /** A threshold as k6 writes it: its source, or its config when it can abort the test. */
@@ -35,7 +36,11 @@ export interface NdjsonPointLine {
 
 export type NdjsonLine = NdjsonMetricLine | NdjsonPointLine;
 
-/** A Metric line (with its newline), fields in k6's order. */
+/**
+ * A Metric line (with its newline), fields in k6's order, written as k6 writes it (go-json.ts): the
+ * sub-metrics' strings escaped as easyjson escapes them and their tags in Go's order; the thresholds,
+ * which k6 encodes apart, as JSON.stringify writes them (k6 leaves their `<` as it is).
+ */
 export function metricLine(
   name: string,
   type: MetricType,
@@ -43,18 +48,34 @@ export function metricLine(
   thresholds: NdjsonThreshold[] = [],
   submetrics: NdjsonSubmetric[] | null = null,
 ): string {
-  const line: NdjsonMetricLine = {
-    type: 'Metric',
-    data: { name, type, contains, thresholds, submetrics },
-    metric: name,
-  };
-  return `${JSON.stringify(line)}\n`;
+  const subs =
+    submetrics === null
+      ? 'null'
+      : `[${submetrics
+          .map(
+            (sub) =>
+              `{"name":${goJsonString(sub.name)},"suffix":${goJsonString(sub.suffix)},"tags":${goTagsJson(sub.tags)}}`,
+          )
+          .join(',')}]`;
+  const metric = goJsonString(name);
+  return (
+    `{"type":"Metric","data":{"name":${metric},"type":${goJsonString(type)},"contains":${goJsonString(contains)},` +
+    `"thresholds":${JSON.stringify(thresholds)},"submetrics":${subs}},"metric":${metric}}\n`
+  );
 }
 
-/** A Point line (with its newline), fields in k6's order. */
-export function pointLine(metric: string, time: string, value: number, tags: Record<string, string>): string {
-  const line: NdjsonPointLine = { metric, type: 'Point', data: { time, value, tags } };
-  return `${JSON.stringify(line)}\n`;
+/**
+ * A Point line (with its newline), fields in k6's order, written as k6 writes it (go-json.ts). `tagsJson`:
+ * the tags already written by goTagsJson (samples of one request share their tags).
+ */
+export function pointLine(
+  metric: string,
+  time: string,
+  value: number,
+  tags: Readonly<Record<string, string>> | null,
+  tagsJson = tags === null ? 'null' : goTagsJson(tags),
+): string {
+  return `{"metric":${goJsonString(metric)},"type":"Point","data":{"time":"${time}","value":${goJsonNumber(value)},"tags":${tagsJson}}}\n`;
 }
 
 /**

@@ -1,11 +1,13 @@
 // `--out json=FILE`: k6's NDJSON. A `Metric` line the first time a metric appears (with its
-// thresholds and sub-metrics), then one `Point` line per sample. `.gz` files are gzipped.
+// thresholds and sub-metrics), then one `Point` line per sample, each written as k6 writes it
+// (k6-format/go-json.ts: Go's escapes, key order and numbers). `.gz` files are gzipped.
 import { open, type FileHandle } from 'node:fs/promises';
 import { constants, gzipSync } from 'node:zlib';
 import { formatDuration, parseMetricKey, parseThresholds, type ThresholdDef } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../contracts.js';
 import { goPathError } from '@loadlab/k6-format/go-path-error';
 import { metricLine, pointLine, type NdjsonSubmetric, type NdjsonThreshold } from '@loadlab/k6-format/ndjson';
+import { goTagsJson } from '@loadlab/k6-format/go-json';
 import { rfc3339Nano } from './time-format.js';
 
 interface MetricMeta {
@@ -90,6 +92,8 @@ export function createJsonOutput(ctx: OutputContext): Output {
   const seen = new Set<string>();
   let sink: PointsFile | undefined;
   let buffer: string[] = [];
+  let lastTags: Sample['tags'] | undefined;
+  let lastTagsJson = '';
 
   const flush = () => {
     if (buffer.length === 0 || !sink) return;
@@ -126,7 +130,12 @@ export function createJsonOutput(ctx: OutputContext): Output {
           const meta = describe(s.metric);
           buffer.push(metricLine(s.metric, s.type, s.contains, meta.thresholds, meta.submetrics));
         }
-        buffer.push(pointLine(s.metric, rfc3339Nano(s.time), s.value, s.tags));
+        // A request's samples share one tags object: its tags are written once.
+        if (s.tags !== lastTags) {
+          lastTags = s.tags;
+          lastTagsJson = goTagsJson(s.tags);
+        }
+        buffer.push(pointLine(s.metric, rfc3339Nano(s.time), s.value, s.tags, lastTagsJson));
       }
       if (buffer.length > 5000) flush();
     },
