@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { DurationError, formatDuration, goDurationError, parseDuration, roundDuration } from './duration.js';
+import {
+  DurationError,
+  formatDuration,
+  goDurationError,
+  measuredMs,
+  parseDuration,
+  roundDuration,
+} from './duration.js';
 
 describe('k6-format durations', () => {
   it("formats as Go's Duration.String, which k6 prints everywhere", () => {
@@ -89,5 +96,12 @@ describe('k6-format durations', () => {
       ['1dx', 'time: invalid duration "x"'],
     ];
     for (const [text, message] of refused) assert.throws(() => parseDuration(text), { message }, text);
+  });
+
+  it('reports a measured span in whole nanoseconds, as Go does', () => {
+    assert.equal(measuredMs(0.7835789999999747), 0.783579);
+    assert.equal(measuredMs(2.027183999999977), 2.027184);
+    assert.equal(measuredMs(1000.0000004), 1000);
+    assert.equal(measuredMs(0), 0);
   });
 });

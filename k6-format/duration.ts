@@ -143,3 +143,12 @@ export function roundDuration(ms: number, multipleMs: number): number {
   const rounded = r + r < m ? magnitude - r : magnitude + m - r;
   return rounded === 0 ? 0 : (sign * rounded) / 1e6;
 }
+
+/**
+ * A measured time span in ms as k6 reports one: Go measures a time.Duration, whole nanoseconds, and
+ * k6's metric value is that count divided by 1e6 (2.102916, never 2.1029159999999747). The runner
+ * measures with performance.now(), whose differences carry float noise below the nanosecond.
+ */
+export function measuredMs(ms: number): number {
+  return Math.round(ms * 1e6) / 1e6;
+}

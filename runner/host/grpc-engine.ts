@@ -16,6 +16,7 @@ import type {
   Traffic,
   UnaryAnswer,
 } from '../bridge/grpc-protocol.js';
+import { measuredMs } from '@loadlab/k6-format/duration';
 import { reflectFiles } from './grpc-reflection.js';
 
 interface Connection {
@@ -247,7 +248,7 @@ export class GrpcEngine {
             trailers: fromMetadata(status.metadata),
             message: body && new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
             time: performance.timeOrigin + end,
-            duration: end - start,
+            duration: measuredMs(end - start),
             ...this.traffic(),
           }),
         );
@@ -299,7 +300,7 @@ export class GrpcEngine {
           // A stream's deadline reaches the server (grpc-timeout), whose words k6 shows.
           details: status.code === grpc.status.DEADLINE_EXCEEDED ? 'Deadline exceeded' : status.details,
           time: performance.timeOrigin + end,
-          duration: end - start,
+          duration: measuredMs(end - start),
           ...this.traffic(),
         }),
       );

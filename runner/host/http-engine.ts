@@ -17,6 +17,7 @@ import {
   type WireResponse,
 } from '../bridge/protocol.js';
 import { httpTimingValues } from '@loadlab/k6-format/http-timings';
+import { measuredMs } from '@loadlab/k6-format/duration';
 import { nowMs } from '../bridge/clock.js';
 import { CookieJar } from './cookie-jar.js';
 import { HTTP_ERROR_CODE, statusErrorCode } from '../bridge/http-error-codes.js';
@@ -194,13 +195,14 @@ class HopHandler implements Dispatcher.DispatchHandler {
     if (!this.tFirstByte) return ZERO_TIMINGS;
     // k6: blocked = waiting for a connection (incl. dialing), sending = headers+body written,
     // waiting = time to first byte, receiving = the rest of the body.
+    // Each span in whole nanoseconds, as Go's time.Duration: duration is their sum, as k6 adds them.
     const gotConn = this.tConn;
-    const blocked = Math.max(0, gotConn - this.t0);
-    const sending = Math.max(0, this.tSent - gotConn);
-    const waiting = Math.max(0, this.tFirstByte - this.tSent);
-    const receiving = Math.max(0, this.tDone - this.tFirstByte);
+    const blocked = measuredMs(Math.max(0, gotConn - this.t0));
+    const sending = measuredMs(Math.max(0, this.tSent - gotConn));
+    const waiting = measuredMs(Math.max(0, this.tFirstByte - this.tSent));
+    const receiving = measuredMs(Math.max(0, this.tDone - this.tFirstByte));
     return httpTimingValues({
-      duration: sending + waiting + receiving,
+      duration: measuredMs(sending + waiting + receiving),
       blocked,
       looking_up: 0,
       connecting: this.connectMs,
@@ -346,7 +348,7 @@ export class HttpEngine {
       clearTimeout(timer);
       const connected = performance.now();
       if (!isTls) {
-        finish(tcp, connected - t0, 0);
+        finish(tcp, measuredMs(connected - t0), 0);
         return;
       }
       const secure = tls.connect({
@@ -371,7 +373,7 @@ export class HttpEngine {
           fail(refusal);
           return;
         }
-        finish(secure, connected - t0, performance.now() - connected);
+        finish(secure, measuredMs(connected - t0), measuredMs(performance.now() - connected));
       });
     });
   }

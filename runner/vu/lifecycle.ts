@@ -3,6 +3,7 @@
 // their failures. Made once per VU; the functions close over its parts.
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import { measuredMs } from '@loadlab/k6-format/duration';
 import type { MetricType, ValueType } from '../contracts.js';
 import type { ModuleRegistry } from '../modules/index.js';
 import type { TimerQueue } from '../modules/timers/timers.js';
@@ -298,7 +299,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     const end = performance.now();
     vu.lastIterationEnd = end;
     rt.groupPath = '';
-    emitClosingSamples(epochMs(end), completed ? end - start : undefined);
+    emitClosingSamples(epochMs(end), completed ? measuredMs(end - start) : undefined);
     Atomics.add(
       instanceStats,
       completed ? INSTANCE_STATS.iterationsCompleted : INSTANCE_STATS.iterationsInterrupted,

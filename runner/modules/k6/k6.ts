@@ -1,4 +1,5 @@
 // The `k6` module: check, group, sleep, fail, randomSeed (internal/js/modules/k6/k6.go semantics).
+import { measuredMs } from '@loadlab/k6-format/duration';
 import { epochMs, nowMs, type VuRuntime } from '../api/runtime.js';
 import { goError } from '../api/go-error.js';
 
@@ -102,7 +103,7 @@ export function createK6Module(rt: VuRuntime): Record<string, unknown> {
         metric: 'group_duration',
         type: 'trend',
         contains: 'time',
-        value: end - start,
+        value: measuredMs(end - start),
         tags,
         time: epochMs(end),
       });

@@ -1,6 +1,7 @@
 // The VU worker's end of a socket hosted on the main thread (host/websocket-engine.ts, bridge/websocket-wire.ts), and the ws_* samples
 // both WebSocket modules emit, with the tags k6 gives them.
 import { MessageChannel, parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { measuredMs } from '@loadlab/k6-format/duration';
 import { InterruptSignal, nowMs, type VuRuntime } from '../api/runtime.js';
 import type { HostEvent, WorkerCall, WsOpenCall } from '../../bridge/websocket-wire.js';
 
@@ -135,7 +136,15 @@ export class WsSamples {
 
   private record(metric: string, type: 'counter' | 'trend', value: number, time: number): void {
     if (isInterrupted(this.rt)) return;
-    this.rt.record(metric, type, type === 'trend' ? 'time' : 'default', value, { ...this.tags }, time);
+    const measured = type === 'trend';
+    this.rt.record(
+      metric,
+      type,
+      measured ? 'time' : 'default',
+      measured ? measuredMs(value) : value,
+      { ...this.tags },
+      time,
+    );
   }
 
   /** ws_sessions and ws_connecting, both at the connection's start. */
