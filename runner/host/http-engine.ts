@@ -22,6 +22,7 @@ import { nowMs } from '../bridge/clock.js';
 import { CookieJar } from './cookie-jar.js';
 import { HTTP_ERROR_CODE, statusErrorCode } from '../bridge/http-error-codes.js';
 import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
+import { goHttpUrl } from './go-url-string.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
@@ -87,6 +88,19 @@ const STATUS_TEXT_FALLBACK = 'Unknown';
  */
 const parsedUrls = new Map<string, URL | null>();
 const PARSED_URLS_MAX = 1000;
+
+/** Each URL as Go reads it (go-url-string.ts), once, as parsedUrls. */
+const goUrls = new Map<string, ReturnType<typeof goHttpUrl>>();
+
+function goUrlOf(url: string): ReturnType<typeof goHttpUrl> {
+  let known = goUrls.get(url);
+  if (known === undefined && !goUrls.has(url)) {
+    known = goHttpUrl(url);
+    if (goUrls.size >= PARSED_URLS_MAX) goUrls.clear();
+    goUrls.set(url, known);
+  }
+  return known;
+}
 
 function parseHttpUrl(url: string): URL | undefined {
   let parsed = parsedUrls.get(url);
@@ -425,10 +439,11 @@ export class HttpEngine {
         if (challenge) {
           hop.body = null;
           hops.push(hop);
+          const go = goUrlOf(url);
           const parsed = new URL(url);
           const authorization = digestAuthorization({
             method,
-            uri: parsed.pathname + parsed.search,
+            uri: go && 'requestTarget' in go ? go.requestTarget : parsed.pathname + parsed.search,
             username: digest.username,
             password: digest.password,
             challenge,
@@ -476,6 +491,14 @@ export class HttpEngine {
       const sampled = refusal.code !== HTTP_ERROR_CODE.invalidUrl;
       return Promise.resolve(failedHop(method, url, [], refusal, sampled));
     }
+    // Go's reading of the URL: what the hop shows (Response.url, the tags) and the request's target.
+    const go = goUrlOf(url);
+    if (go && 'code' in go) {
+      const sampled = go.code !== HTTP_ERROR_CODE.invalidUrl;
+      return Promise.resolve(failedHop(method, url, [], go, sampled));
+    }
+    if (go) url = go.text;
+    const target = go ? go.requestTarget : parsed.pathname + parsed.search;
     // Names and values alternating: what undici takes, and what Response.request shows.
     const headers: string[] = [];
     const names = new Set<string>();
@@ -585,7 +608,7 @@ export class HttpEngine {
         this.agent.dispatch(
           {
             origin: parsed.origin,
-            path: parsed.pathname + parsed.search,
+            path: target,
             method,
             headers,
             body: body === null ? null : typeof body === 'string' ? body : Buffer.from(body),

@@ -16,31 +16,18 @@ export function isExpected(ranges: readonly number[], status: number): boolean {
   return false;
 }
 
-/** A VU requests the same few URLs over and over: parsing each only once saves a URL object per request. */
-const cleanUrlCache = new Map<string, string>();
-const CLEAN_URL_CACHE_MAX = 1000;
+/** scheme://userinfo@ at a URL's start: the credentials k6 masks in its tags. */
+const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^@/?#]*)@/;
 
-/** The URL as k6 tags it: credentials masked, query kept. */
+/**
+ * The URL as k6 tags it (httpext.URL.Clean): the hop's URL, which is Go's url.URL.String() of the
+ * request (go-url-string.ts), with `user:password@` as `****:****@` and `user@` as `****@`.
+ */
 export function cleanUrl(url: string): string {
-  const known = cleanUrlCache.get(url);
-  if (known !== undefined) return known;
-  const clean = parseCleanUrl(url);
-  if (cleanUrlCache.size >= CLEAN_URL_CACHE_MAX) cleanUrlCache.clear();
-  cleanUrlCache.set(url, clean);
-  return clean;
-}
-
-function parseCleanUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.username || u.password) {
-      u.username = '****';
-      u.password = '****';
-    }
-    return u.toString();
-  } catch {
-    return url;
-  }
+  const userinfo = USERINFO.exec(url);
+  if (!userinfo) return url;
+  const masked = userinfo[2]!.includes(':') ? '****:****' : '****';
+  return `${userinfo[1]}${masked}${url.slice(userinfo[0].length - 1)}`;
 }
 
 /** One VU's answered requests, kept until the VU's sample row for each arrives. */

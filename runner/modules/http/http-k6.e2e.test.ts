@@ -169,6 +169,23 @@ describe('runner/modules k6/http on real k6 and the runner', function () {
     assert.deepEqual(runner.bytes, k6.bytes);
   });
 
+  it("fixtures/http-urls.js: URLs as Go's net/url reads them: the request's target, Response.url, tags, errors", async function () {
+    realK6OrSkip(this);
+    const script = 'runner/modules/fixtures/http-urls.js';
+    const k6 = await runOn('k6', script);
+    const runner = await runOn('node', script);
+    assert.ok(
+      k6.records.some((r) => r.url === '/a/../b/./c'),
+      'k6 sent the dot segments as written',
+    );
+    assert.deepEqual(
+      runner.records.map((r) => r.url),
+      k6.records.map((r) => r.url),
+    );
+    assert.deepEqual(runner.lines, k6.lines);
+    assert.deepEqual(runner.httpReqs, k6.httpReqs);
+  });
+
   it('fixtures/http-keepalive.js: the connection stays open after a HEAD, as Go keeps it', async function () {
     realK6OrSkip(this);
     const script = 'runner/modules/fixtures/http-keepalive.js';

@@ -2,6 +2,7 @@
 // json(selector) with gjson-style paths.
 import { httpTimingsOf, type HttpTimings } from '@loadlab/k6-format/http-timings';
 import { Hop, type HopTuple } from '../../bridge/protocol.js';
+import { HTTP_ERROR_CODE } from '../../bridge/http-error-codes.js';
 import { canonicalHeaderKey, parseSetCookie, type ParsedCookie } from '../../bridge/go-http.js';
 import { parseHTML, type Selection } from '../html/html.js';
 
@@ -81,13 +82,14 @@ export class Response {
   };
   declare error: string;
   declare error_code: number;
+  /** null for a URL k6 could not parse: no request was made. */
   declare request: {
     method: string;
     url: string;
     headers: Record<string, string[]>;
     body: string;
     cookies: Record<string, unknown[]>;
-  };
+  } | null;
   // Methods are own enumerable properties, as in k6 (Object.keys(res) lists them).
   declare clickLink: () => never;
   declare html: (selector?: string) => Selection;
@@ -97,7 +99,9 @@ export class Response {
   constructor(hop: HopTuple, responseType: ResponseType, requestBody: string) {
     this.remote_ip = hop[Hop.remoteIp];
     this.remote_port = hop[Hop.remotePort];
-    this.url = hop[Hop.url];
+    // k6 makes no request of a URL it cannot parse: the response has no URL and no request.
+    const made = hop[Hop.errorCode] !== HTTP_ERROR_CODE.invalidUrl;
+    this.url = made ? hop[Hop.url] : '';
     const status = hop[Hop.status];
     this.status = status;
     this.status_text = status ? `${status} ${hop[Hop.statusText]}` : '';
@@ -138,13 +142,15 @@ export class Response {
     this.error_code = hop[Hop.errorCode];
     // Not a nested literal (cookies: {} inside): that is copied from its boilerplate the slow way.
     const requestCookies = {};
-    this.request = {
-      method: hop[Hop.method],
-      url: hop[Hop.url],
-      headers: requestHeaderMap(hop[Hop.requestHeaders]),
-      body: requestBody,
-      cookies: requestCookies,
-    };
+    this.request = made
+      ? {
+          method: hop[Hop.method],
+          url: hop[Hop.url],
+          headers: requestHeaderMap(hop[Hop.requestHeaders]),
+          body: requestBody,
+          cookies: requestCookies,
+        }
+      : null;
     this.clickLink = clickLink;
     this.html = htmlReader(this);
     this.json = jsonReader(this);

@@ -51,6 +51,11 @@ function goErrorText(code: number, error: string, url: string): string {
   return error;
 }
 
+/** Go's client error shows a URL's password as `***` (net/http's stripPassword). */
+function withoutPassword(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:@/?#]*):[^@/?#]*@/, '$1:***@');
+}
+
 /** k6's maxRedirects when neither the option nor the request's params set it. */
 const DEFAULT_MAX_REDIRECTS = 10;
 
@@ -187,6 +192,16 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
   function finish(p: Prepared, answer: ResponseTuple): Response {
     const hops = answer[Res.hops];
     const res = new Response(hops[hops.length - 1]!, p.responseType, p.requestBody);
+    // k6's Response.url is the URL as the script gave it until an answer or a redirect replaces it
+    // with Go's url.URL.String(): a request that failed before either keeps the script's text.
+    if (res.status === 0 && res.error && res.error_code !== HTTP_ERROR_CODE.invalidUrl) {
+      const previous = hops[hops.length - 2];
+      const redirected =
+        previous !== undefined &&
+        (previous[Hop.status] as number) >= 300 &&
+        (previous[Hop.status] as number) <= 399;
+      if (!redirected) res.url = p.url;
+    }
     warnIfStoppedRedirecting(p, hops);
     // A request the end of the test (abortOnFail, a stop, gracefulStop) cut short is neither
     // sampled nor logged in k6: its iteration ends as interrupted.
@@ -199,12 +214,15 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       // the client: its parse error stands alone.
       // An error reading the body (one that does not decode) is not the client's: k6 gives it bare.
       const verb = p.method[0] + p.method.slice(1).toLowerCase();
-      const bodyError = hops[hops.length - 1]![Hop.bodyError] as string | undefined;
+      const last = hops[hops.length - 1]!;
+      const bodyError = last[Hop.bodyError] as string | undefined;
+      // Go names the request that failed (a redirect's, after one), as url.URL.String() gives it.
+      const failedUrl = last[Hop.url];
       const errorText =
         bodyError ??
         (res.error_code === HTTP_ERROR_CODE.invalidUrl
           ? res.error
-          : `${verb} ${JSON.stringify(p.url)}: ${goErrorText(res.error_code, res.error, p.url)}`);
+          : `${verb} ${JSON.stringify(withoutPassword(failedUrl))}: ${goErrorText(res.error_code, res.error, failedUrl)}`);
       if (p.params.throw ?? opt('throw', false)) {
         throw goError(errorText);
       }
