@@ -61,11 +61,14 @@ function hasSurrogate(text: string): boolean {
   return false;
 }
 
-/** A tag set as k6 writes it: keys in Go's order, keys and values as easyjson writes strings. */
-export function goTagsJson(tags: Readonly<Record<string, string>>): string {
+/**
+ * A tag set as k6 writes it: keys in Go's order, keys and values as easyjson writes strings. A Go
+ * map (sample metadata) has no key order: `sorted` false keeps the object's.
+ */
+export function goTagsJson(tags: Readonly<Record<string, string>>, sorted = true): string {
   const keys = Object.keys(tags);
   // UTF-16 order is Go's but between a surrogate and U+E000-U+FFFF: the slower comparison only then.
-  if (keys.length > 1) keys.sort(keys.some(hasSurrogate) ? compareGoStrings : undefined);
+  if (sorted && keys.length > 1) keys.sort(keys.some(hasSurrogate) ? compareGoStrings : undefined);
   let text = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;

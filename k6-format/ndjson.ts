@@ -31,7 +31,13 @@ export interface NdjsonPointLine {
   metric: string;
   type: 'Point';
   /** time: RFC 3339 with nanoseconds and the local offset, as k6 writes it. */
-  data: { time: string; value: number; tags: Record<string, string> | null };
+  data: {
+    time: string;
+    value: number;
+    tags: Record<string, string> | null;
+    /** k6's sample metadata (the `vu` and `iter` system tags, exec.vu.metrics.metadata), when any. */
+    metadata?: Record<string, string>;
+  };
 }
 
 export type NdjsonLine = NdjsonMetricLine | NdjsonPointLine;
@@ -74,8 +80,12 @@ export function pointLine(
   value: number,
   tags: Readonly<Record<string, string>> | null,
   tagsJson = tags === null ? 'null' : goTagsJson(tags),
+  metadata?: Readonly<Record<string, string>>,
 ): string {
-  return `{"metric":${goJsonString(metric)},"type":"Point","data":{"time":"${time}","value":${goJsonNumber(value)},"tags":${tagsJson}}}\n`;
+  // k6 leaves out empty metadata (omitempty); a Go map's keys come in no set order, these in the VU's.
+  const meta =
+    metadata && Object.keys(metadata).length > 0 ? `,"metadata":${goTagsJson(metadata, false)}` : '';
+  return `{"metric":${goJsonString(metric)},"type":"Point","data":{"time":"${time}","value":${goJsonNumber(value)},"tags":${tagsJson}${meta}}}\n`;
 }
 
 /**

@@ -13,6 +13,11 @@ export interface Sample {
   tags: Record<string, string>;
   /** Wall-clock time of the sample, milliseconds since the epoch (fractions allowed). */
   time: number;
+  /**
+   * k6's metadata: the `vu` and `iter` system tags when enabled, and exec.vu.metrics.metadata. Not
+   * tags: nothing aggregates by them; `--out json` writes them.
+   */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 /** What an output learns about a metric the first time it sees it (NDJSON `Metric` lines). */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { decodeSamples, SampleBatcher } from './sample-batch.js';
+import { SampleMetadata } from './sample-metadata.js';
 import type { Sample } from '../contracts.js';
 
 describe('runner/vu sample batches', () => {
@@ -57,5 +58,51 @@ describe('runner/vu sample batches', () => {
     // One base tag set for the whole batch: structured clone wrote it once.
     assert.ok(out.every((s) => s.tags === out[0]!.tags));
     assert.throws(() => decodeSamples(structuredClone(batch)), /needs the answers of its VU/);
+  });
+
+  it("carries k6's sample metadata to every sample a row expands into, and nothing when there is none", () => {
+    const rows = new SampleBatcher();
+    const metadata = new SampleMetadata(rows, new Set(['vu', 'iter']));
+    const tags = { scenario: 'default', group: '' };
+    rows.add('before', 'counter', 'default', 1, tags, 1);
+    assert.equal(rows.take().metaRows, undefined, 'no metadata: the batch carries none');
+
+    metadata.enterScenario(3, 'default');
+    metadata.run(7);
+    metadata.set('trace_id', 'abc');
+    rows.add('my_counter', 'counter', 'default', 1, tags, 2);
+    rows.addIteration(10, 20, 5, tags, 3);
+    metadata.delete('trace_id');
+    rows.add('after', 'counter', 'default', 1, tags, 4);
+    const out = decodeSamples(structuredClone(rows.take()));
+    assert.deepEqual(
+      out.map((s) => [s.metric, s.metadata]),
+      [
+        ['my_counter', { vu: '3', iter: '7', trace_id: 'abc' }],
+        ['data_sent', { vu: '3', iter: '7', trace_id: 'abc' }],
+        ['data_received', { vu: '3', iter: '7', trace_id: 'abc' }],
+        ['iteration_duration', { vu: '3', iter: '7', trace_id: 'abc' }],
+        ['iterations', { vu: '3', iter: '7', trace_id: 'abc' }],
+        ['after', { vu: '3', iter: '7' }],
+      ],
+    );
+    // The same scenario again keeps the map; another starts afresh; setup and teardown have no vu.
+    metadata.set('kept', 'yes');
+    metadata.enterScenario(3, 'default');
+    assert.deepEqual(metadata.current, { vu: '3', iter: '7', kept: 'yes' });
+    metadata.enterScenario(3, 'other');
+    assert.deepEqual(metadata.current, { vu: '3' });
+    metadata.outsideScenarios();
+    metadata.run(0);
+    assert.deepEqual(metadata.current, { iter: '0' });
+  });
+
+  it('has no metadata where options.systemTags leaves vu and iter out and the script sets none', () => {
+    const rows = new SampleBatcher();
+    const metadata = new SampleMetadata(rows, undefined);
+    metadata.enterScenario(1, 'default');
+    metadata.run(0);
+    rows.add('my_counter', 'counter', 'default', 1, {}, 1);
+    assert.equal(decodeSamples(rows.take())[0]!.metadata, undefined);
   });
 });

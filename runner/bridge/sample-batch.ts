@@ -32,6 +32,13 @@ export interface SampleBatch {
    * where an array per row was one more object per row to write, allocate and collect.
    */
   nums: number[];
+  /**
+   * k6's sample metadata (the `vu` and `iter` system tags when enabled, exec.vu.metrics.metadata), for
+   * the rows that have any: `metaRows[j]` is the row `metaSets[j]` belongs to. Absent, it costs a
+   * batch nothing, which is every run that enables neither.
+   */
+  metaRows?: number[];
+  metaSets?: Readonly<Record<string, string>>[];
 }
 
 function emptyBatch(): SampleBatch {
@@ -42,6 +49,11 @@ function emptyBatch(): SampleBatch {
 export class SampleBatcher {
   #batch = emptyBatch();
   #index = new Map<string, number>();
+  /**
+   * The metadata of the rows added from now on: a set is replaced, never changed, once rows share
+   * it; undefined (or empty) for none.
+   */
+  metadata: Readonly<Record<string, string>> | undefined;
 
   /** Rows so far (a compound row counts once). */
   get length(): number {
@@ -93,6 +105,10 @@ export class SampleBatcher {
 
   #row(metric: number, value: number, tags: Record<string, string>, time: number): void {
     const b = this.#batch;
+    if (this.metadata !== undefined) {
+      (b.metaRows ??= []).push(b.metric.length);
+      (b.metaSets ??= []).push(this.metadata);
+    }
     b.metric.push(metric);
     b.value.push(value);
     b.time.push(time);
@@ -112,11 +128,14 @@ export class SampleBatcher {
 export function decodeSamples(b: SampleBatch, http?: HttpRowExpander): Sample[] {
   const out: Sample[] = [];
   let num = 0;
+  let meta = 0;
+  const metaRows = b.metaRows;
   for (let i = 0; i < b.metric.length; i++) {
     const m = b.metric[i]!;
     const value = b.value[i]!;
     const tags = b.tags[i]!;
     const time = b.time[i]!;
+    const first = out.length;
     if (m === HTTP_ROW) {
       if (!http) throw new Error('an HTTP sample row needs the answers of its VU to be expanded');
       http(out, value, tags);
@@ -124,6 +143,10 @@ export function decodeSamples(b: SampleBatch, http?: HttpRowExpander): Sample[] 
       expandIteration(out, b.nums[num]!, b.nums[num + 1]!, value, tags, time);
       num += 2;
     } else out.push({ metric: b.names[m]!, type: b.types[m]!, contains: b.contains[m]!, value, tags, time });
+    if (metaRows !== undefined && metaRows[meta] === i) {
+      const metadata = b.metaSets![meta++]!;
+      for (let s = first; s < out.length; s++) out[s]!.metadata = metadata;
+    }
   }
   return out;
 }

@@ -135,7 +135,7 @@ export function createJsonOutput(ctx: OutputContext): Output {
           lastTags = s.tags;
           lastTagsJson = goTagsJson(s.tags);
         }
-        buffer.push(pointLine(s.metric, rfc3339Nano(s.time), s.value, s.tags, lastTagsJson));
+        buffer.push(pointLine(s.metric, rfc3339Nano(s.time), s.value, s.tags, lastTagsJson, s.metadata));
       }
       if (buffer.length > 5000) flush();
     },

@@ -150,6 +150,8 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     vu.scenarioName = '';
     vu.scenarioTags = {};
     rt.groupPath = `::${name}`;
+    rt.metadata.outsideScenarios();
+    rt.metadata.run(0);
     vu.sentBytes = 0;
     vu.receivedBytes = 0;
     lifecycleRejection = undefined;
@@ -257,6 +259,8 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     vu.scenarioName = scenario.name;
     vu.scenarioTags = scenario.tags ?? {};
     envForScenario(vu, scenario);
+    rt.metadata.enterScenario(rt.vuId, scenario.name);
+    rt.metadata.run(vu.iterInInstance);
     rt.groupPath = '';
     vu.abortReason = undefined;
     vu.failReason = undefined;

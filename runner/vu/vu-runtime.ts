@@ -1,6 +1,7 @@
 // The VuRuntime the k6 modules run against (modules/api/runtime.ts): tags, samples, the calls to
 // the main thread, sleep and interrupts, metrics declared, open()'s files, freed cookie jars,
 // SharedArrays. Made once per VU over its state.
+import { SampleMetadata } from '../bridge/sample-metadata.js';
 import path from 'node:path';
 import type { MetricType, ValueType } from '../contracts.js';
 import { BUILTIN_METRICS } from '../metrics/builtin.js';
@@ -100,6 +101,7 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
     },
     phase: 'init' as Phase,
     iteration: undefined as IterationView | undefined,
+    metadata: new SampleMetadata(buffer, vu.enabledSystemTags),
     testOptions: undefined as Record<string, unknown> | undefined,
     groupPath: '',
     vuTags: {},

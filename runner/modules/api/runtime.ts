@@ -1,5 +1,6 @@
 // What the k6 module implementations need from the VU that runs them. The worker
 // (runner/vu/vu-runtime.ts) provides it; tests can provide their own.
+import type { SampleMetadata } from '../../bridge/sample-metadata.js';
 import type { Sample } from '../../contracts.js';
 import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../../bridge/grpc-protocol.js';
@@ -21,6 +22,8 @@ export interface VuRuntime {
   readonly phase: Phase;
   /** The iteration in progress (undefined outside 'iteration'). */
   readonly iteration: IterationView | undefined;
+  /** k6's metadata of the samples this VU emits from now on (exec.vu.metrics.metadata). */
+  readonly metadata: SampleMetadata;
   /** Options of the test, available in setup/teardown/iterations. */
   readonly testOptions: Record<string, unknown> | undefined;
   /** Current group path: '' at the root, '::A::B' nested. */

@@ -47,11 +47,39 @@ export function createExecutionModule(rt: VuRuntime, counters: InstanceCounters)
         ? { enumerable: true, configurable: true, writable: true, value: rt.currentTags()[k] }
         : undefined,
   });
+  // exec.vu.metrics.metadata: one map with the `vu` and `iter` metadata k6 sets (when enabled), as
+  // k6's dynamic object shows it (execution.go metadataDynamicObject).
+  const metadata = rt.metadata;
+  const metadataProxy = new Proxy({} as Record<string, string>, {
+    get: (_t, k) => (typeof k === 'string' ? metadata.current[k] : undefined),
+    set: (_t, k, v) => {
+      if (typeof k !== 'string') return false;
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new TypeError(
+          `invalid value for metric metadata '${k}': only String, Boolean and Number types are accepted as a metric metadata value`,
+        );
+      }
+      metadata.set(k, String(v));
+      return true;
+    },
+    deleteProperty: (_t, k) => {
+      if (typeof k === 'string') metadata.delete(k);
+      return true;
+    },
+    has: (_t, k) => typeof k === 'string' && k in metadata.current,
+    ownKeys: () => Object.keys(metadata.current),
+    getOwnPropertyDescriptor: (_t, k) =>
+      typeof k === 'string' && k in metadata.current
+        ? { enumerable: true, configurable: true, writable: true, value: metadata.current[k] }
+        : undefined,
+  });
   const metrics = {
     get tags() {
       return tagsProxy;
     },
-    metadata: {},
+    get metadata() {
+      return metadataProxy;
+    },
   };
   // Outside an iteration (setup, teardown, handleSummary) VU 0's iteration numbers are 0, as k6's.
   const vu = {
