@@ -26,7 +26,12 @@ const K6_READ: [string, string, string][] = [
 describe("runner/host go-url-string: an http URL as Go's net/url reads and writes it", () => {
   for (const [input, text, target] of K6_READ) {
     it(`${input} -> ${text}, sent as ${target}`, () => {
-      assert.deepEqual(goHttpUrl(input), { text, requestTarget: target });
+      const read = goHttpUrl(input);
+      assert.ok(read && 'text' in read);
+      assert.deepEqual(
+        { text: read.text, requestTarget: read.requestTarget },
+        { text, requestTarget: target },
+      );
     });
   }
 
@@ -35,6 +40,19 @@ describe("runner/host go-url-string: an http URL as Go's net/url reads and write
     assert.ok(read && 'text' in read);
     assert.equal(read.text, `${B}/%C3%A9?q=é d`);
     assert.equal(Buffer.from(read.requestTarget, 'latin1').toString('utf8'), '/%C3%A9?q=é%20d');
+  });
+
+  it('gives the Host header Go sends: the host as written, its case and a default port kept', () => {
+    const hostOf = (url: string) => {
+      const read = goHttpUrl(url);
+      return read && 'text' in read ? read.hostHeader : read;
+    };
+    assert.equal(hostOf('http://LOCALHOST:5099/'), 'LOCALHOST:5099');
+    assert.equal(hostOf('http://127.0.0.1:80/'), '127.0.0.1:80');
+    assert.equal(hostOf('http://user:pass@Localhost:80/x'), 'Localhost:80');
+    assert.equal(hostOf('http://[::1]:5099/'), '[::1]:5099');
+    // A name Go turns to punycode is left to Node's (the same then).
+    assert.equal(hostOf('http://b%C3%BCcher.example/'), undefined);
   });
 
   it("refuses what Go cannot parse, in Go's words, as k6 does (no request made)", () => {

@@ -13,6 +13,12 @@ export interface GoHttpUrl {
   text: string;
   /** url.URL.RequestURI() as the request line's bytes (UTF-8 written as latin1, as undici writes a head). */
   requestTarget: string;
+  /**
+   * The Host header Go's client sends: the host as written, its case and an explicit default port
+   * kept (WHATWG lowercases the one and drops the other). Undefined where Go would rewrite it (a
+   * %-escaped or non-ASCII name, which Go turns to punycode): Node's is then the same.
+   */
+  hostHeader: string | undefined;
 }
 
 const enum Mode {
@@ -173,8 +179,10 @@ export function goHttpUrl(raw: string): GoHttpUrl | UrlRefusal | undefined {
   const escapedPath = escapedForm(rawPath, path, Mode.path);
   const search = query === undefined ? '' : `?${query}`;
   const hostText = escape(host, Mode.host);
+  const written = authority.slice(at + 1);
   return {
     text: `${scheme}://${user}${hostText}${escapedPath}${search}${fragment}`,
+    hostHeader: /^[\x21-\x7e]+$/.test(written) && !written.includes('%') ? written : undefined,
     // undici refuses a space in the target, which Go would send (and a server refuse): it goes escaped.
     requestTarget: latin1(utf8(`${escapedPath || '/'}${search}`)).replaceAll(' ', '%20'),
   };

@@ -516,6 +516,9 @@ export class HttpEngine {
     const shownHeaders = headers.slice();
     if (authorization !== undefined && !names.has('authorization'))
       headers.push('Authorization', authorization);
+    // Go's Host is the URL's host as written (LOCALHOST:5099, 127.0.0.1:80); undici would send Node's.
+    if (go?.hostHeader !== undefined && go.hostHeader !== parsed.host && !names.has('host'))
+      headers.push('Host', go.hostHeader);
     if (parsed.username) {
       const cred = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
       if (!names.has('authorization'))
