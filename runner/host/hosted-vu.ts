@@ -228,6 +228,9 @@ class HostedVu implements Vu {
     };
     this.startCode = config.startCode ?? startWorkerVuCode;
     this.startWorker();
+    // A script that imports k6/net/grpc has @grpc/grpc-js loaded while its VUs start, as k6 has it
+    // by then, not in the scenario's first call.
+    if (config.bundle.k6Imports?.includes('k6/net/grpc')) void this.grpcEngine().catch(() => undefined);
   }
 
   /** The VU's code started for the script; events of code that was replaced are ignored. */
