@@ -21,8 +21,8 @@ import { measuredMs } from '@loadlab/k6-format/duration';
 import { nowMs } from '../bridge/clock.js';
 import { CookieJar } from './cookie-jar.js';
 import { HTTP_ERROR_CODE, statusErrorCode } from '../bridge/http-error-codes.js';
-import { hasControlChar, refuseUrl, resolveLocation } from './go-url.js';
-import { goHttpUrl } from './go-url-string.js';
+import { hasControlChar, refuseUrl, resolveLocation, type UrlRefusal } from './go-url.js';
+import { goHttpUrl, type GoHttpUrl } from './go-url-string.js';
 import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
@@ -82,40 +82,45 @@ diagnosticsChannel.subscribe('undici:client:sendHeaders', (msg) => {
 
 const STATUS_TEXT_FALLBACK = 'Unknown';
 
-/**
- * VUs request the same few URLs over and over: each is parsed once (the URL objects are only read,
- * by undici's origin/path and the cookie jar). null marks a URL that is invalid or not http(s).
- */
-const parsedUrls = new Map<string, URL | null>();
-const PARSED_URLS_MAX = 1000;
-
-/** Each URL as Go reads it (go-url-string.ts), once, as parsedUrls. */
-const goUrls = new Map<string, ReturnType<typeof goHttpUrl>>();
-
-function goUrlOf(url: string): ReturnType<typeof goHttpUrl> {
-  let known = goUrls.get(url);
-  if (known === undefined && !goUrls.has(url)) {
-    known = goHttpUrl(url);
-    if (goUrls.size >= PARSED_URLS_MAX) goUrls.clear();
-    goUrls.set(url, known);
-  }
-  return known;
+/** An http(s) URL as the engine uses it: Node's reading (to connect, for the cookie jar) and Go's. */
+interface UrlReading {
+  parsed: URL;
+  /** Go's reading (go-url-string.ts); undefined for a form only Node's reading can place. */
+  go: GoHttpUrl | undefined;
+  /** The request line's target: Go's RequestURI(), else Node's path and query. */
+  target: string;
 }
 
-function parseHttpUrl(url: string): URL | undefined {
-  let parsed = parsedUrls.get(url);
-  if (parsed === undefined) {
-    try {
-      parsed = new URL(url);
-      // Node drops tabs and newlines from a URL where Go refuses control characters.
-      if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || hasControlChar(url)) parsed = null;
-    } catch {
-      parsed = null;
-    }
-    if (parsedUrls.size >= PARSED_URLS_MAX) parsedUrls.clear();
-    parsedUrls.set(url, parsed);
+/**
+ * VUs request the same few URLs over and over: each is read once (the URL objects are only read,
+ * by undici's origin and the cookie jar). A refusal is the error k6 reports for a URL it cannot use.
+ */
+const urlReadings = new Map<string, UrlReading | UrlRefusal>();
+const URL_READINGS_MAX = 1000;
+
+function readUrl(url: string): UrlReading | UrlRefusal {
+  let reading = urlReadings.get(url);
+  if (reading === undefined) {
+    reading = readUrlNow(url);
+    if (urlReadings.size >= URL_READINGS_MAX) urlReadings.clear();
+    urlReadings.set(url, reading);
   }
-  return parsed ?? undefined;
+  return reading;
+}
+
+function readUrlNow(url: string): UrlReading | UrlRefusal {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refuseUrl(url);
+  }
+  // Node drops tabs and newlines from a URL where Go refuses control characters.
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || hasControlChar(url))
+    return refuseUrl(url);
+  const go = goHttpUrl(url);
+  if (go && 'code' in go) return go;
+  return { parsed, go, target: go ? go.requestTarget : parsed.pathname + parsed.search };
 }
 
 class HopHandler implements Dispatcher.DispatchHandler {
@@ -439,11 +444,10 @@ export class HttpEngine {
         if (challenge) {
           hop.body = null;
           hops.push(hop);
-          const go = goUrlOf(url);
-          const parsed = new URL(url);
+          const reading = readUrl(url);
           const authorization = digestAuthorization({
             method,
-            uri: go && 'requestTarget' in go ? go.requestTarget : parsed.pathname + parsed.search,
+            uri: 'target' in reading ? reading.target : url,
             username: digest.username,
             password: digest.password,
             challenge,
@@ -484,21 +488,15 @@ export class HttpEngine {
     first: boolean,
     authorization?: string,
   ): Promise<WireHop> {
-    const parsed = parseHttpUrl(url);
-    if (parsed === undefined) {
-      const refusal = refuseUrl(url);
+    const reading = readUrl(url);
+    if ('code' in reading) {
       // k6 parses the URL before its client sees it: a URL it cannot parse is no request at all.
-      const sampled = refusal.code !== HTTP_ERROR_CODE.invalidUrl;
-      return Promise.resolve(failedHop(method, url, [], refusal, sampled));
+      const sampled = reading.code !== HTTP_ERROR_CODE.invalidUrl;
+      return Promise.resolve(failedHop(method, url, [], reading, sampled));
     }
-    // Go's reading of the URL: what the hop shows (Response.url, the tags) and the request's target.
-    const go = goUrlOf(url);
-    if (go && 'code' in go) {
-      const sampled = go.code !== HTTP_ERROR_CODE.invalidUrl;
-      return Promise.resolve(failedHop(method, url, [], go, sampled));
-    }
+    const { parsed, go, target } = reading;
+    // Go's reading is what the hop shows: Response.url, the tags.
     if (go) url = go.text;
-    const target = go ? go.requestTarget : parsed.pathname + parsed.search;
     // Names and values alternating: what undici takes, and what Response.request shows.
     const headers: string[] = [];
     const names = new Set<string>();

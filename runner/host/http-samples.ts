@@ -3,6 +3,7 @@
 // VU only adds a row naming the request (sample-batch.ts), so that the samples keep their place
 // among the VU's other samples. Building the tag set in each of 50 cold VU isolates, and cloning
 // it and the hop's timings across, was a sixth of a request's VU-thread instructions.
+import { maskedCredentials } from '../bridge/url-credentials.js';
 import { HTTP_TIMING_TRENDS } from '@loadlab/k6-format/http-timings';
 import type { Sample } from '../contracts.js';
 import { DEFAULT_EXPECTED, type WireHop, type WireRequest, type WireResponse } from '../bridge/protocol.js';
@@ -14,20 +15,6 @@ export function isExpected(ranges: readonly number[], status: number): boolean {
     if (status >= ranges[i]! && status <= ranges[i + 1]!) return true;
   }
   return false;
-}
-
-/** scheme://userinfo@ at a URL's start: the credentials k6 masks in its tags. */
-const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^@/?#]*)@/;
-
-/**
- * The URL as k6 tags it (httpext.URL.Clean): the hop's URL, which is Go's url.URL.String() of the
- * request (go-url-string.ts), with `user:password@` as `****:****@` and `user@` as `****@`.
- */
-export function cleanUrl(url: string): string {
-  const userinfo = USERINFO.exec(url);
-  if (!userinfo) return url;
-  const masked = userinfo[2]!.includes(':') ? '****:****' : '****';
-  return `${userinfo[1]}${masked}${url.slice(userinfo[0].length - 1)}`;
 }
 
 /** One VU's answered requests, kept until the VU's sample row for each arrives. */
@@ -68,7 +55,8 @@ export class HttpSampleBook {
     hop: WireHop,
     expected: boolean | undefined,
   ): Record<string, string> {
-    const url = req.nameTag ?? cleanUrl(hop.url);
+    // The hop's URL is Go's url.URL.String() of the request (go-url-string.ts), credentials masked.
+    const url = req.nameTag ?? maskedCredentials(hop.url);
     // Copied key by key: a spread of the deserialized base gave a map whose later stores missed
     // their inline cache on every request (callgrind: a new map transition per store).
     const tags: Record<string, string> = {};

@@ -1,5 +1,6 @@
 // `k6/http` (js/modules/k6/http): requests go through the VU's bridge to the main thread; this side
 // builds the wire request from k6 params and turns each hop into k6's samples and a Response.
+import { withoutPassword } from '../../bridge/url-credentials.js';
 import {
   DEFAULT_EXPECTED,
   Hop,
@@ -49,11 +50,6 @@ function goErrorText(code: number, error: string, url: string): string {
   )
     return `net/http: HTTP/1.x transport connection broken: ${error}`;
   return error;
-}
-
-/** Go's client error shows a URL's password as `***` (net/http's stripPassword). */
-function withoutPassword(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:@/?#]*):[^@/?#]*@/, '$1:***@');
 }
 
 /** k6's maxRedirects when neither the option nor the request's params set it. */
