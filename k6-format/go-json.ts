@@ -84,8 +84,8 @@ export function goJsonNumber(value: number): string {
   // Between 1e-4 and 1e6 both write the shortest digits without an exponent.
   const size = Math.abs(value);
   if (size >= 1e-4 && size < 1e6) return String(value);
+  // Outside it, the shortest digits' exponent is below -4 or from 6 on: Go's exponent form.
   const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
   const exp = Number(exponent);
-  if (exp >= -4 && exp < 6) return String(value);
   return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
 }
