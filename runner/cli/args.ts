@@ -1,5 +1,6 @@
 // `loadlab run` flags, named as `k6 run` names them. Parsing only; what they are (RunFlags) and mean
 // lives in options/.
+import { goDurationError } from '../metrics/index.js';
 import { goParseBool } from '../options/go-bool.js';
 import { SUMMARY_MODES, type RunFlags } from '../options/run-flags.js';
 
@@ -38,7 +39,7 @@ const VALUE_FLAGS: Record<string, string> = {
  */
 const OPTION_FLAGS: Record<
   string,
-  { option: string; type: 'bool' | 'int' | 'string' | 'strings'; name?: string }
+  { option: string; type: 'bool' | 'int' | 'duration' | 'string' | 'strings'; name?: string }
 > = {
   '--no-setup': { option: 'noSetup', type: 'bool' },
   '--no-teardown': { option: 'noTeardown', type: 'bool' },
@@ -48,6 +49,7 @@ const OPTION_FLAGS: Record<
   '-w': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--throw': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--discard-response-bodies': { option: 'discardResponseBodies', type: 'bool' },
+  '--min-iteration-duration': { option: 'minIterationDuration', type: 'duration' },
   // A string slice: each use adds its comma-separated values, untrimmed (k6 drops a name it does not know).
   '--system-tags': { option: 'systemTags', type: 'strings' },
 };
@@ -65,6 +67,14 @@ function integer(text: string, flag: string): number {
       `invalid argument "${text}" for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`,
     );
   return Number(text);
+}
+
+/** A Duration flag as cobra reads it: Go's time.ParseDuration alone (no bare number, no days). */
+function goDuration(text: string, flag: string): string {
+  const refused = goDurationError(text);
+  if (refused)
+    throw new UsageError(`invalid argument ${JSON.stringify(text)} for "${flag}" flag: ${refused}`);
+  return text;
 }
 
 /** A boolean flag's `--flag=value` as cobra reads it (Go's strconv.ParseBool); true when bare. */
@@ -119,7 +129,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
         if (type === 'strings') {
           const before = flags.options[option];
           flags.options[option] = [...(Array.isArray(before) ? before : []), ...value.split(',')];
-        } else flags.options[option] = type === 'int' ? integer(value, name) : value;
+        } else if (type === 'int') flags.options[option] = integer(value, name);
+        else if (type === 'duration') flags.options[option] = goDuration(value, name);
+        else flags.options[option] = value;
       }
     } else if (arg === '--no-summary') {
       flags.summaryMode = 'disabled';

@@ -62,7 +62,14 @@ describe('loadlab help and version, as k6', () => {
     for (const [long, column] of flagColumns((await loadlab('run', '--help')).out)) {
       if (long === '--help') continue;
       const takesValue = column.split(' ').length > (column.startsWith('-') && column[1] !== '-' ? 2 : 1);
-      const value = long === '--summary-mode' ? 'full' : long === '--env' || long === '--tag' ? 'a=b' : '1';
+      const value =
+        long === '--summary-mode'
+          ? 'full'
+          : long === '--env' || long === '--tag'
+            ? 'a=b'
+            : column.endsWith(' duration')
+              ? '1s'
+              : '1';
       assert.doesNotThrow(() => parseRunArgs(['x.js', long, ...(takesValue ? [value] : [])]), long);
     }
   });

@@ -75,6 +75,7 @@ Flags:
       --max-redirects int                   follow at most n redirects (default 10)
       --user-agent string                   user agent for http requests (default "Grafana k6/1.3.0")
       --insecure-skip-tls-verify            skip verification of TLS certificates
+      --min-iteration-duration duration     minimum amount of time k6 will take executing a single iteration
   -w, --throw                               throw warnings (like failed http requests) as errors
       --summary-trend-stats stats           define stats for trend metrics (response times), one or more as
                                             'avg,p(95),...' (default 'avg, min, med, max, p(90), p(95)')

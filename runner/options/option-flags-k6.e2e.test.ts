@@ -6,8 +6,8 @@ import { consoleLinesOf, realK6OrSkip } from '../testing/log-lines.js';
 
 const SCRIPT = `import http from 'k6/http';
 import exec from 'k6/execution';
-export const options = { maxRedirects: 7, userAgent: 'from the script' };
-const shown = ['noSetup', 'noTeardown', 'maxRedirects', 'userAgent', 'insecureSkipTLSVerify', 'throw', 'systemTags', 'discardResponseBodies'];
+export const options = { maxRedirects: 7, userAgent: 'from the script', minIterationDuration: 10 };
+const shown = ['noSetup', 'noTeardown', 'maxRedirects', 'userAgent', 'insecureSkipTLSVerify', 'throw', 'systemTags', 'discardResponseBodies', 'minIterationDuration'];
 export default function () {
   const o = exec.test.options;
   console.log(shown.map((k) => k + '=' + JSON.stringify(o[k])).join(' '));
@@ -35,6 +35,8 @@ const CASES: [string, string[], Record<string, string>][] = [
       '--insecure-skip-tls-verify',
       '-w',
       '--discard-response-bodies',
+      '--min-iteration-duration',
+      '20ms',
       '--no-usage-report',
       '--system-tags=status, url',
       '--system-tags',
@@ -54,13 +56,14 @@ const CASES: [string, string[], Record<string, string>][] = [
       K6_THROW: 'true',
       K6_DISCARD_RESPONSE_BODIES: 'false',
       K6_SYSTEM_TAGS: 'status, url',
+      K6_MIN_ITERATION_DURATION: '30',
     },
   ],
   ['an empty K6_SYSTEM_TAGS (no system tag)', [], { K6_SYSTEM_TAGS: '' }],
   [
     'flags over variables',
-    ['--throw=false', '--max-redirects=5'],
-    { K6_THROW: 'true', K6_MAX_REDIRECTS: '4' },
+    ['--throw=false', '--max-redirects=5', '--min-iteration-duration=1.5ms'],
+    { K6_THROW: 'true', K6_MAX_REDIRECTS: '4', K6_MIN_ITERATION_DURATION: '2ms' },
   ],
   ['--include-system-env-vars=false with -e', ['--include-system-env-vars=false', '-e', 'FOO=bar'], {}],
   ['K6_INCLUDE_SYSTEM_ENV_VARS=false', [], { K6_INCLUDE_SYSTEM_ENV_VARS: 'false' }],

@@ -115,6 +115,30 @@ describe('runner options', () => {
     assert.throws(() => flags('--no-teardown=yes'), /invalid argument "yes" for "--no-teardown" flag/);
   });
 
+  it('minIterationDuration: the flag (Go units only) over K6_* over the script (bare numbers ms), shown as Go prints it', () => {
+    const shown = (script: Record<string, unknown>, env: Record<string, string>, ...argv: string[]) =>
+      consolidate(script, env, flags(...argv)).options.minIterationDuration;
+    assert.equal(shown({}, {}), undefined);
+    assert.equal(shown({ minIterationDuration: 1500 }, {}), '1.5s');
+    assert.equal(shown({ minIterationDuration: '1500' }, {}), '1.5s');
+    assert.equal(shown({ minIterationDuration: '-1s' }, {}), '-1s');
+    assert.equal(shown({ minIterationDuration: '1d' }, {}), '24h0m0s');
+    assert.equal(shown({ minIterationDuration: '1s' }, { K6_MIN_ITERATION_DURATION: '3000' }), '3s');
+    assert.equal(shown({}, { K6_MIN_ITERATION_DURATION: '3000' }, '--min-iteration-duration=250ms'), '250ms');
+    assert.throws(() => flags('--min-iteration-duration', '3000'), {
+      message:
+        'invalid argument "3000" for "--min-iteration-duration" flag: time: missing unit in duration "3000"',
+    });
+    assert.throws(() => shown({}, { K6_MIN_ITERATION_DURATION: 'abc' }), {
+      message:
+        'envconfig.Process: assigning K6_MIN_ITERATION_DURATION to MinIterationDuration: converting \'abc\' to type types.NullDuration. details: time: invalid duration "abc"',
+    });
+    // The script's value is decoded with the script: refused even where K6_* would replace it.
+    assert.throws(() => shown({ minIterationDuration: 'abc' }, { K6_MIN_ITERATION_DURATION: '1s' }), {
+      message: 'time: invalid duration "abc"',
+    });
+  });
+
   it('the option flags (-w, --max-redirects, --user-agent...) over K6_* over the script, each read as its type', () => {
     const shown = (script: Record<string, unknown>, env: Record<string, string>, ...argv: string[]) => {
       const o = consolidate(script, env, flags(...argv)).options;

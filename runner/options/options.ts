@@ -1,7 +1,7 @@
 // Consolidates test options the way k6 does (script options < K6_* env < CLI flags), derives the
 // scenarios (shortcuts or `options.scenarios`), and validates them. Errors are OptionsError:
 // the run stops with exit code 104 and k6's message.
-import { DurationError, goDurationError, parseDuration } from '../metrics/index.js';
+import { DurationError, formatDuration, goDurationError, parseDuration } from '../metrics/index.js';
 import { SUMMARY_MODES, type RunFlags } from './run-flags.js';
 import {
   executorOf,
@@ -285,7 +285,7 @@ const ENV_OPTIONS: [
   string,
   string,
   string,
-  typeof envNullBool | typeof envInt | typeof envNullString | typeof envNameList,
+  typeof envNullBool | typeof envInt | typeof envNullString | typeof envNameList | typeof envDuration,
 ][] = [
   ['noSetup', 'K6_NO_SETUP', 'NoSetup', envNullBool],
   ['noTeardown', 'K6_NO_TEARDOWN', 'NoTeardown', envNullBool],
@@ -293,6 +293,7 @@ const ENV_OPTIONS: [
   ['userAgent', 'K6_USER_AGENT', 'UserAgent', envNullString],
   ['insecureSkipTLSVerify', 'K6_INSECURE_SKIP_TLS_VERIFY', 'InsecureSkipTLSVerify', envNullBool],
   ['throw', 'K6_THROW', 'Throw', envNullBool],
+  ['minIterationDuration', 'K6_MIN_ITERATION_DURATION', 'MinIterationDuration', envDuration],
   ['systemTags', 'K6_SYSTEM_TAGS', 'SystemTags', envNameList],
   ['discardResponseBodies', 'K6_DISCARD_RESPONSE_BODIES', 'DiscardResponseBodies', envNullBool],
 ];
@@ -421,6 +422,8 @@ export function consolidate(
 ): TestConfig {
   const decodeError = optionsDecodeError(script);
   if (decodeError) throw new OptionsLoadError(decodeError);
+  // Decoded with the script, so refused before K6_* or a flag could replace it.
+  if (given(script.minIterationDuration)) duration(script.minIterationDuration);
   // k6's runner reads the dns ttl once the options are decoded (SetOptions), before their validation.
   const scriptDns = dnsFieldsOf(script.dns);
   const ttlRefused = dnsTtlError(scriptDns.ttl);
@@ -505,6 +508,9 @@ export function consolidate(
   if (Object.keys(runTags).length) options.tags = runTags;
   // The flags' options over K6_*'s over the script's, as exec.test.options and the modules see them.
   Object.assign(options, fromEnvOptions, flags.options);
+  // As k6 shows its NullDuration, and as the VUs read it (vu/min-iteration.ts).
+  if (given(options.minIterationDuration))
+    options.minIterationDuration = formatDuration(duration(options.minIterationDuration));
   const outs = [...(env.K6_OUT ? [env.K6_OUT] : []), ...flags.outs];
   return {
     options,

@@ -27,6 +27,7 @@ import { envForScenario } from './script-globals.js';
 import type { ScriptText } from './script-text.js';
 import type { DeclaredMetrics } from './vu-runtime.js';
 import { collectIfDue } from './collection.js';
+import { waitAfterIterationMs } from './min-iteration.js';
 import type { VuState } from './vu-state.js';
 
 export interface InitResult {
@@ -318,6 +319,10 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     if (abortReason !== undefined) result.abort = { reason: abortReason };
     const failReason = vu.failReason;
     if (failReason !== undefined) result.markFailed = failReason;
+    if (completed && abortReason === undefined) {
+      const waitMs = waitAfterIterationMs(rt.testOptions, end - start);
+      if (waitMs > 0) rt.sleepMs(waitMs); // ends early at an interrupt, as k6's at its hard stop
+    }
     return result;
   }
 
