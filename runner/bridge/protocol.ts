@@ -81,9 +81,16 @@ export type RequestTuple = [
 
 /** An HTTP call of a blocked VU: whether to empty the jar first (a new iteration's first call), then its requests. */
 export type HttpCall = [resetJar: boolean, ...requests: RequestTuple[]];
+/**
+ * http.batch's limits, as k6 reads its batch and batchPerHost options: at most `workers` requests in
+ * flight, each taking the next one in order, and at most `perHost` of them to one host (0: no limit).
+ */
+export type BatchLimits = [workers: number, perHost: number];
 /** Sent on the HTTP port by a blocked VU (resetJar: as in HttpCall). */
 export type BridgeCall =
   | HttpCall
+  /** http.batch of more than one request: sent as an HttpCall's, under the batch's limits. */
+  | { batch: RequestTuple[]; limits: BatchLimits; resetJar: boolean }
   | { jar: JarOp; resetJar: boolean }
   /** k6/net/grpc: answered like a request (grpc), or not at all (grpcAsync: events follow). */
   | { grpc: GrpcOp; resetJar: boolean }

@@ -45,6 +45,8 @@ const OPTION_FLAGS: Record<
   '--no-teardown': { option: 'noTeardown', type: 'bool' },
   '--max-redirects': { option: 'maxRedirects', type: 'int' },
   '--user-agent': { option: 'userAgent', type: 'string' },
+  '--batch': { option: 'batch', type: 'int' },
+  '--batch-per-host': { option: 'batchPerHost', type: 'int' },
   '--insecure-skip-tls-verify': { option: 'insecureSkipTLSVerify', type: 'bool' },
   '-w': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--throw': { option: 'throw', type: 'bool', name: '-w, --throw' },

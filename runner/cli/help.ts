@@ -73,6 +73,8 @@ Flags:
       --no-setup                            don't run setup()
       --no-teardown                         don't run teardown()
       --max-redirects int                   follow at most n redirects (default 10)
+      --batch int                           max parallel batch reqs (default 20)
+      --batch-per-host int                  max parallel batch reqs per host (default 6)
       --user-agent string                   user agent for http requests (default "Grafana k6/1.3.0")
       --insecure-skip-tls-verify            skip verification of TLS certificates
       --min-iteration-duration duration     minimum amount of time k6 will take executing a single iteration

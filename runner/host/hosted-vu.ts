@@ -10,6 +10,7 @@ import {
   UncaughtInInitError,
   UncaughtInPromiseError,
 } from '../script/errors.js';
+import { underBatchLimits } from './batch-limits.js';
 import { failedHop, HttpEngine } from './http-engine.js';
 import { warmHttpPath } from './http-warmup.js';
 import type { GrpcEngine } from './grpc-engine.js';
@@ -21,6 +22,7 @@ import {
   SC_INTERRUPTED,
   STARTED,
   VU_SLOTS,
+  type BatchLimits,
   type BridgeCall,
   type IterationCounts,
   type JarAnswer,
@@ -262,6 +264,10 @@ class HostedVu implements Vu {
       for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
       return this.serveHttp(reqs);
     }
+    if ('batch' in msg) {
+      if (msg.resetJar) this.engine.jar.clear();
+      return this.serveHttp(msg.batch.map(requestFromTuple), msg.limits);
+    }
     if ('grpcAsync' in msg) {
       const op = msg.grpcAsync;
       void this.grpcEngine().then((engine) => engine.post(op));
@@ -312,14 +318,21 @@ class HostedVu implements Vu {
     );
   }
 
-  private async serveHttp(reqs: WireRequest[]): Promise<unknown> {
+  private async serveHttp(reqs: WireRequest[], limits?: BatchLimits): Promise<unknown> {
     let answers: WireResponse[];
     try {
       // One request (all but http.batch) skips Promise.all and its array of promises.
       answers =
         reqs.length === 1
           ? [await this.engine.request(reqs[0]!)]
-          : await Promise.all(reqs.map((r) => this.engine.request(r)));
+          : limits
+            ? await underBatchLimits(
+                reqs,
+                (r) => r.url,
+                limits,
+                (r) => this.engine.request(r),
+              )
+            : await Promise.all(reqs.map((r) => this.engine.request(r)));
     } catch (err) {
       // The engine turns network failures into hops; reaching here is a bug, answer rather than hang the VU.
       const e = err as Error;

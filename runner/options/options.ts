@@ -291,6 +291,8 @@ const ENV_OPTIONS: [
   ['noTeardown', 'K6_NO_TEARDOWN', 'NoTeardown', envNullBool],
   ['maxRedirects', 'K6_MAX_REDIRECTS', 'MaxRedirects', envInt],
   ['userAgent', 'K6_USER_AGENT', 'UserAgent', envNullString],
+  ['batch', 'K6_BATCH', 'Batch', envInt],
+  ['batchPerHost', 'K6_BATCH_PER_HOST', 'BatchPerHost', envInt],
   ['insecureSkipTLSVerify', 'K6_INSECURE_SKIP_TLS_VERIFY', 'InsecureSkipTLSVerify', envNullBool],
   ['throw', 'K6_THROW', 'Throw', envNullBool],
   ['minIterationDuration', 'K6_MIN_ITERATION_DURATION', 'MinIterationDuration', envDuration],

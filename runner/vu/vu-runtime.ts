@@ -29,6 +29,8 @@ import {
   type JarAnswer,
   type JarOp,
   Res,
+  type BatchLimits,
+  type BridgeCall,
   type HttpCall,
   type RequestTuple,
   type ResponseTuple,
@@ -145,11 +147,16 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       buffer.addHttp(requestId, this.baseTags());
       flushIfFull(vu);
     },
-    httpSync(reqs: RequestTuple[]): ResponseTuple[] {
+    httpSync(reqs: RequestTuple[], limits?: BatchLimits): ResponseTuple[] {
       // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
       // iteration instead of one per request keeps the main thread free for the network.
-      const call: HttpCall = [false];
-      for (let i = 0; i < reqs.length; i++) call.push(reqs[i]!);
+      let call: BridgeCall;
+      if (limits && reqs.length > 1) call = { batch: reqs, limits, resetJar: false };
+      else {
+        const single: HttpCall = [false];
+        for (let i = 0; i < reqs.length; i++) single.push(reqs[i]!);
+        call = single;
+      }
       const answers = callMainThread(vu, call) as ResponseTuple[];
       let sent = 0;
       let received = 0;

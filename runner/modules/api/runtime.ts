@@ -2,7 +2,7 @@
 // (runner/vu/vu-runtime.ts) provides it; tests can provide their own.
 import type { SampleMetadata } from '../../bridge/sample-metadata.js';
 import type { Sample } from '../../contracts.js';
-import type { JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
+import type { BatchLimits, JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../../bridge/grpc-protocol.js';
 import type { PendingWork } from '../../event-loop/pending-work.js';
 import type { IterationView } from '../../bridge/iteration-view.js';
@@ -55,8 +55,11 @@ export interface VuRuntime {
    * with baseTags() and the request's own tags (host/http-samples.ts).
    */
   recordHttp(requestId: number): void;
-  /** Sends the requests (several for http.batch) to the main thread and blocks until all answers arrive. */
-  httpSync(reqs: RequestTuple[]): ResponseTuple[];
+  /**
+   * Sends the requests (several for http.batch, under its `limits`) to the main thread and blocks
+   * until all answers arrive.
+   */
+  httpSync(reqs: RequestTuple[], limits?: BatchLimits): ResponseTuple[];
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
   jarSync(op: JarOp): JarAnswer;
   /** Blocks for ms, returns early when the iteration is interrupted. */

@@ -5,6 +5,7 @@ import {
   DEFAULT_EXPECTED,
   Hop,
   Res,
+  type BatchLimits,
   type JarOp,
   type RequestTuple,
   type ResponseTuple,
@@ -266,7 +267,12 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       }
       return prepare('GET', r, null, undefined);
     });
-    const answers = rt.httpSync(prepared.map((p) => p.wire));
+    // k6's defaults when neither option is set (its flags' defaults): 20 requests at once, 6 per host.
+    const limits: BatchLimits = [opt<number>('batch', 20), opt<number>('batchPerHost', 6)];
+    const answers = rt.httpSync(
+      prepared.map((p) => p.wire),
+      limits,
+    );
     const results = prepared.map((p, i) => finish(p, answers[i]!));
     if (Array.isArray(reqs)) return results;
     const out: Record<string, Response> = {};
