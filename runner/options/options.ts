@@ -297,6 +297,7 @@ const ENV_OPTIONS: [
   ['throw', 'K6_THROW', 'Throw', envNullBool],
   ['minIterationDuration', 'K6_MIN_ITERATION_DURATION', 'MinIterationDuration', envDuration],
   ['systemTags', 'K6_SYSTEM_TAGS', 'SystemTags', envNameList],
+  ['noCookiesReset', 'K6_NO_COOKIES_RESET', 'NoCookiesReset', envNullBool],
   ['discardResponseBodies', 'K6_DISCARD_RESPONSE_BODIES', 'DiscardResponseBodies', envNullBool],
 ];
 

@@ -265,8 +265,9 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     rt.groupPath = '';
     vu.abortReason = undefined;
     vu.failReason = undefined;
-    // k6 empties the VU's cookie jar at the start of every iteration; the jar lives on the main thread.
-    vu.jarResetPending = true;
+    // k6 empties the VU's cookie jar at the start of every iteration, unless noCookiesReset; the jar
+    // lives on the main thread.
+    vu.jarResetPending = ctx.testOptions.noCookiesReset !== true;
     vu.sentBytes = 0;
     vu.receivedBytes = 0;
   }
