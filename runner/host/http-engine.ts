@@ -27,6 +27,7 @@ import { writeGoHeads } from './go-request-head.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
 import { runResolver } from './dns-resolver.js';
+import { runHosts } from './hosts-option.js';
 import { systemRootsContext } from './system-roots.js';
 import { goTlsError, verifyAsGo } from './tls-errors.js';
 import { statusLineRefusal } from './go-status-line.js';
@@ -319,6 +320,13 @@ export class HttpEngine {
    */
   private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
     const hostname = bareHost(o.hostname);
+    const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
+    const mapped = runHosts?.remoteFor(hostname, port);
+    if (mapped) {
+      // An address k6's net.ParseIP refused: k6 v1.3 then reached the local host (measured).
+      this.connect(mapped.ip ?? '127.0.0.1', { ...o, port: String(mapped.port) }, cb);
+      return;
+    }
     runResolver.resolve(hostname).then(
       (ip) => this.connect(ip, o, cb),
       (err: Error) => cb(err, null),

@@ -4,6 +4,7 @@
 // and words it as k6 v1.3 does, Go's json package and the line of the JSON text included.
 import { DurationError, parseDuration } from '../metrics/index.js';
 import { dnsEnumError } from './dns-option.js';
+import { HostsTable } from '../host/hosts-option.js';
 import { EXECUTOR_FIELDS, SCENARIO_BASE_FIELDS } from '../bridge/scenario-fields.js';
 
 /** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
@@ -294,6 +295,7 @@ class Decoder {
       else if (key === 'systemTags') problem = this.stringList(o, key, true);
       else if (key === 'thresholds') problem = this.thresholds(o);
       else if (key === 'dns') problem = this.dns(o);
+      else if (key === 'hosts') problem = this.hosts(o);
       if (problem instanceof TypeMismatch) problem.field = key;
       if (problem) return problem;
     }
@@ -323,6 +325,17 @@ class Decoder {
       if (refused) return refused;
     }
     return undefined;
+  }
+
+  /**
+   * types.NullHosts' UnmarshalJSON, on its own text: a map of strings, then each address's port and
+   * each pattern as k6 reads them (host/hosts-option.ts).
+   */
+  hosts(o: Record<string, unknown>): Problem | undefined {
+    const problem = this.stringMap(o, 'hosts', 'map[string]string', this.startOf(o, 'hosts'));
+    if (problem || o.hosts === undefined || o.hosts === null) return problem;
+    const table = HostsTable.parse(o.hosts as Record<string, string>);
+    return typeof table === 'string' ? table : undefined;
   }
 
   /** map[string]metrics.Thresholds, each decoded by its own UnmarshalJSON as a list. */

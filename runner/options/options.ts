@@ -14,6 +14,7 @@ import { BARE_NUMBER, optionsDecodeError } from './options-json.js';
 import { dnsTtlMs } from './dns-ttl.js';
 import { dnsFromText, envDnsError, mergeDns, type DnsFields } from './dns-option.js';
 import { goParseBool } from './go-bool.js';
+import { HostsTable } from '../host/hosts-option.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -511,6 +512,11 @@ export function consolidate(
   if (Object.keys(runTags).length) options.tags = runTags;
   // The flags' options over K6_*'s over the script's, as exec.test.options and the modules see them.
   Object.assign(options, fromEnvOptions, flags.options);
+  // As k6 shows its NullHosts: lower-cased patterns, addresses as Go writes them.
+  if (options.hosts && typeof options.hosts === 'object') {
+    const table = HostsTable.parse(options.hosts as Record<string, string>);
+    if (typeof table !== 'string') options.hosts = table.shown();
+  }
   // As k6 shows its NullDuration, and as the VUs read it (vu/min-iteration.ts).
   if (given(options.minIterationDuration))
     options.minIterationDuration = formatDuration(duration(options.minIterationDuration));

@@ -7,6 +7,7 @@ import { testStartIn } from '../bridge/protocol.js';
 import type { StartVuCode } from '../host/vu-code-host.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
+import { useHostsOption } from '../host/hosts-option.js';
 import { dnsTtlMs } from '../options/dns-ttl.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../contracts.js';
@@ -100,6 +101,8 @@ export class VuFactory {
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
     // One resolver for the run, as k6's Runner has (a bad ttl was refused with the options).
     runResolver.configure(dnsConfigOf(testOptions.dns, (t) => dnsTtlMs(t) ?? DEFAULT_DNS.ttlMs));
+    // And one hosts table (a bad one was refused with the options).
+    useHostsOption(testOptions.hosts);
   }
 
   /** When the test started, in ms since the Unix epoch: every VU's exec.instance counts from it. */
