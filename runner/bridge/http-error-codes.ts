@@ -9,6 +9,10 @@ export const HTTP_ERROR_CODE = {
   requestTimeout: 1050,
   defaultDns: 1100,
   dnsNoSuchHost: 1101,
+  /** The blacklistIPs option refused the address. */
+  blacklistedIp: 1110,
+  /** The blockHostnames option refused the name. */
+  blockedHostname: 1111,
   defaultTcp: 1200,
   tcpBrokenPipe: 1201,
   tcpDialTimeout: 1211,

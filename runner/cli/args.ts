@@ -1,5 +1,6 @@
 // `loadlab run` flags, named as `k6 run` names them. Parsing only; what they are (RunFlags) and mean
 // lives in options/.
+import { HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
 import { goDurationError } from '../metrics/index.js';
 import { goParseBool } from '../options/go-bool.js';
 import { SUMMARY_MODES, type RunFlags } from '../options/run-flags.js';
@@ -39,7 +40,13 @@ const VALUE_FLAGS: Record<string, string> = {
  */
 const OPTION_FLAGS: Record<
   string,
-  { option: string; type: 'bool' | 'int' | 'duration' | 'string' | 'strings'; name?: string }
+  {
+    option: string;
+    type: 'bool' | 'int' | 'duration' | 'string' | 'strings';
+    name?: string;
+    /** A `strings` flag's check of each item: k6's error for one it refuses. */
+    refuse?: (item: string) => string | undefined;
+  }
 > = {
   '--no-setup': { option: 'noSetup', type: 'bool' },
   '--no-teardown': { option: 'noTeardown', type: 'bool' },
@@ -54,6 +61,22 @@ const OPTION_FLAGS: Record<
   '--min-iteration-duration': { option: 'minIterationDuration', type: 'duration' },
   // A string slice: each use adds its comma-separated values, untrimmed (k6 drops a name it does not know).
   '--system-tags': { option: 'systemTags', type: 'strings' },
+  '--blacklist-ip': {
+    option: 'blacklistIPs',
+    type: 'strings',
+    refuse: (item) =>
+      'refused' in IpBlacklist.parse([item])
+        ? `error parsing blacklist-ip '${item}': invalid CIDR address: ${item}`
+        : undefined,
+  },
+  '--block-hostnames': {
+    option: 'blockHostnames',
+    type: 'strings',
+    refuse: (item) => {
+      const parsed = HostnameBlocklist.parse([item]);
+      return typeof parsed === 'string' ? parsed : undefined;
+    },
+  },
 };
 
 function keyValue(text: string, flag: string): [string, string] {
@@ -123,14 +146,19 @@ export function parseRunArgs(argv: string[]): RunFlags {
     // The runner never reports usage: k6's opt-out is accepted, and there is nothing to turn off.
     else if (arg === '--no-usage-report') booleanFlag(inline, arg);
     else if (OPTION_FLAGS[arg]) {
-      const { option, type, name = arg } = OPTION_FLAGS[arg];
+      const { option, type, name = arg, refuse } = OPTION_FLAGS[arg];
       if (type === 'bool') flags.options[option] = booleanFlag(inline, name);
       else {
         const value = inline ?? argv[++i];
         if (value === undefined) throw new UsageError(`flag needs an argument: ${arg}`);
         if (type === 'strings') {
           const before = flags.options[option];
-          flags.options[option] = [...(Array.isArray(before) ? before : []), ...value.split(',')];
+          const items = value.split(',');
+          for (const item of items) {
+            const refused = refuse?.(item);
+            if (refused) throw new UsageError(refused);
+          }
+          flags.options[option] = [...(Array.isArray(before) ? before : []), ...items];
         } else if (type === 'int') flags.options[option] = integer(value, name);
         else if (type === 'duration') flags.options[option] = goDuration(value, name);
         else flags.options[option] = value;

@@ -69,7 +69,11 @@ describe('loadlab help and version, as k6', () => {
             ? 'a=b'
             : column.endsWith(' duration')
               ? '1s'
-              : '1';
+              : column.endsWith(' ip range')
+                ? '10.0.0.0/8'
+                : column.endsWith(' pattern')
+                  ? 'a.test'
+                  : '1';
       assert.doesNotThrow(() => parseRunArgs(['x.js', long, ...(takesValue ? [value] : [])]), long);
     }
   });

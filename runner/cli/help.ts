@@ -79,6 +79,9 @@ Flags:
       --insecure-skip-tls-verify            skip verification of TLS certificates
       --min-iteration-duration duration     minimum amount of time k6 will take executing a single iteration
   -w, --throw                               throw warnings (like failed http requests) as errors
+      --blacklist-ip ip range               blacklist an ip range from being called
+      --block-hostnames pattern             block a case-insensitive hostname pattern, with optional leading
+                                            wildcard, from being called
       --summary-trend-stats stats           define stats for trend metrics (response times), one or more as
                                             'avg,p(95),...' (default 'avg, min, med, max, p(90), p(95)')
       --summary-time-unit string            define the time unit used to display the trend stats. Possible units

@@ -4,6 +4,8 @@
 // looks up `name:port`, then `name` alone (whose port, when its address has none, is the request's).
 // One table for the run, as k6's dialler has one; IP literals are looked up too.
 
+import { matchHostPattern } from './host-patterns.js';
+
 /** Where a pattern sends a dial: an IP (null where k6's net.ParseIP failed) and a port (0: none). */
 export interface HostsTarget {
   ip: string | null;
@@ -86,14 +88,8 @@ export class HostsTable {
 
   /** k6's trie lookup: the pattern itself, else `*` and the longest suffix of `name` that follows one. */
   match(name: string): HostsTarget | undefined {
-    const s = name.toLowerCase();
-    const exact = this.entries.get(s);
-    if (exact) return exact;
-    for (let i = 0; i <= s.length; i++) {
-      const wildcard = this.entries.get(`*${s.slice(i)}`);
-      if (wildcard) return wildcard;
-    }
-    return undefined;
+    const pattern = matchHostPattern((key) => this.entries.has(key), name);
+    return pattern === undefined ? undefined : this.entries.get(pattern);
   }
 
   /** Where the dialler sends `host`:`port` (the URL's port, or the scheme's), or undefined: resolve it. */

@@ -28,6 +28,8 @@ import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import { codingsToUndo, decodeBody, type Decoded } from './content-encoding.js';
 import { runResolver } from './dns-resolver.js';
 import { runHosts } from './hosts-option.js';
+import { runBlocklists } from './blocklists.js';
+import { withoutPassword } from '../bridge/url-credentials.js';
 import { systemRootsContext } from './system-roots.js';
 import { goTlsError, verifyAsGo } from './tls-errors.js';
 import { statusLineRefusal } from './go-status-line.js';
@@ -239,12 +241,35 @@ export interface HttpEngineOptions {
   userAgent?: string;
 }
 
+/** A dial the options refused (blacklistIPs), with k6's error, code and Go's words for the log line. */
+class DialRefusal extends Error {
+  constructor(readonly refusal: { error: string; code: number; detail: string }) {
+    super(refusal.detail);
+  }
+}
+
+/**
+ * Go's words for a failed dial, which name the address dialled (the name's answer, or the hosts
+ * option's), not the URL's host: `dial tcp 127.0.0.1:5098: connect: connection refused`.
+ */
+function dialDetail(err: Error, why: string): { detail: string } | Record<string, never> {
+  const where = [err, err.cause].find(
+    (e): e is { address: string; port: number } =>
+      typeof (e as { address?: unknown } | undefined)?.address === 'string' &&
+      typeof (e as { port?: unknown }).port === 'number',
+  );
+  if (!where) return {};
+  const host = where.address.includes(':') ? `[${where.address}]` : where.address;
+  return { detail: `dial tcp ${host}:${where.port}: ${why}` };
+}
+
 /** Maps a Node/undici network error onto k6's error string and code (lib/netext/httpext/error_codes.go). */
 export function classifyError(err: Error & { code?: string }): {
   error: string;
   code: number;
   detail?: string;
 } {
+  if (err instanceof DialRefusal) return { ...err.refusal };
   const cause = err.cause as { code?: string; syscall?: string } | undefined;
   const code = err.code ?? cause?.code ?? '';
   // Go's net.OpError names the operation that failed (k6 keeps it): Node's error its syscall.
@@ -253,7 +278,11 @@ export function classifyError(err: Error & { code?: string }): {
   if (tlsRefusal) return tlsRefusal;
   switch (code) {
     case 'ECONNREFUSED':
-      return { error: 'dial: connection refused', code: HTTP_ERROR_CODE.tcpDialRefused };
+      return {
+        error: 'dial: connection refused',
+        code: HTTP_ERROR_CODE.tcpDialRefused,
+        ...dialDetail(err, 'connect: connection refused'),
+      };
     case 'ECONNRESET':
       return {
         error: `${op === 'write' ? 'write' : 'read'}: connection reset by peer`,
@@ -267,7 +296,11 @@ export function classifyError(err: Error & { code?: string }): {
     case 'EAI_AGAIN':
       return { error: 'lookup: temporary failure', code: HTTP_ERROR_CODE.defaultDns };
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return { error: 'dial: i/o timeout', code: HTTP_ERROR_CODE.tcpDialTimeout };
+      return {
+        error: 'dial: i/o timeout',
+        code: HTTP_ERROR_CODE.tcpDialTimeout,
+        ...dialDetail(err, 'i/o timeout'),
+      };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
     case 'LOADLAB_TIMEOUT':
@@ -324,12 +357,49 @@ export class HttpEngine {
     const mapped = runHosts?.remoteFor(hostname, port);
     if (mapped) {
       // An address k6's net.ParseIP refused: k6 v1.3 then reached the local host (measured).
-      this.connect(mapped.ip ?? '127.0.0.1', { ...o, port: String(mapped.port) }, cb);
+      this.connectUnlessBlacklisted(mapped.ip ?? '127.0.0.1', { ...o, port: String(mapped.port) }, cb);
       return;
     }
     runResolver.resolve(hostname).then(
-      (ip) => this.connect(ip, o, cb),
+      (ip) => this.connectUnlessBlacklisted(ip, o, cb),
       (err: Error) => cb(err, null),
+    );
+  }
+
+  /**
+   * The blockHostnames option, checked on the name as written (`written`: host[:port]) before any
+   * lookup, as k6's dialler checks it: a failed hop, or undefined.
+   */
+  private blockedHop(method: string, url: string, headers: string[], written: string): WireHop | undefined {
+    const blocklist = runBlocklists.hostnames;
+    if (!blocklist) return undefined;
+    const hostname = written.startsWith('[')
+      ? written.slice(1, written.indexOf(']'))
+      : written.replace(/:\d*$/, '');
+    const pattern = blocklist.blocking(hostname);
+    if (pattern === undefined) return undefined;
+    const hop = failedHop(method, url, headers, {
+      error: 'hostname is blocked',
+      code: HTTP_ERROR_CODE.blockedHostname,
+    });
+    hop.bodyError = `${failedRequest(method, url)}: hostname (${hostname}) is in a blocked pattern (${pattern})`;
+    return hop;
+  }
+
+  /** The blacklistIPs option, checked on the address about to be dialled, as k6's dialler checks it. */
+  private connectUnlessBlacklisted(ip: string, o: buildConnector.Options, cb: buildConnector.Callback): void {
+    const range = runBlocklists.ips?.containing(ip);
+    if (range === undefined) {
+      this.connect(ip, o, cb);
+      return;
+    }
+    cb(
+      new DialRefusal({
+        error: 'ip is blacklisted',
+        code: HTTP_ERROR_CODE.blacklistedIp,
+        detail: `IP (${ip}) is in a blacklisted range (${range})`,
+      }),
+      null,
     );
   }
 
@@ -351,7 +421,14 @@ export class HttpEngine {
       cb(err, null);
     };
     const timer = setTimeout(
-      () => fail(Object.assign(new Error('dial: i/o timeout'), { code: 'UND_ERR_CONNECT_TIMEOUT' })),
+      () =>
+        fail(
+          Object.assign(new Error('dial: i/o timeout'), {
+            code: 'UND_ERR_CONNECT_TIMEOUT',
+            address: ip,
+            port,
+          }),
+        ),
       CONNECT_TIMEOUT_MS,
     );
     const finish = (socket: Socket, connectMs: number, tlsMs: number) => {
@@ -520,6 +597,8 @@ export class HttpEngine {
     if (cookie && !names.has('cookie')) headers.push('Cookie', cookie);
     // Response.request shows the headers before Go's client adds credentials (k6's own request).
     const shownHeaders = headers.slice();
+    const blocked = this.blockedHop(method, url, shownHeaders, go?.hostHeader ?? parsed.host);
+    if (blocked) return Promise.resolve(blocked);
     if (authorization !== undefined && !names.has('authorization'))
       headers.push('Authorization', authorization);
     // Go's Host is the URL's host as written (LOCALHOST:5099, 127.0.0.1:80); undici would send Node's.
@@ -560,7 +639,7 @@ export class HttpEngine {
             failure.detail = `read tcp ${handler.ends}: read: connection reset by peer`;
           const hop = failedHop(method, url, shownHeaders, failure);
           // Go's full words where the host knows them better than the VU (a certificate's names).
-          if (failure.detail) hop.bodyError = `${goVerb(method)} ${JSON.stringify(url)}: ${failure.detail}`;
+          if (failure.detail) hop.bodyError = `${failedRequest(method, url)}: ${failure.detail}`;
           resolve(hop);
           return;
         }
@@ -704,6 +783,11 @@ function bareHost(hostname: string): string {
 }
 
 /** A method as Go's url.Error names it: `Get`, `Post`. */
+/** How Go's client names a request that failed: `Get "http://user:***@host/"` (the password masked). */
+function failedRequest(method: string, url: string): string {
+  return `${goVerb(method)} ${JSON.stringify(withoutPassword(url))}`;
+}
+
 function goVerb(method: string): string {
   return method[0] + method.slice(1).toLowerCase();
 }

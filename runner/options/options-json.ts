@@ -5,6 +5,7 @@
 import { DurationError, parseDuration } from '../metrics/index.js';
 import { dnsEnumError } from './dns-option.js';
 import { HostsTable } from '../host/hosts-option.js';
+import { HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
 import { EXECUTOR_FIELDS, SCENARIO_BASE_FIELDS } from '../bridge/scenario-fields.js';
 
 /** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
@@ -209,14 +210,30 @@ class Decoder {
   }
 
   /** A plain []string (summaryTrendStats) or a custom one (systemTags, its own text the base). */
-  stringList(holder: object, key: string, custom: boolean): Problem | undefined {
+  stringList(holder: object, key: string, custom: boolean, goType = '[]string'): Problem | undefined {
     const v = (holder as Record<string, unknown>)[key];
     if (v === undefined || v === null) return undefined;
     const base = custom ? this.startOf(holder, key) : 0;
-    if (!Array.isArray(v)) return this.mismatch(holder, key, '[]string', base);
+    if (!Array.isArray(v)) return this.mismatch(holder, key, goType, base);
     for (let i = 0; i < v.length; i++)
       if (v[i] !== null && typeof v[i] !== 'string') return this.mismatch(v, i, 'string', base);
     return undefined;
+  }
+
+  /** blockHostnames (a custom []string) and blacklistIPs ([]*lib.IPNet), then each item as k6 reads it. */
+  blocklist(o: Record<string, unknown>, key: 'blockHostnames' | 'blacklistIPs'): Problem | undefined {
+    const hostnames = key === 'blockHostnames';
+    const problem = this.stringList(o, key, hostnames, hostnames ? '[]string' : '[]*lib.IPNet');
+    const v = o[key];
+    if (problem || !Array.isArray(v)) return problem;
+    if (hostnames) {
+      const parsed = HostnameBlocklist.parse(v.map(String));
+      return typeof parsed === 'string' ? parsed : undefined;
+    }
+    const parsed = IpBlacklist.parse(v.map(String));
+    return 'refused' in parsed
+      ? `failed to parse CIDR '${parsed.refused}': invalid CIDR address: ${parsed.refused}`
+      : undefined;
   }
 
   /** lib.Stage, each one decoded by its own UnmarshalJSON: a duration and an int target. */
@@ -296,6 +313,7 @@ class Decoder {
       else if (key === 'thresholds') problem = this.thresholds(o);
       else if (key === 'dns') problem = this.dns(o);
       else if (key === 'hosts') problem = this.hosts(o);
+      else if (key === 'blockHostnames' || key === 'blacklistIPs') problem = this.blocklist(o, key);
       if (problem instanceof TypeMismatch) problem.field = key;
       if (problem) return problem;
     }

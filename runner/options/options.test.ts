@@ -125,6 +125,14 @@ describe('runner options', () => {
     assert.equal(shown({ minIterationDuration: '1d' }, {}), '24h0m0s');
     assert.equal(shown({ minIterationDuration: '1s' }, { K6_MIN_ITERATION_DURATION: '3000' }), '3s');
     assert.equal(shown({}, { K6_MIN_ITERATION_DURATION: '3000' }, '--min-iteration-duration=250ms'), '250ms');
+    assert.throws(() => flags('--blacklist-ip', '10.0.0.0/8,nope'), {
+      message: "error parsing blacklist-ip 'nope': invalid CIDR address: nope",
+    });
+    assert.throws(() => flags('--block-hostnames', 'a b'), { message: "invalid hostname pattern 'a b'" });
+    assert.deepEqual(
+      flags('--block-hostnames', 'a.test,b.test', '--block-hostnames=c.test').options.blockHostnames,
+      ['a.test', 'b.test', 'c.test'],
+    );
     assert.throws(() => flags('--min-iteration-duration', '3000'), {
       message:
         'invalid argument "3000" for "--min-iteration-duration" flag: time: missing unit in duration "3000"',

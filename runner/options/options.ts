@@ -15,6 +15,7 @@ import { dnsTtlMs } from './dns-ttl.js';
 import { dnsFromText, envDnsError, mergeDns, type DnsFields } from './dns-option.js';
 import { goParseBool } from './go-bool.js';
 import { HostsTable } from '../host/hosts-option.js';
+import { HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -286,7 +287,15 @@ const ENV_OPTIONS: [
   string,
   string,
   string,
-  typeof envNullBool | typeof envInt | typeof envNullString | typeof envNameList | typeof envDuration,
+  (
+    | typeof envNullBool
+    | typeof envInt
+    | typeof envNullString
+    | typeof envNameList
+    | typeof envDuration
+    | typeof envCidrList
+    | typeof envHostnamePatterns
+  ),
 ][] = [
   ['noSetup', 'K6_NO_SETUP', 'NoSetup', envNullBool],
   ['noTeardown', 'K6_NO_TEARDOWN', 'NoTeardown', envNullBool],
@@ -296,11 +305,48 @@ const ENV_OPTIONS: [
   ['batchPerHost', 'K6_BATCH_PER_HOST', 'BatchPerHost', envInt],
   ['insecureSkipTLSVerify', 'K6_INSECURE_SKIP_TLS_VERIFY', 'InsecureSkipTLSVerify', envNullBool],
   ['throw', 'K6_THROW', 'Throw', envNullBool],
+  ['blacklistIPs', 'K6_BLACKLIST_IPS', 'BlacklistIPs', envCidrList],
+  ['blockHostnames', 'K6_BLOCK_HOSTNAMES', 'BlockedHostnames', envHostnamePatterns],
   ['minIterationDuration', 'K6_MIN_ITERATION_DURATION', 'MinIterationDuration', envDuration],
   ['systemTags', 'K6_SYSTEM_TAGS', 'SystemTags', envNameList],
   ['noCookiesReset', 'K6_NO_COOKIES_RESET', 'NoCookiesReset', envNullBool],
   ['discardResponseBodies', 'K6_DISCARD_RESPONSE_BODIES', 'DiscardResponseBodies', envNullBool],
 ];
+
+/** K6_BLACKLIST_IPS: comma-separated ranges (set but empty: none), each as Go's net.ParseCIDR reads it. */
+function envCidrList(
+  env: Record<string, string | undefined>,
+  name: string,
+  field: string,
+): string[] | undefined {
+  const text = env[name];
+  if (text === undefined) return undefined;
+  const items = text === '' ? [] : text.split(',');
+  const parsed = IpBlacklist.parse(items);
+  if ('refused' in parsed)
+    throw new OptionsError(
+      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type []*lib.IPNet. ` +
+        `details: failed to parse CIDR '${parsed.refused}': invalid CIDR address: ${parsed.refused}`,
+    );
+  return items;
+}
+
+/** K6_BLOCK_HOSTNAMES: comma-separated patterns (empty: unset), each checked as k6 checks them. */
+function envHostnamePatterns(
+  env: Record<string, string | undefined>,
+  name: string,
+  field: string,
+): string[] | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const items = text.split(',');
+  const parsed = HostnameBlocklist.parse(items);
+  if (typeof parsed === 'string')
+    throw new OptionsError(
+      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type types.NullHostnameTrie. details: ${parsed}`,
+    );
+  return items;
+}
 
 /** The options set by K6_* variables (ENV_OPTIONS), by option name. */
 function optionsFromEnv(
@@ -512,6 +558,11 @@ export function consolidate(
   if (Object.keys(runTags).length) options.tags = runTags;
   // The flags' options over K6_*'s over the script's, as exec.test.options and the modules see them.
   Object.assign(options, fromEnvOptions, flags.options);
+  // As k6 shows its blacklist: each range as Go writes a network.
+  if (Array.isArray(options.blacklistIPs)) {
+    const ranges = IpBlacklist.parse(options.blacklistIPs.map(String));
+    if (!('refused' in ranges)) options.blacklistIPs = ranges.shown();
+  }
   // As k6 shows its NullHosts: lower-cased patterns, addresses as Go writes them.
   if (options.hosts && typeof options.hosts === 'object') {
     const table = HostsTable.parse(options.hosts as Record<string, string>);

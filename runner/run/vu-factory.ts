@@ -8,6 +8,7 @@ import type { StartVuCode } from '../host/vu-code-host.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
 import { useHostsOption } from '../host/hosts-option.js';
+import { useBlocklistOptions } from '../host/blocklists.js';
 import { dnsTtlMs } from '../options/dns-ttl.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../contracts.js';
@@ -103,6 +104,7 @@ export class VuFactory {
     runResolver.configure(dnsConfigOf(testOptions.dns, (t) => dnsTtlMs(t) ?? DEFAULT_DNS.ttlMs));
     // And one hosts table (a bad one was refused with the options).
     useHostsOption(testOptions.hosts);
+    useBlocklistOptions(testOptions.blockHostnames, testOptions.blacklistIPs);
   }
 
   /** When the test started, in ms since the Unix epoch: every VU's exec.instance counts from it. */
