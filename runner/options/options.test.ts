@@ -147,6 +147,16 @@ describe('runner options', () => {
     });
   });
 
+  it('warns of each k6 option the runner ignores, when the script or K6_* asks for it', () => {
+    const warned = (script: Record<string, unknown>, env: Record<string, string> = {}) =>
+      consolidate(script, env, flags()).warnings.map((w) => /the (\w+) option/.exec(w)?.[1]);
+    assert.deepEqual(warned({ noConnectionReuse: false, tlsAuth: [], rps: 0, httpDebug: '' }), []);
+    assert.deepEqual(warned({ httpDebug: 'full', rps: 10 }), ['rps', 'httpDebug']);
+    assert.deepEqual(warned({}, { K6_NO_VU_CONNECTION_REUSE: 'true', K6_LOCAL_IPS: '' }), [
+      'noVUConnectionReuse',
+    ]);
+  });
+
   it('the option flags (-w, --max-redirects, --user-agent...) over K6_* over the script, each read as its type', () => {
     const shown = (script: Record<string, unknown>, env: Record<string, string>, ...argv: string[]) => {
       const o = consolidate(script, env, flags(...argv)).options;

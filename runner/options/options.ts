@@ -348,6 +348,45 @@ function envHostnamePatterns(
   return items;
 }
 
+/**
+ * k6's options the runner does not carry out yet, with their K6_* variable: a run that sets one is
+ * warned that it is ignored, rather than quietly differing from k6 (their flags are refused).
+ */
+const IGNORED_OPTIONS: [option: string, variable: string][] = [
+  ['paused', 'K6_PAUSED'],
+  ['rps', 'K6_RPS'],
+  ['httpDebug', 'K6_HTTP_DEBUG'],
+  ['tlsCipherSuites', 'K6_TLS_CIPHER_SUITES'],
+  ['tlsVersion', 'K6_TLS_VERSION'],
+  ['tlsAuth', 'K6_TLSAUTH'],
+  ['noConnectionReuse', 'K6_NO_CONNECTION_REUSE'],
+  ['noVUConnectionReuse', 'K6_NO_VU_CONNECTION_REUSE'],
+  ['consoleOutput', 'K6_CONSOLE_OUTPUT'],
+  ['localIPs', 'K6_LOCAL_IPS'],
+];
+
+/** A script option's value that asks for something: not unset, false, zero, '' or empty. */
+function asksForSomething(value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+/** One warning per ignored option the script or K6_* sets. */
+function ignoredOptionWarnings(
+  script: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): string[] {
+  return IGNORED_OPTIONS.filter(
+    ([option, variable]) => asksForSomething(script[option]) || (env[variable] ?? '') !== '',
+  ).map(
+    ([option, variable]) =>
+      `the loadlab Node runner does not carry out the ${option} option (or ${variable}) yet and ignores it: ` +
+      'run the test on k6 where it matters',
+  );
+}
+
 /** The options set by K6_* variables (ENV_OPTIONS), by option name. */
 function optionsFromEnv(
   env: Record<string, string | undefined>,
@@ -482,7 +521,7 @@ export function consolidate(
   const flagDns = flags.dns ? dnsFromText(flags.dns) : undefined;
   if (flagDns instanceof Error) throw new OptionsPlainError(flagDns.message);
   refuseExecutionSegments(script, env, flags);
-  const warnings: string[] = [];
+  const warnings: string[] = ignoredOptionWarnings(script, env);
   const fromEnv: Execution & { vus?: number } = {
     vus: envInt(env, 'K6_VUS', 'VUs'),
     duration: envDuration(env, 'K6_DURATION', 'Duration'),
