@@ -14,8 +14,11 @@ export function isRequestHead(chunk: unknown): chunk is string {
   return typeof chunk === 'string' && chunk.endsWith('\r\n\r\n') && / HTTP\/1\.1\r\n/.test(chunk);
 }
 
-/** Rewrites one request head in Go's header order, without the Connection header. */
-export function goRequestHead(head: string): string {
+/**
+ * Rewrites one request head in Go's header order, without the Connection header; with `closing`
+ * (noConnectionReuse: Go's DisableKeepAlives), a `Connection: close` last, where Go's transport adds it.
+ */
+export function goRequestHead(head: string, closing = false): string {
   const lines = head.slice(0, -4).split('\r\n');
   const requestLine = lines[0]!;
   const first: string[][] = FIRST.map(() => []);
@@ -33,14 +36,15 @@ export function goRequestHead(head: string): string {
   }
   // Array.prototype.sort is stable: repeated names keep the order the script gave.
   rest.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return [requestLine, ...first.flat(), ...rest.map((r) => r.line)].join('\r\n') + '\r\n\r\n';
+  const close = closing ? ['Connection: close'] : [];
+  return [requestLine, ...first.flat(), ...rest.map((r) => r.line), ...close].join('\r\n') + '\r\n\r\n';
 }
 
 /** Makes every request head written to this socket Go's (the socket's own write, wrapped once). */
-export function writeGoHeads(socket: Socket): void {
+export function writeGoHeads(socket: Socket, closing = false): void {
   const write = socket.write;
   socket.write = function (this: Socket, chunk: unknown, ...rest: unknown[]) {
-    const out = isRequestHead(chunk) ? goRequestHead(chunk) : chunk;
+    const out = isRequestHead(chunk) ? goRequestHead(chunk, closing) : chunk;
     return (write as (...a: unknown[]) => boolean).call(this, out, ...rest);
   } as typeof socket.write;
 }

@@ -67,6 +67,7 @@ export interface VuConfig {
   systemTags?: string[];
   insecureSkipTLSVerify?: boolean;
   userAgent?: string;
+  noConnectionReuse?: boolean;
   /** The run's shared exec.instance numbers (INSTANCE_STATS); a VU made alone counts only itself. */
   instanceStats?: SharedArrayBuffer;
   /** --secret-source secrets by source name (k6/secrets). */
@@ -212,6 +213,7 @@ class HostedVu implements Vu {
     void warmHttpPath();
     this.engine = new HttpEngine({
       insecureSkipTLSVerify: config.insecureSkipTLSVerify,
+      noConnectionReuse: config.noConnectionReuse,
       userAgent: config.userAgent,
     });
     this.workerInit = {

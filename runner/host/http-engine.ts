@@ -239,6 +239,8 @@ class HopHandler implements Dispatcher.DispatchHandler {
 export interface HttpEngineOptions {
   insecureSkipTLSVerify?: boolean;
   userAgent?: string;
+  /** k6's noConnectionReuse: a connection per request, each asked to close. */
+  noConnectionReuse?: boolean;
 }
 
 /** A dial the options refused (blacklistIPs), with k6's error, code and Go's words for the log line. */
@@ -440,7 +442,7 @@ export class HttpEngine {
       // undici reads the socket on 'readable', which keeps precedence: 'data' only sees what it read.
       socket.on('data', (chunk: Buffer) => info.headRead?.push(chunk));
       this.sockets.add(socket);
-      writeGoHeads(socket);
+      writeGoHeads(socket, this.opts.noConnectionReuse === true);
       socket.once('close', () => {
         this.account(socket);
         this.sockets.delete(socket);
@@ -703,8 +705,9 @@ export class HttpEngine {
             headersTimeout: 0,
             bodyTimeout: 0,
             // undici closes a connection after every HEAD (against servers that answer one with a
-            // body); Go's client keeps it, so k6's next request reuses it.
-            ...(method === 'HEAD' ? { reset: false } : {}),
+            // body); Go's client keeps it, so k6's next request reuses it. noConnectionReuse (Go's
+            // DisableKeepAlives) closes every one.
+            ...(this.opts.noConnectionReuse ? { reset: true } : method === 'HEAD' ? { reset: false } : {}),
           },
           handler,
         );

@@ -60,7 +60,10 @@ export class VuFactory {
   /** exec.instance's numbers, shared by every VU (VU 0, which runs setup and teardown, is not counted). */
   readonly instanceStats = new Int32Array(new SharedArrayBuffer(INSTANCE_STATS_BYTES));
   /** HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them). */
-  private readonly httpOptions: Pick<VuConfig, 'systemTags' | 'userAgent' | 'insecureSkipTLSVerify'> = {};
+  private readonly httpOptions: Pick<
+    VuConfig,
+    'systemTags' | 'userAgent' | 'insecureSkipTLSVerify' | 'noConnectionReuse'
+  > = {};
   /** k6/data's SharedArrays: the first VU to make one shares it with every VU started after it. */
   private readonly sharedArrays = new Map<string, SharedArrayBuffer>();
   private readonly made: Vu[] = [];
@@ -100,6 +103,7 @@ export class VuFactory {
       this.httpOptions.systemTags = testOptions.systemTags.map(String);
     if (typeof testOptions.userAgent === 'string') this.httpOptions.userAgent = testOptions.userAgent;
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
+    if (testOptions.noConnectionReuse === true) this.httpOptions.noConnectionReuse = true;
     // One resolver for the run, as k6's Runner has (a bad ttl was refused with the options).
     runResolver.configure(dnsConfigOf(testOptions.dns, (t) => dnsTtlMs(t) ?? DEFAULT_DNS.ttlMs));
     // And one hosts table (a bad one was refused with the options).

@@ -1,0 +1,50 @@
+// noConnectionReuse on real k6 v1.3 and on the runner (fixtures/http-connection-reuse.js): whether
+// each request reuses the last one's connection, and the Connection header the target saw.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realK6OrSkip, runLogLines } from '../testing/log-lines.js';
+
+const FIXTURE = 'runner/modules/fixtures/http-connection-reuse.js';
+
+/** [what, flags, K6_* variables] */
+const CASES: [string, string[], Record<string, string>][] = [
+  ['unset: one connection for the VU', [], {}],
+  [
+    'in the script: a connection per request, each asked to close',
+    ['-e', 'OPTIONS={"noConnectionReuse":true}'],
+    {},
+  ],
+  ['K6_NO_CONNECTION_REUSE=true', [], { K6_NO_CONNECTION_REUSE: 'true' }],
+  [
+    '--no-connection-reuse=false over the script',
+    ['--no-connection-reuse=false', '-e', 'OPTIONS={"noConnectionReuse":true}'],
+    {},
+  ],
+];
+
+describe('runner/host: noConnectionReuse on real k6 and the runner', function () {
+  this.timeout(60_000);
+  let server: http.Server;
+  let base = '';
+  before(async () => {
+    server = http.createServer((req, res) =>
+      res.end(`${req.socket.remotePort} ${req.headers.connection ?? 'none'}`),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => server.close());
+
+  for (const [what, flags, env] of CASES) {
+    it(what, async function () {
+      realK6OrSkip(this);
+      const run = (engine: 'k6' | 'node') =>
+        runLogLines(engine, FIXTURE, ['-e', `BASE=${base}`, ...flags], env);
+      const k6 = await run('k6');
+      assert.equal(k6.code, 0, k6.lines.join('\n'));
+      assert.equal(k6.lines.length, 6, k6.lines.join('\n'));
+      assert.deepEqual(await run('node'), k6);
+    });
+  }
+});
