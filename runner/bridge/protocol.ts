@@ -79,8 +79,12 @@ export type RequestTuple = [
   digest: boolean,
 ];
 
-/** An HTTP call of a blocked VU: whether to empty the jar first (a new iteration's first call), then its requests. */
-export type HttpCall = [resetJar: boolean, ...requests: RequestTuple[]];
+/** What an HttpCall asks of the main thread before its requests: bits of a VU's pending work. */
+export const HTTP_FIRST_RESET_JAR = 1;
+/** k6's noVUConnectionReuse: the VU's idle connections closed (the first HTTP call after an iteration). */
+export const HTTP_FIRST_CLOSE_IDLE = 2;
+/** An HTTP call of a blocked VU: what to do first (HTTP_FIRST_* bits), then its requests. */
+export type HttpCall = [first: number, ...requests: RequestTuple[]];
 /**
  * http.batch's limits, as k6 reads its batch and batchPerHost options: at most `workers` requests in
  * flight, each taking the next one in order, and at most `perHost` of them to one host (0: no limit).
@@ -90,7 +94,7 @@ export type BatchLimits = [workers: number, perHost: number];
 export type BridgeCall =
   | HttpCall
   /** http.batch of more than one request: sent as an HttpCall's, under the batch's limits. */
-  | { batch: RequestTuple[]; limits: BatchLimits; resetJar: boolean }
+  | { batch: RequestTuple[]; limits: BatchLimits; resetJar: boolean; closeIdle?: boolean }
   | { jar: JarOp; resetJar: boolean }
   /** k6/net/grpc: answered like a request (grpc), or not at all (grpcAsync: events follow). */
   | { grpc: GrpcOp; resetJar: boolean }

@@ -56,6 +56,7 @@ const OPTION_FLAGS: Record<
   '--batch-per-host': { option: 'batchPerHost', type: 'int' },
   '--insecure-skip-tls-verify': { option: 'insecureSkipTLSVerify', type: 'bool' },
   '--no-connection-reuse': { option: 'noConnectionReuse', type: 'bool' },
+  '--no-vu-connection-reuse': { option: 'noVUConnectionReuse', type: 'bool' },
   '-w': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--throw': { option: 'throw', type: 'bool', name: '-w, --throw' },
   '--discard-response-bodies': { option: 'discardResponseBodies', type: 'bool' },

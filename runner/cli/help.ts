@@ -78,6 +78,7 @@ Flags:
       --user-agent string                   user agent for http requests (default "Grafana k6/1.3.0")
       --insecure-skip-tls-verify            skip verification of TLS certificates
       --no-connection-reuse                 disable keep-alive connections
+      --no-vu-connection-reuse              don't reuse connections between iterations
       --min-iteration-duration duration     minimum amount of time k6 will take executing a single iteration
   -w, --throw                               throw warnings (like failed http requests) as errors
       --blacklist-ip ip range               blacklist an ip range from being called

@@ -1,5 +1,6 @@
-// noConnectionReuse on real k6 v1.3 and on the runner (fixtures/http-connection-reuse.js): whether
-// each request reuses the last one's connection, and the Connection header the target saw.
+// noConnectionReuse and noVUConnectionReuse on real k6 v1.3 and on the runner
+// (fixtures/http-connection-reuse.js): whether each request reuses the last one's connection, and the
+// Connection header the target saw.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,13 +18,20 @@ const CASES: [string, string[], Record<string, string>][] = [
   ],
   ['K6_NO_CONNECTION_REUSE=true', [], { K6_NO_CONNECTION_REUSE: 'true' }],
   [
+    'noVUConnectionReuse in the script: a connection per iteration',
+    ['-e', 'OPTIONS={"noVUConnectionReuse":true}'],
+    {},
+  ],
+  ['K6_NO_VU_CONNECTION_REUSE=true', [], { K6_NO_VU_CONNECTION_REUSE: 'true' }],
+  ['--no-vu-connection-reuse', ['--no-vu-connection-reuse'], {}],
+  [
     '--no-connection-reuse=false over the script',
     ['--no-connection-reuse=false', '-e', 'OPTIONS={"noConnectionReuse":true}'],
     {},
   ],
 ];
 
-describe('runner/host: noConnectionReuse on real k6 and the runner', function () {
+describe('runner/host: noConnectionReuse and noVUConnectionReuse on real k6 and the runner', function () {
   this.timeout(60_000);
   let server: http.Server;
   let base = '';

@@ -22,6 +22,8 @@ import {
   SC_INTERRUPTED,
   STARTED,
   VU_SLOTS,
+  HTTP_FIRST_CLOSE_IDLE,
+  HTTP_FIRST_RESET_JAR,
   type BatchLimits,
   type BridgeCall,
   type IterationCounts,
@@ -261,14 +263,14 @@ class HostedVu implements Vu {
   private onCall(msg: BridgeCall): unknown {
     // k6 empties the jar when an iteration starts; the VU says so on its first call after that.
     if (Array.isArray(msg)) {
-      if (msg[0]) this.engine.jar.clear();
+      if (msg[0] & HTTP_FIRST_RESET_JAR) this.engine.jar.clear();
       const reqs: WireRequest[] = [];
       for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
-      return this.serveHttp(reqs);
+      return this.serveHttp(reqs, undefined, (msg[0] & HTTP_FIRST_CLOSE_IDLE) !== 0);
     }
     if ('batch' in msg) {
       if (msg.resetJar) this.engine.jar.clear();
-      return this.serveHttp(msg.batch.map(requestFromTuple), msg.limits);
+      return this.serveHttp(msg.batch.map(requestFromTuple), msg.limits, msg.closeIdle === true);
     }
     if ('grpcAsync' in msg) {
       const op = msg.grpcAsync;
@@ -320,7 +322,8 @@ class HostedVu implements Vu {
     );
   }
 
-  private async serveHttp(reqs: WireRequest[], limits?: BatchLimits): Promise<unknown> {
+  private async serveHttp(reqs: WireRequest[], limits?: BatchLimits, closeIdle = false): Promise<unknown> {
+    if (closeIdle) await this.engine.closeIdleConnections();
     let answers: WireResponse[];
     try {
       // One request (all but http.batch) skips Promise.all and its array of promises.

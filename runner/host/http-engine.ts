@@ -388,6 +388,25 @@ export class HttpEngine {
     return hop;
   }
 
+  /**
+   * Closes the VU's connections, all idle between its blocking calls (Go's CloseIdleConnections,
+   * which k6 calls after each iteration with noVUConnectionReuse); resolves once each has closed, so
+   * that undici dials anew instead of writing to one it has not yet seen close.
+   */
+  async closeIdleConnections(): Promise<void> {
+    const closing = [...this.sockets].map(
+      (socket) =>
+        new Promise<void>((resolve) =>
+          socket.destroyed ? resolve() : socket.once('close', () => resolve()),
+        ),
+    );
+    for (const socket of this.sockets) {
+      this.account(socket);
+      socket.destroy();
+    }
+    await Promise.all(closing);
+  }
+
   /** The blacklistIPs option, checked on the address about to be dialled, as k6's dialler checks it. */
   private connectUnlessBlacklisted(ip: string, o: buildConnector.Options, cb: buildConnector.Callback): void {
     const range = runBlocklists.ips?.containing(ip);

@@ -150,11 +150,9 @@ describe('runner options', () => {
   it('warns of each k6 option the runner ignores, when the script or K6_* asks for it', () => {
     const warned = (script: Record<string, unknown>, env: Record<string, string> = {}) =>
       consolidate(script, env, flags()).warnings.map((w) => /the (\w+) option/.exec(w)?.[1]);
-    assert.deepEqual(warned({ noConnectionReuse: false, tlsAuth: [], rps: 0, httpDebug: '' }), []);
+    assert.deepEqual(warned({ consoleOutput: '', tlsAuth: [], rps: 0, httpDebug: false }), []);
     assert.deepEqual(warned({ httpDebug: 'full', rps: 10 }), ['rps', 'httpDebug']);
-    assert.deepEqual(warned({}, { K6_NO_VU_CONNECTION_REUSE: 'true', K6_LOCAL_IPS: '' }), [
-      'noVUConnectionReuse',
-    ]);
+    assert.deepEqual(warned({}, { K6_TLS_VERSION: 'tls1.2', K6_LOCAL_IPS: '' }), ['tlsVersion']);
   });
 
   it('the option flags (-w, --max-redirects, --user-agent...) over K6_* over the script, each read as its type', () => {

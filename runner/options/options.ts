@@ -308,6 +308,7 @@ const ENV_OPTIONS: [
   ['blacklistIPs', 'K6_BLACKLIST_IPS', 'BlacklistIPs', envCidrList],
   ['blockHostnames', 'K6_BLOCK_HOSTNAMES', 'BlockedHostnames', envHostnamePatterns],
   ['noConnectionReuse', 'K6_NO_CONNECTION_REUSE', 'NoConnectionReuse', envNullBool],
+  ['noVUConnectionReuse', 'K6_NO_VU_CONNECTION_REUSE', 'NoVUConnectionReuse', envNullBool],
   ['minIterationDuration', 'K6_MIN_ITERATION_DURATION', 'MinIterationDuration', envDuration],
   ['systemTags', 'K6_SYSTEM_TAGS', 'SystemTags', envNameList],
   ['noCookiesReset', 'K6_NO_COOKIES_RESET', 'NoCookiesReset', envNullBool],
@@ -360,7 +361,6 @@ const IGNORED_OPTIONS: [option: string, variable: string][] = [
   ['tlsCipherSuites', 'K6_TLS_CIPHER_SUITES'],
   ['tlsVersion', 'K6_TLS_VERSION'],
   ['tlsAuth', 'K6_TLSAUTH'],
-  ['noVUConnectionReuse', 'K6_NO_VU_CONNECTION_REUSE'],
   ['consoleOutput', 'K6_CONSOLE_OUTPUT'],
   ['localIPs', 'K6_LOCAL_IPS'],
 ];

@@ -140,6 +140,11 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     return f as (...args: unknown[]) => unknown;
   }
 
+  /** k6 closes a VU's idle connections after each iteration, setup and teardown with noVUConnectionReuse. */
+  function closeIdleIfAsked(testOptions: Record<string, unknown> | undefined): void {
+    if (testOptions?.noVUConnectionReuse === true) vu.closeIdlePending = true;
+  }
+
   /** Runs a script function outside iterations (setup/teardown) with k6's `::setup` style group. */
   async function runLifecycle(
     name: 'setup' | 'teardown',
@@ -165,6 +170,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     } finally {
       emitClosingSamples(nowMs());
       flush(vu);
+      closeIdleIfAsked(testOptions);
     }
   }
 
@@ -304,6 +310,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
     // VU's cold isolate each performance.now() is a JS wrapper and an API call (~1k instructions).
     const end = performance.now();
     vu.lastIterationEnd = end;
+    closeIdleIfAsked(rt.testOptions);
     rt.groupPath = '';
     emitClosingSamples(epochMs(end), completed ? measuredMs(end - start) : undefined);
     Atomics.add(

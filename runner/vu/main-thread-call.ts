@@ -1,6 +1,11 @@
 // How a VU talks to the main thread: events posted without waiting, the blocking call k6's
 // synchronous API rides on, and the sample batches. The transport (vu-transport.ts) carries them.
-import type { BridgeCall, WorkerEvent } from '../bridge/protocol.js';
+import {
+  HTTP_FIRST_CLOSE_IDLE,
+  HTTP_FIRST_RESET_JAR,
+  type BridgeCall,
+  type WorkerEvent,
+} from '../bridge/protocol.js';
 import type { VuState } from './vu-state.js';
 
 export function post(vu: VuState, ev: WorkerEvent): void {
@@ -10,8 +15,18 @@ export function post(vu: VuState, ev: WorkerEvent): void {
 /** Hands `message` to the main thread and blocks this VU until its answer is back. */
 export function callMainThread(vu: VuState, message: BridgeCall): unknown {
   // k6 empties the jar when an iteration starts: the first call after the start says so.
-  if (Array.isArray(message)) message[0] = vu.jarResetPending;
-  else message.resetJar = vu.jarResetPending;
+  // noVUConnectionReuse: the first HTTP call after an iteration closes the VU's idle connections.
+  if (Array.isArray(message)) {
+    message[0] =
+      (vu.jarResetPending ? HTTP_FIRST_RESET_JAR : 0) | (vu.closeIdlePending ? HTTP_FIRST_CLOSE_IDLE : 0);
+    vu.closeIdlePending = false;
+  } else {
+    message.resetJar = vu.jarResetPending;
+    if ('batch' in message) {
+      message.closeIdle = vu.closeIdlePending;
+      vu.closeIdlePending = false;
+    }
+  }
   vu.jarResetPending = false;
   return vu.transport.call(message);
 }

@@ -153,7 +153,7 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       let call: BridgeCall;
       if (limits && reqs.length > 1) call = { batch: reqs, limits, resetJar: false };
       else {
-        const single: HttpCall = [false];
+        const single: HttpCall = [0];
         for (let i = 0; i < reqs.length; i++) single.push(reqs[i]!);
         call = single;
       }

@@ -31,6 +31,8 @@ export interface VuState {
 
   /** True from the start of an iteration until the next call to the main thread, which then empties the jar. */
   jarResetPending: boolean;
+  /** noVUConnectionReuse: true from the end of an iteration (or setup) until the next HTTP call, which closes idle connections first. */
+  closeIdlePending: boolean;
   /** performance.now() of the last flush of samples. */
   lastFlush: number;
   /** performance.now() at the end of the last iteration. */
@@ -90,6 +92,7 @@ export function createVuState(init: WorkerInit, transport: VuTransport): VuState
     samples: new SampleBatcher(),
     enabledSystemTags: init.systemTags ? new Set(init.systemTags) : undefined,
     jarResetPending: false,
+    closeIdlePending: false,
     lastFlush: now,
     lastIterationEnd: now,
     baseTagsFor: { group: '', scenarioName: '', scenarioTags: {}, vuTagsVersion: -1 },
