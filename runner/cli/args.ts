@@ -1,6 +1,6 @@
 // `loadlab run` flags, named as `k6 run` names them. Parsing only; what they are (RunFlags) and mean
 // lives in options/.
-import { HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
+import { goCidrError, HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
 import { goDurationError } from '../metrics/index.js';
 import { goParseBool } from '../options/go-bool.js';
 import { SUMMARY_MODES, type RunFlags } from '../options/run-flags.js';
@@ -68,7 +68,7 @@ const OPTION_FLAGS: Record<
     type: 'strings',
     refuse: (item) =>
       'refused' in IpBlacklist.parse([item])
-        ? `error parsing blacklist-ip '${item}': invalid CIDR address: ${item}`
+        ? `error parsing blacklist-ip '${item}': ${goCidrError(item)}`
         : undefined,
   },
   '--block-hostnames': {

@@ -59,6 +59,12 @@ function ipv6Text(bits: bigint): string {
   return new URL(`http://[${groups.join(':')}]/`).hostname.slice(1, -1);
 }
 
+/** Go's net.ParseCIDR error for `text`. */
+export const goCidrError = (text: string): string => `invalid CIDR address: ${text}`;
+
+/** k6's lib.ParseCIDR error for `text`, which the script's and K6_*'s ranges are refused with. */
+export const cidrRefusal = (text: string): string => `failed to parse CIDR '${text}': ${goCidrError(text)}`;
+
 export class IpBlacklist {
   private constructor(private readonly ranges: Range[]) {}
 

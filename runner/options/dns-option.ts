@@ -1,6 +1,8 @@
 // The dns option from its three places, as k6 consolidates it (lib/options.go Apply, field by
 // field): the script's `dns` object < K6_DNS < --dns, the last two in k6's text form
 // `ttl=1m,select=first,policy=any` (types.DNSConfig.UnmarshalText).
+import { envconfigError } from './envconfig.js';
+
 export interface DnsFields {
   ttl?: string;
   select?: string;
@@ -46,7 +48,7 @@ export function dnsFromText(text: string): DnsFields | Error {
 
 /** k6's wording for a K6_DNS it cannot read (envconfig's). */
 export function envDnsError(text: string, error: Error): string {
-  return `envconfig.Process: assigning K6_DNS to DNS: converting '${text}' to type types.DNSConfig. details: ${error.message}`;
+  return envconfigError('K6_DNS', 'DNS', text, 'types.DNSConfig', error.message);
 }
 
 /** The layers merged field by field, the later over the earlier. */

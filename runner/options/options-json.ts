@@ -5,7 +5,7 @@
 import { DurationError, parseDuration } from '../metrics/index.js';
 import { dnsEnumError } from './dns-option.js';
 import { HostsTable } from '../host/hosts-option.js';
-import { HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
+import { cidrRefusal, HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
 import { EXECUTOR_FIELDS, SCENARIO_BASE_FIELDS } from '../bridge/scenario-fields.js';
 
 /** A number without unit, which k6's ParseExtendedDuration takes as milliseconds (strconv.ParseFloat). */
@@ -231,9 +231,7 @@ class Decoder {
       return typeof parsed === 'string' ? parsed : undefined;
     }
     const parsed = IpBlacklist.parse(v.map(String));
-    return 'refused' in parsed
-      ? `failed to parse CIDR '${parsed.refused}': invalid CIDR address: ${parsed.refused}`
-      : undefined;
+    return 'refused' in parsed ? cidrRefusal(parsed.refused) : undefined;
   }
 
   /** lib.Stage, each one decoded by its own UnmarshalJSON: a duration and an int target. */

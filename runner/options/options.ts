@@ -15,7 +15,8 @@ import { dnsTtlMs } from './dns-ttl.js';
 import { dnsFromText, envDnsError, mergeDns, type DnsFields } from './dns-option.js';
 import { goParseBool } from './go-bool.js';
 import { HostsTable } from '../host/hosts-option.js';
-import { HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
+import { cidrRefusal, HostnameBlocklist, IpBlacklist } from '../host/blocklists.js';
+import { envconfigError } from './envconfig.js';
 
 export type { ExecutorName, ScenarioConfig, StageMs } from '../executors/index.js';
 
@@ -244,8 +245,13 @@ function envInt(env: Record<string, string | undefined>, name: string, field: st
   if (text === undefined || text === '') return undefined;
   if (!/^[+-]?\d+$/.test(text))
     throw new OptionsError(
-      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type null.Int. ` +
-        `details: strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`,
+      envconfigError(
+        name,
+        field,
+        text,
+        'null.Int',
+        `strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`,
+      ),
     );
   return Number(text);
 }
@@ -262,9 +268,7 @@ function envNullBool(
   const text = env[name];
   if (text === undefined || text === '' || text === 'null') return undefined;
   if (text === 'true' || text === 'false') return text === 'true';
-  throw new OptionsError(
-    `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type null.Bool. details: invalid input:${text}`,
-  );
+  throw new OptionsError(envconfigError(name, field, text, 'null.Bool', `invalid input:${text}`));
 }
 
 /** A K6_* string option: envconfig takes it as it is (null.String). */
@@ -326,10 +330,7 @@ function envCidrList(
   const items = text === '' ? [] : text.split(',');
   const parsed = IpBlacklist.parse(items);
   if ('refused' in parsed)
-    throw new OptionsError(
-      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type []*lib.IPNet. ` +
-        `details: failed to parse CIDR '${parsed.refused}': invalid CIDR address: ${parsed.refused}`,
-    );
+    throw new OptionsError(envconfigError(name, field, text, '[]*lib.IPNet', cidrRefusal(parsed.refused)));
   return items;
 }
 
@@ -344,9 +345,7 @@ function envHostnamePatterns(
   const items = text.split(',');
   const parsed = HostnameBlocklist.parse(items);
   if (typeof parsed === 'string')
-    throw new OptionsError(
-      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type types.NullHostnameTrie. details: ${parsed}`,
-    );
+    throw new OptionsError(envconfigError(name, field, text, 'types.NullHostnameTrie', parsed));
   return items;
 }
 
@@ -437,10 +436,7 @@ function envDuration(
   try {
     duration(text);
   } catch (error) {
-    throw new OptionsError(
-      `envconfig.Process: assigning ${name} to ${field}: converting '${text}' to type types.NullDuration. ` +
-        `details: ${(error as Error).message}`,
-    );
+    throw new OptionsError(envconfigError(name, field, text, 'types.NullDuration', (error as Error).message));
   }
   return text;
 }
