@@ -93,8 +93,8 @@ export type BatchLimits = [workers: number, perHost: number];
 /** Sent on the HTTP port by a blocked VU (resetJar: as in HttpCall). */
 export type BridgeCall =
   | HttpCall
-  /** http.batch of more than one request: sent as an HttpCall's, under the batch's limits. */
-  | { batch: RequestTuple[]; limits: BatchLimits; resetJar: boolean; closeIdle?: boolean }
+  /** http.batch of more than one request: as an HttpCall (`first` its first element), under the batch's limits. */
+  | { batch: RequestTuple[]; limits: BatchLimits; first: number }
   | { jar: JarOp; resetJar: boolean }
   /** k6/net/grpc: answered like a request (grpc), or not at all (grpcAsync: events follow). */
   | { grpc: GrpcOp; resetJar: boolean }

@@ -263,15 +263,11 @@ class HostedVu implements Vu {
   private onCall(msg: BridgeCall): unknown {
     // k6 empties the jar when an iteration starts; the VU says so on its first call after that.
     if (Array.isArray(msg)) {
-      if (msg[0] & HTTP_FIRST_RESET_JAR) this.engine.jar.clear();
       const reqs: WireRequest[] = [];
       for (let i = 1; i < msg.length; i++) reqs.push(requestFromTuple(msg[i] as RequestTuple));
-      return this.serveHttp(reqs, undefined, (msg[0] & HTTP_FIRST_CLOSE_IDLE) !== 0);
+      return this.serveHttp(msg[0], reqs);
     }
-    if ('batch' in msg) {
-      if (msg.resetJar) this.engine.jar.clear();
-      return this.serveHttp(msg.batch.map(requestFromTuple), msg.limits, msg.closeIdle === true);
-    }
+    if ('batch' in msg) return this.serveHttp(msg.first, msg.batch.map(requestFromTuple), msg.limits);
     if ('grpcAsync' in msg) {
       const op = msg.grpcAsync;
       void this.grpcEngine().then((engine) => engine.post(op));
@@ -322,8 +318,10 @@ class HostedVu implements Vu {
     );
   }
 
-  private async serveHttp(reqs: WireRequest[], limits?: BatchLimits, closeIdle = false): Promise<unknown> {
-    if (closeIdle) await this.engine.closeIdleConnections();
+  /** An HTTP call's requests, after what it asks first (HTTP_FIRST_* bits). */
+  private async serveHttp(first: number, reqs: WireRequest[], limits?: BatchLimits): Promise<unknown> {
+    if (first & HTTP_FIRST_RESET_JAR) this.engine.jar.clear();
+    if (first & HTTP_FIRST_CLOSE_IDLE) await this.engine.closeIdleConnections();
     let answers: WireResponse[];
     try {
       // One request (all but http.batch) skips Promise.all and its array of promises.

@@ -16,17 +16,13 @@ export function post(vu: VuState, ev: WorkerEvent): void {
 export function callMainThread(vu: VuState, message: BridgeCall): unknown {
   // k6 empties the jar when an iteration starts: the first call after the start says so.
   // noVUConnectionReuse: the first HTTP call after an iteration closes the VU's idle connections.
-  if (Array.isArray(message)) {
-    message[0] =
+  if (Array.isArray(message) || 'batch' in message) {
+    const first =
       (vu.jarResetPending ? HTTP_FIRST_RESET_JAR : 0) | (vu.closeIdlePending ? HTTP_FIRST_CLOSE_IDLE : 0);
+    if (Array.isArray(message)) message[0] = first;
+    else message.first = first;
     vu.closeIdlePending = false;
-  } else {
-    message.resetJar = vu.jarResetPending;
-    if ('batch' in message) {
-      message.closeIdle = vu.closeIdlePending;
-      vu.closeIdlePending = false;
-    }
-  }
+  } else message.resetJar = vu.jarResetPending;
   vu.jarResetPending = false;
   return vu.transport.call(message);
 }

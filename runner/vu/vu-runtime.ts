@@ -151,7 +151,7 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       // Samples wait for the end of the iteration (or a full buffer, or a sleep): one message per
       // iteration instead of one per request keeps the main thread free for the network.
       let call: BridgeCall;
-      if (limits && reqs.length > 1) call = { batch: reqs, limits, resetJar: false };
+      if (limits && reqs.length > 1) call = { batch: reqs, limits, first: 0 };
       else {
         const single: HttpCall = [0];
         for (let i = 0; i < reqs.length; i++) single.push(reqs[i]!);
