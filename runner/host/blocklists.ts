@@ -3,6 +3,7 @@
 // address, looked up or from the hosts option, is in a blacklisted range fails before the dial
 // (1110, "ip is blacklisted"). IP literals are not checked against the names.
 import net from 'node:net';
+import { goParseIp } from './go-ip.js';
 import { matchHostPattern } from './host-patterns.js';
 
 /** k6's validHostnamePattern (the hosts option's, without a port). */
@@ -40,23 +41,21 @@ interface Range {
 
 /** An address's 32 or 128 bits (IPv4-mapped IPv6 read as IPv4, as Go's net.IP holds it). */
 function addressBits(address: string): { family: 4 | 6; bits: bigint } | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const text = mapped ? mapped[1]! : address;
-  const family = net.isIP(text);
-  if (family === 4) return { family, bits: text.split('.').reduce((acc, p) => (acc << 8n) | BigInt(p), 0n) };
-  if (family !== 6) return undefined;
-  const expanded = new URL(`http://[${text}]/`).hostname.slice(1, -1);
-  const [head, tail = ''] = expanded.includes('::') ? expanded.split('::') : [expanded, undefined];
+  const ip = goParseIp(address);
+  if (ip === null) return undefined;
+  if (!ip.includes(':'))
+    return { family: 4, bits: ip.split('.').reduce((acc, p) => (acc << 8n) | BigInt(p), 0n) };
+  const [head, tail = ''] = ip.includes('::') ? ip.split('::') : [ip, undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return { family, bits: groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n) };
+  return { family: 6, bits: groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n) };
 }
 
-/** Go's text of an IPv6 address's bits (its shortest form), through Node's parser. */
+/** Go's text of an IPv6 address's bits (its shortest form). */
 function ipv6Text(bits: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => ((bits >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
-  return new URL(`http://[${groups.join(':')}]/`).hostname.slice(1, -1);
+  return goParseIp(groups.join(':'))!;
 }
 
 /** Go's net.ParseCIDR error for `text`. */

@@ -4,6 +4,7 @@
 // looks up `name:port`, then `name` alone (whose port, when its address has none, is the request's).
 // One table for the run, as k6's dialler has one; IP literals are looked up too.
 
+import { goParseIp } from './go-ip.js';
 import { matchHostPattern } from './host-patterns.js';
 
 /** Where a pattern sends a dial: an IP (null where k6's net.ParseIP failed) and a port (0: none). */
@@ -15,24 +16,6 @@ export interface HostsTarget {
 /** k6's validHostPattern. */
 const HOST_PATTERN =
   /^(\*\.?)?((([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])\.)*([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]))?(:[0-9]{1,5})?$/;
-
-/** Go's net.ParseIP, in its canonical text (IPv4-mapped IPv6 as IPv4), or null. */
-function parseIp(text: string): string | null {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
-  if (v4)
-    return v4.slice(1).every((p) => Number(p) <= 255 && !/^0\d/.test(p))
-      ? v4.slice(1).map(Number).join('.')
-      : null;
-  try {
-    const host = new URL(`http://[${text}]/`).hostname.slice(1, -1);
-    const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
-    if (!mapped) return host;
-    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
-    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
-  } catch {
-    return null;
-  }
-}
 
 /** Go's net.SplitHostPort: [host, port], or undefined where it fails (no port, or a bare IPv6). */
 function splitHostPort(text: string): [string, string] | undefined {
@@ -66,11 +49,11 @@ export class HostsTable {
     for (const key of keys) {
       const value = source[key] ?? '';
       const split = splitHostPort(value);
-      let target: HostsTarget = { ip: parseIp(value), port: 0 };
+      let target: HostsTarget = { ip: goParseIp(value), port: 0 };
       if (split) {
         if (!/^[+-]?\d+$/.test(split[1]))
           return `strconv.Atoi: parsing ${JSON.stringify(split[1])}: invalid syntax`;
-        target = { ip: parseIp(split[0]), port: Number(split[1]) };
+        target = { ip: goParseIp(split[0]), port: Number(split[1]) };
       }
       entries.set(key.toLowerCase(), target);
     }

@@ -355,8 +355,7 @@ export class HttpEngine {
    */
   private dial(o: buildConnector.Options, cb: buildConnector.Callback): void {
     const hostname = bareHost(o.hostname);
-    const port = Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
-    const mapped = runHosts?.remoteFor(hostname, port);
+    const mapped = runHosts?.remoteFor(hostname, dialPort(o));
     if (mapped) {
       // An address k6's net.ParseIP refused: k6 v1.3 then reached the local host (measured).
       this.connectUnlessBlacklisted(mapped.ip ?? '127.0.0.1', { ...o, port: String(mapped.port) }, cb);
@@ -428,7 +427,7 @@ export class HttpEngine {
   private connect(ip: string, o: buildConnector.Options, cb: buildConnector.Callback): void {
     const t0 = performance.now();
     const isTls = o.protocol === 'https:';
-    const port = Number(o.port) || (isTls ? 443 : 80);
+    const port = dialPort(o);
     const tcp = net.connect({ host: ip, port, noDelay: true, keepAlive: true });
     let done = false;
     const fail = (err: Error) => {
@@ -800,6 +799,11 @@ function bodyCutShort(err: Error & { code?: string }): string | undefined {
 const timedOutCodes = new Set(['LOADLAB_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** A URL's hostname without an IPv6 literal's brackets. */
+/** The port a connection dials: the URL's, else its scheme's. */
+function dialPort(o: buildConnector.Options): number {
+  return Number(o.port) || (o.protocol === 'https:' ? 443 : 80);
+}
+
 function bareHost(hostname: string): string {
   return hostname.replace(/^\[(.*)\]$/, '$1');
 }
