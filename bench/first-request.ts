@@ -11,14 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadlab } from '../devkit/loadlab-run.js';
 import { realK6 } from '../devkit/real-k6.js';
+import { benchInt } from './lib/bench-env.js';
 import { median } from './lib/engine-run.js';
 import { startTarget } from './lib/measure.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
-if (!(Number.isInteger(ROUNDS) && ROUNDS > 0 && ROUNDS <= 50)) {
-  console.error('BENCH_ROUNDS must be an integer in [1, 50]');
-  process.exit(2);
-}
+const ROUNDS = benchInt('BENCH_ROUNDS', 7, 50);
 
 interface FirstRequests {
   firstDuration: number;

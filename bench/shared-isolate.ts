@@ -19,24 +19,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../devkit/command.js';
 import { isolateCode } from '../runner/vu/isolate-code.js';
+import { benchInt } from './lib/bench-env.js';
 import { median } from './lib/engine-run.js';
 import type { ProbeResult, ProbeRun } from './shared-isolate/child.js';
 
-const VUS = Number(process.env.BENCH_VUS ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 12);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = benchInt('BENCH_ROUNDS', 3, 15);
+const VUS = benchInt('BENCH_VUS', 1000, 5000);
+const SECONDS = benchInt('BENCH_SECONDS', 12, 120);
 const CALL_SECONDS = 3;
 const BUSY_SECONDS = 3;
-for (const [name, value, max] of [
-  ['BENCH_ROUNDS', ROUNDS, 15],
-  ['BENCH_VUS', VUS, 5000],
-  ['BENCH_SECONDS', SECONDS, 120],
-] as const) {
-  if (!(Number.isInteger(value) && value >= 1 && value <= max)) {
-    console.error(`${name} must be an integer in [1, ${max}]`);
-    process.exit(2);
-  }
-}
 const nodeGyp = process.env.npm_config_node_gyp;
 if (!nodeGyp) {
   console.error(

@@ -11,23 +11,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realK6 } from '../devkit/real-k6.js';
+import { benchInt } from './lib/bench-env.js';
 import { benchLoadlab, median, runEngine, type EngineRunResult } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 import { benchSplit, runSplit } from './lib/split-runs.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const VUS = Number(process.env.BENCH_VUS ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-for (const [name, value, max] of [
-  ['BENCH_ROUNDS', ROUNDS, 15],
-  ['BENCH_VUS', VUS, 5000],
-  ['BENCH_SECONDS', SECONDS, 600],
-] as const) {
-  if (!(Number.isInteger(value) && value >= 1 && value <= max)) {
-    console.error(`${name} must be an integer in [1, ${max}]`);
-    process.exit(2);
-  }
-}
+const ROUNDS = benchInt('BENCH_ROUNDS', 3, 15);
+const VUS = benchInt('BENCH_VUS', 1000, 5000);
+const SECONDS = benchInt('BENCH_SECONDS', 20, 600);
 const SPLIT = benchSplit();
 if (SPLIT instanceof Error || SPLIT > VUS) {
   console.error(SPLIT instanceof Error ? SPLIT.message : `BENCH_SPLIT must not exceed BENCH_VUS (${VUS})`);

@@ -16,17 +16,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadlab } from '../devkit/loadlab-run.js';
 import { realK6 } from '../devkit/real-k6.js';
+import { benchInt } from './lib/bench-env.js';
 import { benchLoadlab, median } from './lib/engine-run.js';
 import { startTarget } from './lib/plain-target.js';
 import { PHASES, phasesOf, type Phases } from './lib/wall-phases.js';
 import { WALL_SHAPES } from './lib/wall-shapes.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = benchInt('BENCH_ROUNDS', 3, 15);
 const only = process.env.BENCH_SHAPES?.split(',').filter(Boolean);
-if (!(Number.isInteger(ROUNDS) && ROUNDS >= 1 && ROUNDS <= 15)) {
-  console.error('BENCH_ROUNDS must be an integer in [1, 15]');
-  process.exit(2);
-}
 const unknown = only?.filter((n) => !WALL_SHAPES.some((s) => s.name === n)) ?? [];
 if (unknown.length) {
   console.error(
