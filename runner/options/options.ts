@@ -288,18 +288,14 @@ function envNameList(env: Record<string, string | undefined>, name: string): str
  * of k6's Options struct (the first that does not parse is the error): [option, variable, field, reader].
  */
 const ENV_OPTIONS: [
-  string,
-  string,
-  string,
-  (
-    | typeof envNullBool
-    | typeof envInt
-    | typeof envNullString
-    | typeof envNameList
-    | typeof envDuration
-    | typeof envCidrList
-    | typeof envHostnamePatterns
-  ),
+  option: string,
+  variable: string,
+  field: string,
+  read: (
+    env: Record<string, string | undefined>,
+    variable: string,
+    field: string,
+  ) => boolean | number | string | string[] | undefined,
 ][] = [
   ['noSetup', 'K6_NO_SETUP', 'NoSetup', envNullBool],
   ['noTeardown', 'K6_NO_TEARDOWN', 'NoTeardown', envNullBool],
