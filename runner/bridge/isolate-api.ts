@@ -33,6 +33,26 @@ export interface HostUrlParts {
   hash: string;
 }
 
+/**
+ * The shared-isolate addon's functions in a VU's context (host/native/vu_host.cc), which the isolate's
+ * code builds the rest of IsolateHostApi over (vu/isolate/native-host.ts).
+ */
+export interface NativeVuFunctions {
+  /** Blocks this VU (not its isolate's others) until the main thread answers: [ok, answer]. */
+  call(kind: NativeCallKind, value: unknown): [boolean, unknown];
+  post(kind: NativePostKind, value: unknown): void;
+  hrtime(): [number, number];
+  /** Atomics.wait's results; woken by the main thread's VuCodeHost.wake(), not Atomics.notify. */
+  wait(array: Int32Array, index: number, expected: number, ms: number): 'ok' | 'not-equal' | 'timed-out';
+}
+
+/** What a VU asks the main thread across the addon, and what it tells it. */
+export type NativeCallKind = 'call' | 'readFile' | 'digest' | 'randomBytes' | 'parseUrl' | 'sourceMap';
+export type NativePostKind = 'post' | 'send' | 'timer';
+
+/** What the main thread hands a VU of the shared-isolate host, after the command: a timer fired. */
+export type NativeDispatch = { command: unknown } | { timer: number };
+
 export interface IsolateHostApi<Init = unknown> {
   /** The VU's configuration (vu/worker-init.ts's WorkerInit). */
   init: Init;
@@ -63,4 +83,6 @@ export interface IsolateHostApi<Init = unknown> {
   sourceMap(): string | undefined;
   /** Throws a TypeError for what the WHATWG URL parser refuses. */
   parseUrl(input: string, base?: string): HostUrlParts;
+  /** Set by the shared-isolate host, which hands the isolate only the data above and these. */
+  native?: NativeVuFunctions;
 }

@@ -564,6 +564,7 @@ class HostedVu implements Vu {
   interrupt(): void {
     Atomics.store(this.signals, INTERRUPT, 1);
     Atomics.notify(this.signals, INTERRUPT);
+    this.code.wake?.();
     this.engine.abortAll();
     this.grpc?.cancelAll();
     const p = this.pending;

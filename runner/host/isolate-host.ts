@@ -2,22 +2,22 @@
 // thread of isolated-vm's, with no Node API in reach; each blocking call (HTTP, cookie jars, gRPC)
 // is one crossing to this thread and one back (applySyncPromise), and a VU that runs out of memory
 // loses its isolate only. See ../vu/README.md.
-import { randomBytes, createHash, createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type IsolatedVm from 'isolated-vm';
-import {
-  ISOLATE_HOST_GLOBAL,
-  ISOLATE_VU_GLOBAL,
-  type HostFileAnswer,
-  type HostUrlParts,
-} from '../bridge/isolate-api.js';
+import { ISOLATE_HOST_GLOBAL, ISOLATE_VU_GLOBAL } from '../bridge/isolate-api.js';
 import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { GrpcEvent } from '../bridge/grpc-protocol.js';
-import { readFileShared } from '../bridge/read-file.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { CommandMailbox } from './command-mailbox.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
+import {
+  digestForIsolate,
+  isolateClockBase,
+  parseUrlForIsolate,
+  randomBytesForIsolate,
+  readFileForIsolate,
+} from './isolate-functions.js';
 import {
   collectAtExit,
   leftToExit,
@@ -78,25 +78,10 @@ function sharedFunctions(lib: Ivm) {
         noteIsolateWork,
       ),
     ),
-    readFile: new lib.Callback((absPath: string): HostFileAnswer => {
-      try {
-        const read = readFileShared(absPath);
-        return read === 'directory' ? { directory: true } : { buffer: read };
-      } catch (error) {
-        const e = error as NodeJS.ErrnoException;
-        return { code: e.code, message: e.message };
-      }
-    }),
-    digest: new lib.Callback((algorithm: string, data: Uint8Array, key?: Uint8Array) => {
-      const h = key ? createHmac(algorithm, key) : createHash(algorithm);
-      return new Uint8Array(h.update(data).digest());
-    }),
-    randomBytes: new lib.Callback((count: number) => new Uint8Array(randomBytes(count))),
-    parseUrl: new lib.Callback((input: string, base?: string): HostUrlParts => {
-      const u = new URL(input, base);
-      const { href, origin, protocol, username, password, host, hostname, port, pathname, search, hash } = u;
-      return { href, origin, protocol, username, password, host, hostname, port, pathname, search, hash };
-    }),
+    readFile: new lib.Callback(readFileForIsolate),
+    digest: new lib.Callback(digestForIsolate),
+    randomBytes: new lib.Callback(randomBytesForIsolate),
+    parseUrl: new lib.Callback(parseUrlForIsolate),
   };
 }
 let shared: ReturnType<typeof sharedFunctions> | undefined;
@@ -156,13 +141,12 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
       memoryLimit: VU_HEAP_LIMIT_MB,
       onCatastrophicError: (message) => this.failed(new Error(`VU ${init.vuId}: ${message}`)),
     });
-    const [seconds, nanoseconds] = process.hrtime();
     const { sourceMap, ...bundle } = init.bundle;
     const api = {
       init: { ...init, bundle },
       sourceMap: new lib.Callback(() => sourceMap),
       timeOrigin: performance.timeOrigin,
-      clockBase: { seconds, nanoseconds, perfNow: performance.now() },
+      clockBase: isolateClockBase(),
       cwd: process.cwd(),
       post: new lib.Callback((event: WorkerEvent) => this.event(event), { ignored: true }),
       send: new lib.Callback((message: BridgeCall) => handlers.onCall(message), { ignored: true }),

@@ -34,6 +34,11 @@ export interface VuCodeHost {
   /** An event of the main thread's own (k6/net/grpc streams and async calls). */
   hostEvent(event: GrpcEvent): void;
   /**
+   * Wakes the VU's sleep, where Atomics.notify on its INTERRUPT slot cannot (a sleep that left a
+   * shared isolate: shared-isolate-host.ts). Absent where Atomics.notify does.
+   */
+  wake?(): void;
+  /**
    * Ends the VU's code. `busy`: a command has not been answered (its code may run for ever), so it
    * ends at once, wherever it is; else it ends once back between commands, which it is, or is about
    * to be.

@@ -1,6 +1,6 @@
 // Which host runs a script's VUs: isolates unless the script needs Node, or Node cannot host them.
 import assert from 'node:assert/strict';
-import { chooseVuHost, workerOnlyReason } from './vu-host-choice.js';
+import { chooseVuHost, vuHostEnvError, workerOnlyReason } from './vu-host-choice.js';
 import { loadIsolatedVm } from './isolate-host.js';
 import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 
@@ -43,5 +43,23 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
     const refused = loadIsolatedVm([]);
     assert.ok(refused instanceof Error);
     assert.equal(refused.message, 'Node was started without --no-node-snapshot');
+  });
+
+  it('LOADLAB_VU_HOST and LOADLAB_VUS_PER_ISOLATE: one line for a value that cannot be used', () => {
+    for (const ok of [
+      {},
+      { LOADLAB_VU_HOST: 'shared', LOADLAB_VUS_PER_ISOLATE: '1' },
+      { LOADLAB_VU_HOST: 'worker' },
+    ])
+      assert.equal(vuHostEnvError(ok), undefined, JSON.stringify(ok));
+    assert.equal(
+      vuHostEnvError({ LOADLAB_VU_HOST: 'threads' }),
+      "LOADLAB_VU_HOST must be one of isolate, shared, worker, not 'threads'",
+    );
+    for (const bad of ['0', '1001', '2.5', '-1', 'ten', ' 4'])
+      assert.equal(
+        vuHostEnvError({ LOADLAB_VUS_PER_ISOLATE: bad }),
+        `LOADLAB_VUS_PER_ISOLATE must be a whole number from 1 to 1000, not '${bad}'`,
+      );
   });
 });

@@ -6,17 +6,20 @@ import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modul
 import type { ScriptBundle } from '../script/load-script.js';
 import { mayThrowNonErrors } from '../script/thrown-literals.js';
 import { loadIsolatedVm, prepareIsolateCode, startIsolateVuCode } from './isolate-host.js';
+import { prepareSharedIsolates, startSharedIsolateVuCode, vusPerIsolate } from './shared-isolate-host.js';
 import type { StartVuCode } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
 
-export type VuHostName = 'isolate' | 'worker';
+export type VuHostName = 'isolate' | 'shared' | 'worker';
 
 export interface VuHostChoice {
   name: VuHostName;
   start: StartVuCode;
   /** Why the workers, when they were chosen. */
   reason?: string;
-  /** Set when the isolates could not be had here (not the script's doing): worth a warning. */
+  /** The line the run logs about its VUs' host: at debug level, or as a warning when degraded. */
+  note?: string;
+  /** Set when the host asked for could not be had here (not the script's doing): worth a warning. */
   degraded?: true;
 }
 
@@ -53,15 +56,46 @@ export function isolatesLikely(env: NodeJS.ProcessEnv = process.env): boolean {
   return true;
 }
 
+const VU_HOST_NAMES = ['isolate', 'shared', 'worker'];
+
+/** Why LOADLAB_VU_HOST or LOADLAB_VUS_PER_ISOLATE cannot be used, in one line; undefined when they can. */
+export function vuHostEnvError(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const name = env.LOADLAB_VU_HOST;
+  if (name && !VU_HOST_NAMES.includes(name))
+    return `LOADLAB_VU_HOST must be one of ${VU_HOST_NAMES.join(', ')}, not '${name}'`;
+  const perIsolate = vusPerIsolate(env);
+  return typeof perIsolate === 'string' ? perIsolate : undefined;
+}
+
 /** The host for this script's VUs, ready to start them (the isolate's code built). */
 export async function chooseVuHost(
   bundle: ScriptBundle,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<VuHostChoice> {
-  const worker = (reason: string): VuHostChoice => ({ name: 'worker', start: startWorkerVuCode, reason });
+  const worker = (reason: string): VuHostChoice => ({
+    name: 'worker',
+    start: startWorkerVuCode,
+    reason,
+    note: `VUs run in worker threads: ${reason}`,
+  });
   if (env.LOADLAB_VU_HOST === 'worker') return worker('LOADLAB_VU_HOST=worker');
   const scriptReason = workerOnlyReason(bundle);
   if (scriptReason) return worker(scriptReason);
+  let sharedFailed: string | undefined;
+  if (env.LOADLAB_VU_HOST === 'shared') {
+    const perIsolate = vusPerIsolate(env);
+    const failed = await prepareSharedIsolates(env).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    if (!failed)
+      return {
+        name: 'shared',
+        start: startSharedIsolateVuCode,
+        note: `VUs share V8 isolates, ${perIsolate} per isolate (LOADLAB_VU_HOST=shared)`,
+      };
+    sharedFailed = `the shared-isolate VU host cannot be used on Node ${process.version} (${failed.message.split('\n')[0]}; scripts/setup.sh installs the build tools), so each VU has an isolate of its own`;
+  }
   const lib = loadIsolatedVm();
   if (lib instanceof Error) {
     const why = lib.message.split('\n')[0];
@@ -69,5 +103,6 @@ export async function chooseVuHost(
     return { ...worker(reason), degraded: true };
   }
   await prepareIsolateCode();
-  return { name: 'isolate', start: startIsolateVuCode };
+  const isolate: VuHostChoice = { name: 'isolate', start: startIsolateVuCode };
+  return sharedFailed ? { ...isolate, note: sharedFailed, degraded: true } : isolate;
 }

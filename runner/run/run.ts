@@ -3,7 +3,7 @@
 // and the end (teardown, thresholds, summary, exit code), k6's exit code from the first that fails.
 import type { RunFlags } from '../options/run-flags.js';
 import { closeWarmVuThreads, ScriptError, UncaughtInPromiseError, warmVuThreads } from '../host/hosted-vu.js';
-import { chooseVuHost, isolatesLikely } from '../host/vu-host-choice.js';
+import { chooseVuHost, isolatesLikely, vuHostEnvError } from '../host/vu-host-choice.js';
 import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import { runtimeEnvError, type TestConfig } from '../options/options.js';
@@ -60,15 +60,15 @@ async function runOpened(
   const script = await openScript(flags, log);
   if (typeof script === 'number') return script;
   // As k6: a runtime option's K6_* boolean that does not parse stops the run before the script runs.
-  const envError = runtimeEnvError(env);
+  const envError = runtimeEnvError(env) ?? vuHostEnvError(env);
   if (envError) {
     log('error', envError);
     return EXIT.plainError;
   }
 
   const host = await chooseVuHost(script.bundle, env);
-  if (host.degraded) log('warn', `VUs run in worker threads: ${host.reason}`);
-  else if (host.reason && flags.verbose) log('debug', `VUs run in worker threads: ${host.reason}`);
+  if (host.note && host.degraded) log('warn', host.note);
+  else if (host.note && flags.verbose) log('debug', host.note);
   const route = new SampleRoute();
   const vus = new VuFactory(script, scriptEnv(env, flags), runHooks(flags, log, redactor, route), host.start);
   try {

@@ -15,8 +15,15 @@ export function isolatesOrSkip(context: Mocha.Context): void {
 /** What makes the runner host its VUs in Node workers instead of isolates. */
 export const WORKER_HOST_ENV: Readonly<Record<string, string>> = { LOADLAB_VU_HOST: 'worker' };
 
-/** The runner's two VU hosts, for tests that hold both to one expectation: isolates (the default), workers. */
+/** What makes the runner host its VUs in shared isolates (host/shared-isolate-host.ts). */
+export const SHARED_HOST_ENV: Readonly<Record<string, string>> = { LOADLAB_VU_HOST: 'shared' };
+
+/**
+ * The runner's VU hosts, for tests that hold them all to one expectation: isolates (the default),
+ * shared isolates, workers.
+ */
 export const VU_HOSTS: readonly (readonly [host: string, env: Readonly<Record<string, string>>])[] = [
   ['isolates', {}],
+  ['shared isolates', SHARED_HOST_ENV],
   ['workers', WORKER_HOST_ENV],
 ];

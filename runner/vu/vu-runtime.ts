@@ -72,6 +72,8 @@ function withSystemTagsFiltered(vu: VuState, tags: Record<string, string>): Reco
 export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRuntime {
   const init = vu.init;
   const signals = vu.signals;
+  // A sleep: Atomics.wait, or the host's own where that would hold an isolate other VUs share.
+  const wait = vu.transport.waitSignal ?? Atomics.wait;
   const buffer = vu.samples;
   const initFiles = new InitFiles(init.sharedArrays ?? {}, (key, buffer) =>
     post(vu, { t: 'shared', key, buffer }),
@@ -189,7 +191,7 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       flush(vu);
       const end = performance.now() + ms;
       for (let left = ms; left > 0; left = end - performance.now()) {
-        if (Atomics.wait(signals, INTERRUPT, 0, left) === 'not-equal') return;
+        if (wait(signals, INTERRUPT, 0, left) === 'not-equal') return;
       }
     },
     checkInterrupted() {

@@ -11,6 +11,11 @@ export interface VuTransport {
   /** Hands a call to the main thread that has no answer (k6/net/grpc's asynchronous operations). */
   send(message: BridgeCall): void;
   /**
+   * Atomics.wait for a host where that would block others (the shared-isolate host's VUs share an
+   * isolate: its wait leaves it); woken by the main thread's VuCodeHost.wake(). Absent: Atomics.wait.
+   */
+  waitSignal?(array: Int32Array, index: number, expected: number, ms: number): string;
+  /**
    * Resolves once the host has reported (to onUnhandledRejection) every promise the script has left
    * rejected with no handler so far. Absent where the host reports none.
    */

@@ -1,13 +1,14 @@
-// A VU's code in a bare V8 isolate (isolated-vm): no Node API is reachable from here or from the
-// script; what the VU needs of Node is a call to the main thread (host.ts). The host sets its
-// functions and the VU's configuration on the global, then runs this bundle, which starts the VU and
-// publishes its VuEntry: one call into the isolate (a bundle merely compiled, to make V8's code
-// cache, runs nothing).
+// A VU's code in a bare V8 isolate (isolated-vm, or the shared-isolate addon): no Node API is reachable
+// from here or from the script; what the VU needs of Node is a call to the main thread (host.ts). The
+// host sets its functions and the VU's configuration on the global, then runs this bundle, which starts
+// the VU and publishes its VuEntry: one call into the isolate (a bundle merely compiled, to make V8's
+// code cache, runs nothing).
 import { ISOLATE_HOST_GLOBAL, ISOLATE_VU_GLOBAL } from '../../bridge/isolate-api.js';
 import type { BridgeCall, WorkerCommand } from '../../bridge/protocol.js';
 import { startVu, type VuEntry } from '../vu-main.js';
 import type { VuTransport } from '../vu-transport.js';
 import { host, takeHost } from './host.js';
+import { completeNativeHost } from './native-host.js';
 
 const transport: VuTransport = {
   post: (event) => host.post(event),
@@ -33,10 +34,19 @@ async function serve(vu: VuEntry): Promise<void> {
 
 function start(): void {
   takeHost();
+  const native = host.native;
+  const started: { vu?: VuEntry } = {};
+  // The shared-isolate host hands commands and timers to `dispatch`, and its sleeps leave the isolate.
+  const dispatch =
+    native && completeNativeHost(host, native, (command) => started.vu!.handle(command as WorkerCommand));
+  if (native) transport.waitSignal = native.wait;
   // The source map stays on the main thread until an error needs it (isolate-api.ts).
   Object.defineProperty(host.init.bundle, 'sourceMap', { get: () => host.sourceMap() });
   const vu = startVu(host.init, transport);
-  Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, { value: { ...vu, serve: () => serve(vu) } });
+  started.vu = vu;
+  Object.defineProperty(globalThis, ISOLATE_VU_GLOBAL, {
+    value: { ...vu, serve: () => serve(vu), dispatch },
+  });
 }
 
 if (ISOLATE_HOST_GLOBAL in globalThis) start();

@@ -1,0 +1,885 @@
+// The shared-isolate VU host: VUs are OS threads, each with its own V8 context, and a group of them
+// shares one V8 isolate (its heap, its compiled code). A VU blocked in a call to the main thread, or in
+// a sleep, leaves the isolate (v8::Unlocker) so the group's other VUs run meanwhile; isolated-vm holds
+// an isolate while a call from it blocks, so there an isolate holds one VU. What crosses between the
+// main isolate and a VU's is written by V8's ValueSerializer; a SharedArrayBuffer crosses as its
+// backing store, shared. See ../../vu/README.md ("Several VUs per isolate") and shared-isolate-host.ts.
+//
+// Main thread (shared-isolate-host.ts):
+//   group({ heapMb, code, filename }) -> group  an isolate for VUs to share, made by its first VU
+//   start(group, { data, receive }) -> vu
+//       a VU thread: its context gets the global `$loadlab` (data, with `native` added), runs `code`,
+//       then runs the function `$loadlabVu.dispatch` for each value dispatch() hands it;
+//       receive(kind, value, needsAnswer) hears the VU's post()s and call()s, and ('exit', reason)
+//       once its thread ended (reason: '' ended, 'terminated', 'oom', or an error's text)
+//   answer(vu, ok, value), dispatch(vu, value), wake(vu), close(vu), terminate(vu), closeGroup(group)
+// VU's context (`$loadlab.native`):
+//   call(kind, value) -> [ok, answer]          blocks this VU (not its isolate) until answer()
+//   post(kind, value)                          no answer
+//   hrtime() -> [seconds, nanoseconds]         libuv's clock, as process.hrtime()
+//   wait(int32Array, index, expected, ms)      Atomics.wait's results, woken by wake() (Atomics.notify
+//                                              cannot reach a wait that left the isolate)
+#include <node.h>
+#include <uv.h>
+#include <v8.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using v8::Context;
+using v8::External;
+using v8::FunctionCallbackInfo;
+using v8::HandleScope;
+using v8::Isolate;
+using v8::Local;
+using v8::Locker;
+using v8::Maybe;
+using v8::MaybeLocal;
+using v8::Object;
+using v8::String;
+using v8::Value;
+
+// ---- values between isolates ----
+
+// A value as V8's ValueSerializer wrote it, with the backing stores of the SharedArrayBuffers in it.
+struct Bytes {
+  uint8_t* data = nullptr;
+  size_t size = 0;
+  std::vector<std::shared_ptr<v8::BackingStore>> shared;
+  ~Bytes() { free(data); }
+};
+
+class Writer : public v8::ValueSerializer::Delegate {
+ public:
+  Writer(Isolate* isolate, Bytes* out) : isolate_(isolate), out_(out) {}
+  void ThrowDataCloneError(Local<String> message) override {
+    isolate_->ThrowException(v8::Exception::TypeError(message));
+  }
+  Maybe<uint32_t> GetSharedArrayBufferId(Isolate*, Local<v8::SharedArrayBuffer> buffer) override {
+    std::shared_ptr<v8::BackingStore> store = buffer->GetBackingStore();
+    for (size_t i = 0; i < out_->shared.size(); i++)
+      if (out_->shared[i] == store) return v8::Just(static_cast<uint32_t>(i));
+    out_->shared.push_back(std::move(store));
+    return v8::Just(static_cast<uint32_t>(out_->shared.size() - 1));
+  }
+
+ private:
+  Isolate* isolate_;
+  Bytes* out_;
+};
+
+class Reader : public v8::ValueDeserializer::Delegate {
+ public:
+  explicit Reader(const Bytes* bytes) : bytes_(bytes) {}
+  MaybeLocal<v8::SharedArrayBuffer> GetSharedArrayBufferFromId(Isolate* isolate, uint32_t id) override {
+    if (id >= bytes_->shared.size()) return {};
+    return v8::SharedArrayBuffer::New(isolate, bytes_->shared[id]);
+  }
+
+ private:
+  const Bytes* bytes_;
+};
+
+// Null with an exception pending in `isolate` when the value cannot be cloned.
+std::unique_ptr<Bytes> Serialize(Isolate* isolate, Local<Context> context, Local<Value> value) {
+  auto out = std::make_unique<Bytes>();
+  Writer delegate(isolate, out.get());
+  v8::ValueSerializer serializer(isolate, &delegate);
+  serializer.WriteHeader();
+  if (serializer.WriteValue(context, value).IsNothing()) return nullptr;
+  std::pair<uint8_t*, size_t> released = serializer.Release();
+  out->data = released.first;
+  out->size = released.second;
+  return out;
+}
+
+MaybeLocal<Value> Deserialize(Isolate* isolate, Local<Context> context, const Bytes& bytes) {
+  Reader delegate(&bytes);
+  v8::ValueDeserializer deserializer(isolate, bytes.data, bytes.size, &delegate);
+  if (deserializer.ReadHeader(context).IsNothing()) return {};
+  return deserializer.ReadValue(context);
+}
+
+Local<String> Text(Isolate* isolate, const std::string& text) {
+  return String::NewFromUtf8(isolate, text.data(), v8::NewStringType::kNormal, static_cast<int>(text.size()))
+      .ToLocalChecked();
+}
+
+// ---- an isolate's foreground tasks ----
+
+// V8 posts tasks (GC's among them) for an isolate; they run on whichever VU thread enters it next.
+class TaskQueue : public v8::TaskRunner {
+ public:
+#if V8_MAJOR_VERSION >= 12  // Node 22 and later: V8 asks embedders to override the *Impl methods
+  void PostTaskImpl(std::unique_ptr<v8::Task> task, const v8::SourceLocation&) override { Queue(std::move(task), 0); }
+  void PostNonNestableTaskImpl(std::unique_ptr<v8::Task> task, const v8::SourceLocation&) override {
+    Queue(std::move(task), 0);
+  }
+  void PostDelayedTaskImpl(std::unique_ptr<v8::Task> task, double seconds, const v8::SourceLocation&) override {
+    Queue(std::move(task), seconds);
+  }
+  void PostIdleTaskImpl(std::unique_ptr<v8::IdleTask>, const v8::SourceLocation&) override {}
+#else
+  void PostTask(std::unique_ptr<v8::Task> task) override { Queue(std::move(task), 0); }
+  void PostNonNestableTask(std::unique_ptr<v8::Task> task) override { Queue(std::move(task), 0); }
+  void PostDelayedTask(std::unique_ptr<v8::Task> task, double seconds) override { Queue(std::move(task), seconds); }
+  void PostIdleTask(std::unique_ptr<v8::IdleTask>) override {}
+#endif
+  bool IdleTasksEnabled() override { return false; }
+  bool NonNestableTasksEnabled() const override { return true; }
+
+  void Queue(std::unique_ptr<v8::Task> task, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks_.emplace_back(Clock::now() + std::chrono::microseconds(static_cast<long>(seconds * 1e6)),
+                        std::move(task));
+  }
+
+  // Runs the tasks that are due; the caller holds the isolate.
+  void RunDue() {
+    std::vector<std::unique_ptr<v8::Task>> due;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (tasks_.empty()) return;
+      const auto now = Clock::now();
+      for (auto it = tasks_.begin(); it != tasks_.end();) {
+        if (it->first <= now) {
+          due.push_back(std::move(it->second));
+          it = tasks_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    for (auto& task : due) task->Run();
+  }
+
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tasks_.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<std::pair<Clock::time_point, std::unique_ptr<v8::Task>>> tasks_;
+};
+
+class PlatformDelegate : public node::IsolatePlatformDelegate {
+ public:
+  std::shared_ptr<v8::TaskRunner> GetForegroundTaskRunner() override { return tasks; }
+  bool IdleTasksEnabled() override { return false; }
+  std::shared_ptr<TaskQueue> tasks = std::make_shared<TaskQueue>();
+};
+
+// ---- the process's state ----
+
+struct Vu;
+
+// One isolate shared by a group of VUs. Made by the first VU to start, disposed by the last to end
+// once the group is closed (no VU will join it).
+struct Group {
+  std::mutex mutex;
+  Isolate* isolate = nullptr;
+  size_t heapBytes = 0;
+  std::unique_ptr<v8::ArrayBuffer::Allocator> allocator;
+  PlatformDelegate delegate;
+  // The VU whose thread holds the isolate, and how many VU threads wait to enter it.
+  std::atomic<Vu*> current{nullptr};
+  std::atomic<int> waiting{0};
+  std::atomic<long> entries{0};
+  // Under `mutex`: VUs started and ended, and whether more may join.
+  int started = 0;
+  int ended = 0;
+  bool closed = false;
+  bool disposed = false;
+  // The VUs' code, compiled once in the isolate.
+  std::string code;
+  std::string filename;
+  v8::Global<v8::UnboundScript> compiled;
+};
+
+struct Message {
+  Vu* vu;
+  std::string kind;
+  std::unique_ptr<Bytes> value;  // null for an exit
+  bool needsAnswer = false;
+  std::string exitReason;
+};
+
+struct Host {
+  node::MultiIsolatePlatform* platform = nullptr;
+  Isolate* isolate = nullptr;
+  v8::Global<Context> context;
+  v8::Global<Object> resource;  // the async resource the VUs' messages are delivered under
+  uv_async_t async;
+  std::mutex queueMutex;
+  std::deque<Message> queue;
+  int liveVus = 0;  // main thread only: the async handle keeps the loop alive while any VU lives
+  std::mutex groupsMutex;
+  std::vector<Group*> groups;
+  std::thread watchdog;
+  std::atomic<bool> exiting{false};
+  // VU threads holding an isolate or waiting for its lock: the exit waits for none to be left.
+  std::atomic<int> inside{0};
+};
+
+Host* host = nullptr;
+// Node's platform knows isolates by address: one is made and registered, or disposed and unregistered,
+// under this lock.
+std::mutex platformMutex;
+
+// Kept once its thread ended (a few hundred bytes): the watchdog may still read one it saw running.
+struct Vu {
+  Group* group = nullptr;
+  std::unique_ptr<Bytes> data;
+  v8::Global<v8::Function> receive;  // main isolate
+  // Between the two threads, under `mutex`.
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::deque<std::unique_ptr<Bytes>> tasks;
+  std::unique_ptr<Bytes> answer;
+  bool answerOk = false;
+  bool answered = false;
+  uint64_t wakes = 0;
+  bool closed = false;
+  std::atomic<bool> terminating{false};
+  std::atomic<bool> outOfMemory{false};
+  // Set while the VU's thread runs its JavaScript (not while V8 makes its context, say): only then may
+  // an interrupt end it or leave the isolate for a while.
+  std::atomic<bool> inScript{false};
+};
+
+// Marks a stretch of the VU's JavaScript.
+class InScript {
+ public:
+  explicit InScript(Vu* vu) : vu_(vu) { vu->inScript = true; }
+  ~InScript() { vu_->inScript = false; }
+
+ private:
+  Vu* vu_;
+};
+
+// ---- entering and leaving an isolate ----
+
+// The process is exiting: a VU thread that would enter its isolate (or has just left it) stops for
+// good instead, since V8's platform is about to go.
+void ParkIfExiting() {
+  if (!host->exiting) return;
+  std::mutex mutex;
+  std::unique_lock<std::mutex> lock(mutex);
+  std::condition_variable never;
+  for (;;) never.wait(lock);
+}
+
+// Before a VU thread takes its isolate's lock: it counts as inside the isolate from now on.
+void WillWait(Group* group) {
+  group->waiting++;
+  host->inside++;
+}
+
+// The isolate was just entered by `vu`'s thread: it runs V8's due tasks, and ends at once if told to.
+void Entered(Group* group, Vu* vu) {
+  group->waiting--;
+  group->entries++;
+  group->current = vu;
+  if (vu->terminating || host->exiting) {
+    group->isolate->TerminateExecution();
+    return;
+  }
+  group->delegate.tasks->RunDue();
+}
+
+// Leaves the isolate to the group's other VUs for as long as it lives.
+class Leave {
+ public:
+  Leave(Isolate* isolate, Vu* vu) : vu_(vu) {
+    vu->group->current = nullptr;
+    unlocker_.emplace(isolate);
+    host->inside--;
+  }
+  ~Leave() {
+    ParkIfExiting();
+    WillWait(vu_->group);
+    unlocker_.reset();
+    Entered(vu_->group, vu_);
+  }
+
+ private:
+  Vu* vu_;
+  std::optional<v8::Unlocker> unlocker_;
+};
+
+// An interrupt, on the thread that holds the isolate between two steps of its JavaScript: ends the VU
+// that must end, else lets a waiting VU in (up to 5 ms for one to take the lock) and takes it back.
+void OnInterrupt(Isolate* isolate, void* data) {
+  auto* group = static_cast<Group*>(data);
+  Vu* vu = group->current;
+  if (vu == nullptr || !vu->inScript) return;
+  if (vu->terminating) {
+    isolate->TerminateExecution();
+    return;
+  }
+  if (group->waiting == 0) return;
+  const long seen = group->entries;
+  Leave leave(isolate, vu);
+  const auto giveUp = Clock::now() + std::chrono::milliseconds(5);
+  while (group->entries == seen && Clock::now() < giveUp) std::this_thread::yield();
+}
+
+// Every 10 ms: a group whose isolate is held while others wait, or held by a VU that must end, is
+// interrupted (a VU that computes without calling the host would keep its isolate from the others).
+void Watchdog() {
+  while (!host->exiting) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::lock_guard<std::mutex> lock(host->groupsMutex);
+    for (Group* group : host->groups) {
+      Vu* vu = group->current;
+      if (vu != nullptr && (group->waiting > 0 || vu->terminating))
+        group->isolate->RequestInterrupt(OnInterrupt, group);
+    }
+  }
+}
+
+// Near the isolate's heap limit: the VU that allocates ends (out of memory) and the limit is raised
+// for it to unwind; its siblings go on, and the limit is restored once it ended.
+size_t NearHeapLimit(void* data, size_t current, size_t initial) {
+  auto* group = static_cast<Group*>(data);
+  Vu* vu = group->current;
+  if (vu != nullptr) {
+    vu->outOfMemory = true;
+    vu->terminating = true;
+  }
+  group->isolate->TerminateExecution();
+  return current + initial / 2;
+}
+
+void MakeIsolate(Group* group) {
+  Isolate::CreateParams params;
+  group->allocator.reset(v8::ArrayBuffer::Allocator::NewDefaultAllocator());
+  params.array_buffer_allocator = group->allocator.get();
+  params.constraints.ConfigureDefaultsFromHeapSize(0, group->heapBytes);
+  Isolate* isolate;
+  {
+    std::lock_guard<std::mutex> lock(platformMutex);
+    isolate = Isolate::Allocate();
+    host->platform->RegisterIsolate(isolate, &group->delegate);
+  }
+  Isolate::Initialize(isolate, params);
+  isolate->AddNearHeapLimitCallback(NearHeapLimit, group);
+  group->isolate = isolate;
+  std::lock_guard<std::mutex> lock(host->groupsMutex);
+  host->groups.push_back(group);
+}
+
+// The group's isolate, once no VU is in it and none will join. Disposed before it leaves the platform:
+// V8 13 (Node 24) asks the platform for its task runner while it disposes.
+void DisposeIsolate(Group* group) {
+  {
+    std::lock_guard<std::mutex> lock(host->groupsMutex);
+    for (auto it = host->groups.begin(); it != host->groups.end(); ++it)
+      if (*it == group) {
+        host->groups.erase(it);
+        break;
+      }
+  }
+  {
+    Locker locker(group->isolate);
+    group->compiled.Reset();
+  }
+  group->delegate.tasks->Clear();
+  std::lock_guard<std::mutex> lock(platformMutex);
+  group->isolate->Dispose();
+  host->platform->UnregisterIsolate(group->isolate);
+  group->isolate = nullptr;
+}
+
+// Whether the group is done with (its isolate disposed): the last of its VUs ended and none will join.
+bool GroupDone(Group* group) {
+  std::lock_guard<std::mutex> lock(group->mutex);
+  if (group->disposed || !group->closed || group->ended < group->started) return false;
+  group->disposed = true;
+  return true;
+}
+
+// ---- to the main thread ----
+
+void Deliver(Message message) {
+  {
+    std::lock_guard<std::mutex> lock(host->queueMutex);
+    host->queue.push_back(std::move(message));
+  }
+  uv_async_send(&host->async);
+}
+
+// ---- a VU's natives ----
+
+Vu* VuOf(const FunctionCallbackInfo<Value>& info) { return static_cast<Vu*>(info.Data().As<External>()->Value()); }
+
+void ThrowType(Isolate* isolate, const char* message) {
+  isolate->ThrowException(v8::Exception::TypeError(String::NewFromUtf8(isolate, message).ToLocalChecked()));
+}
+
+bool Send(const FunctionCallbackInfo<Value>& info, bool needsAnswer) {
+  Isolate* isolate = info.GetIsolate();
+  Vu* vu = VuOf(info);
+  if (!info[0]->IsString()) {
+    ThrowType(isolate, "a host call's kind is a string");
+    return false;
+  }
+  std::unique_ptr<Bytes> value = Serialize(isolate, isolate->GetCurrentContext(), info[1]);
+  if (!value) return false;
+  Deliver(Message{vu, *String::Utf8Value(isolate, info[0]), std::move(value), needsAnswer, ""});
+  return true;
+}
+
+void NativePost(const FunctionCallbackInfo<Value>& info) { Send(info, false); }
+
+void NativeCall(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Vu* vu = VuOf(info);
+  if (!Send(info, true)) return;
+  std::unique_ptr<Bytes> answer;
+  bool ok = false;
+  {
+    Leave leave(isolate, vu);
+    std::unique_lock<std::mutex> lock(vu->mutex);
+    vu->wake.wait(lock, [vu] { return vu->answered || vu->terminating; });
+    if (!vu->answered) return;  // ending: Leave's end terminates the VU's JavaScript
+    vu->answered = false;
+    answer = std::move(vu->answer);
+    ok = vu->answerOk;
+  }
+  Local<Context> context = isolate->GetCurrentContext();
+  Local<Value> value;
+  if (!Deserialize(isolate, context, *answer).ToLocal(&value)) return;
+  Local<Value> pair[] = {v8::Boolean::New(isolate, ok), value};
+  info.GetReturnValue().Set(v8::Array::New(isolate, pair, 2));
+}
+
+void NativeHrtime(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  const uint64_t now = uv_hrtime();
+  Local<Value> parts[] = {v8::Number::New(isolate, static_cast<double>(now / 1000000000)),
+                          v8::Number::New(isolate, static_cast<double>(now % 1000000000))};
+  info.GetReturnValue().Set(v8::Array::New(isolate, parts, 2));
+}
+
+void NativeWait(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Vu* vu = VuOf(info);
+  if (!info[0]->IsInt32Array() || !info[1]->IsUint32() || !info[2]->IsInt32() || !info[3]->IsNumber()) {
+    ThrowType(isolate, "wait(int32Array, index, expected, ms)");
+    return;
+  }
+  Local<v8::Int32Array> array = info[0].As<v8::Int32Array>();
+  const uint32_t index = info[1].As<v8::Uint32>()->Value();
+  if (index >= array->Length()) {
+    ThrowType(isolate, "wait: index out of range");
+    return;
+  }
+  std::shared_ptr<v8::BackingStore> store = array->Buffer()->GetBackingStore();
+  auto* slot = reinterpret_cast<std::atomic<int32_t>*>(static_cast<uint8_t*>(store->Data()) +
+                                                       array->ByteOffset() + index * sizeof(int32_t));
+  const int32_t expected = info[2].As<v8::Int32>()->Value();
+  const double ms = info[3].As<v8::Number>()->Value();
+  const char* result = "ok";
+  {
+    Leave leave(isolate, vu);
+    std::unique_lock<std::mutex> lock(vu->mutex);
+    if (slot->load() != expected) {
+      result = "not-equal";
+    } else {
+      const uint64_t seen = vu->wakes;
+      const auto until = Clock::now() + std::chrono::microseconds(static_cast<int64_t>(ms > 0 ? ms * 1000 : 0));
+      const bool woken =
+          vu->wake.wait_until(lock, until, [vu, seen] { return vu->wakes != seen || vu->terminating; });
+      if (!woken) result = "timed-out";
+    }
+  }
+  info.GetReturnValue().Set(String::NewFromUtf8(isolate, result).ToLocalChecked());
+}
+
+Local<Object> Natives(Isolate* isolate, Local<Context> context, Vu* vu) {
+  Local<External> data = External::New(isolate, vu);
+  Local<Object> natives = Object::New(isolate);
+  auto set = [&](const char* name, v8::FunctionCallback callback) {
+    natives
+        ->Set(context, String::NewFromUtf8(isolate, name).ToLocalChecked(),
+              v8::Function::New(context, callback, data).ToLocalChecked())
+        .Check();
+  };
+  set("call", NativeCall);
+  set("post", NativePost);
+  set("hrtime", NativeHrtime);
+  set("wait", NativeWait);
+  return natives;
+}
+
+// ---- a VU's thread ----
+
+std::string Describe(Isolate* isolate, const v8::TryCatch& caught) {
+  Local<Value> stack;
+  if (caught.StackTrace(isolate->GetCurrentContext()).ToLocal(&stack) && stack->IsString())
+    return *String::Utf8Value(isolate, stack);
+  return *String::Utf8Value(isolate, caught.Exception());
+}
+
+// The VUs' code compiled for their isolate, once per group.
+MaybeLocal<v8::UnboundScript> Compiled(Isolate* isolate, Group* group) {
+  if (group->compiled.IsEmpty()) {
+#if V8_MAJOR_VERSION >= 12
+    v8::ScriptOrigin origin(Text(isolate, group->filename));
+#else
+    v8::ScriptOrigin origin(isolate, Text(isolate, group->filename));
+#endif
+    v8::ScriptCompiler::Source source(Text(isolate, group->code), origin);
+    Local<v8::UnboundScript> script;
+    if (!v8::ScriptCompiler::CompileUnboundScript(isolate, &source).ToLocal(&script)) return {};
+    group->compiled.Reset(isolate, script);
+    // V8 holds the source now.
+    std::string().swap(group->code);
+  }
+  return group->compiled.Get(isolate);
+}
+
+// Runs the VU's code in its context, then its dispatches until it is closed or must end; the reason
+// it ended ('' closed, 'terminated', 'oom', or an error's text).
+std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::MicrotaskQueue* microtasks) {
+  v8::TryCatch caught(isolate);
+  auto failed = [&]() -> std::string {
+    if (vu->outOfMemory) return "oom";
+    if (caught.HasTerminated() || vu->terminating) return "terminated";
+    return caught.HasCaught() ? Describe(isolate, caught) : "the VU's code failed";
+  };
+  Local<v8::Function> dispatch;
+  {
+    HandleScope handles(isolate);
+    Local<Value> data;
+    if (!Deserialize(isolate, context, *vu->data).ToLocal(&data) || !data->IsObject()) return failed();
+    vu->data.reset();
+    Local<Object> api = data.As<Object>();
+    if (api->Set(context, Text(isolate, "native"), Natives(isolate, context, vu)).IsNothing() ||
+        context->Global()->Set(context, Text(isolate, "$loadlab"), api).IsNothing())
+      return failed();
+    Local<v8::UnboundScript> script;
+    if (!Compiled(isolate, vu->group).ToLocal(&script)) return failed();
+    InScript running(vu);
+    if (script->BindToCurrentContext()->Run(context).IsEmpty()) return failed();
+    microtasks->PerformCheckpoint(isolate);
+    if (caught.HasTerminated() || vu->terminating) return failed();
+  }
+  Local<Value> entry;
+  Local<Value> function;
+  if (!context->Global()->Get(context, Text(isolate, "$loadlabVu")).ToLocal(&entry) || !entry->IsObject() ||
+      !entry.As<Object>()->Get(context, Text(isolate, "dispatch")).ToLocal(&function) || !function->IsFunction())
+    return caught.HasCaught() ? failed() : "the VU's code set no $loadlabVu.dispatch";
+  dispatch = function.As<v8::Function>();
+  for (;;) {
+    std::unique_ptr<Bytes> task;
+    {
+      Leave leave(isolate, vu);
+      std::unique_lock<std::mutex> lock(vu->mutex);
+      vu->wake.wait(lock, [vu] { return !vu->tasks.empty() || vu->closed || vu->terminating; });
+      if (vu->terminating) return failed();
+      if (vu->tasks.empty()) return "";
+      task = std::move(vu->tasks.front());
+      vu->tasks.pop_front();
+    }
+    HandleScope handles(isolate);
+    Local<Value> value;
+    if (caught.HasTerminated() || vu->terminating || !Deserialize(isolate, context, *task).ToLocal(&value))
+      return failed();
+    InScript running(vu);
+    if (dispatch->Call(context, v8::Undefined(isolate), 1, &value).IsEmpty()) return failed();
+    microtasks->PerformCheckpoint(isolate);
+    if (caught.HasTerminated() || vu->terminating) return failed();
+  }
+}
+
+void RunVu(Vu* vu) {
+  Group* group = vu->group;
+  ParkIfExiting();
+  {
+    std::lock_guard<std::mutex> lock(group->mutex);
+    if (group->isolate == nullptr) MakeIsolate(group);
+  }
+  Isolate* isolate = group->isolate;
+  std::string reason;
+  {
+    WillWait(group);
+    Locker locker(isolate);
+    Entered(group, vu);
+    {
+      Isolate::Scope isolateScope(isolate);
+      HandleScope handles(isolate);
+      // Each VU runs its own promise jobs, at its own checkpoints: the isolate's default queue would
+      // run one VU's jobs on whichever thread checked it next.
+      std::unique_ptr<v8::MicrotaskQueue> microtasks =
+          v8::MicrotaskQueue::New(isolate, v8::MicrotasksPolicy::kExplicit);
+      Local<Context> context = Context::New(isolate, nullptr, {}, {}, {}, microtasks.get());
+      if (context.IsEmpty()) {
+        reason = vu->terminating ? "terminated" : "V8 could not make the VU's context";
+      } else {
+        Context::Scope contextScope(context);
+        reason = RunInContext(isolate, vu, context, microtasks.get());
+      }
+      // A termination asked for this VU and not yet seen must not reach the next VU to run.
+      isolate->CancelTerminateExecution();
+      if (vu->outOfMemory) {
+        // The VU's heap is garbage now: collected, and the limit raised for it put back.
+        isolate->RemoveNearHeapLimitCallback(NearHeapLimit, group->heapBytes);
+        isolate->AddNearHeapLimitCallback(NearHeapLimit, group);
+      }
+    }
+    if (vu->outOfMemory) isolate->LowMemoryNotification();
+    group->current = nullptr;
+  }
+  host->inside--;
+  ParkIfExiting();
+  {
+    std::lock_guard<std::mutex> lock(group->mutex);
+    group->ended++;
+  }
+  if (GroupDone(group)) DisposeIsolate(group);
+  Deliver(Message{vu, "exit", nullptr, false, reason});
+}
+
+// ---- the main thread's side ----
+
+void OnMainThread(uv_async_t*) {
+  Isolate* isolate = host->isolate;
+  HandleScope handles(isolate);
+  Local<Context> context = host->context.Get(isolate);
+  Context::Scope contextScope(context);
+  std::deque<Message> batch;
+  {
+    std::lock_guard<std::mutex> lock(host->queueMutex);
+    batch.swap(host->queue);
+  }
+  if (batch.empty()) return;
+  // Promise jobs and process.nextTick callbacks the receivers queue run when this scope ends.
+  node::CallbackScope callbackScope(isolate, host->resource.Get(isolate), {0, 0});
+  for (Message& message : batch) {
+    HandleScope inner(isolate);
+    v8::TryCatch caught(isolate);
+    Local<Value> value;
+    if (message.value) {
+      if (!Deserialize(isolate, context, *message.value).ToLocal(&value)) value = v8::Undefined(isolate);
+    } else {
+      value = Text(isolate, message.exitReason);
+    }
+    Local<Value> args[] = {Text(isolate, message.kind), value, v8::Boolean::New(isolate, message.needsAnswer)};
+    Vu* vu = message.vu;
+    Local<v8::Function> receive = vu->receive.Get(isolate);
+    if (!message.value) {
+      vu->receive.Reset();
+      if (--host->liveVus == 0) uv_unref(reinterpret_cast<uv_handle_t*>(&host->async));
+    }
+    if (receive->Call(context, v8::Undefined(isolate), 3, args).IsEmpty() && caught.HasCaught() &&
+        !caught.HasTerminated())
+      fprintf(stderr, "loadlab: a VU message's receiver threw: %s\n", Describe(isolate, caught).c_str());
+  }
+}
+
+template <typename T>
+T* Unwrap(Local<Value> value) {
+  if (!value->IsObject()) return nullptr;
+  Local<Object> object = value.As<Object>();
+  if (object->InternalFieldCount() < 1) return nullptr;
+  return static_cast<T*>(object->GetAlignedPointerFromInternalField(0));
+}
+
+v8::Global<v8::ObjectTemplate> handleTemplate;
+
+Local<Object> Wrap(Isolate* isolate, Local<Context> context, void* pointer) {
+  Local<Object> object = handleTemplate.Get(isolate)->NewInstance(context).ToLocalChecked();
+  object->SetAlignedPointerInInternalField(0, pointer);
+  return object;
+}
+
+void Init(Isolate* isolate, Local<Context> context) {
+  if (host != nullptr) return;
+  host = new Host();  // lives to the process's end, as the VU threads may
+  host->isolate = isolate;
+  host->platform = node::GetMultiIsolatePlatform(node::GetCurrentEnvironment(context));
+  host->context.Reset(isolate, context);
+  host->resource.Reset(isolate, Object::New(isolate));
+  uv_async_init(node::GetCurrentEventLoop(isolate), &host->async, OnMainThread);
+  uv_unref(reinterpret_cast<uv_handle_t*>(&host->async));
+  Local<v8::ObjectTemplate> wrapper = v8::ObjectTemplate::New(isolate);
+  wrapper->SetInternalFieldCount(1);
+  handleTemplate.Reset(isolate, wrapper);
+  host->watchdog = std::thread(Watchdog);
+  host->watchdog.detach();
+}
+
+double NumberField(Isolate* isolate, Local<Context> context, Local<Object> object, const char* key) {
+  Local<Value> value;
+  if (!object->Get(context, Text(isolate, key)).ToLocal(&value) || !value->IsNumber()) return 0;
+  return value.As<v8::Number>()->Value();
+}
+
+void MakeGroup(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Local<Context> context = isolate->GetCurrentContext();
+  Init(isolate, context);
+  Local<Value> code, filename;
+  if (!info[0]->IsObject() || !info[0].As<Object>()->Get(context, Text(isolate, "code")).ToLocal(&code) ||
+      !info[0].As<Object>()->Get(context, Text(isolate, "filename")).ToLocal(&filename) || !code->IsString() ||
+      !filename->IsString())
+    return ThrowType(isolate, "group({ heapMb, code, filename })");
+  auto* group = new Group();  // freed with the process: a few hundred bytes per group
+  group->heapBytes = static_cast<size_t>(NumberField(isolate, context, info[0].As<Object>(), "heapMb")) << 20;
+  group->code = *String::Utf8Value(isolate, code);
+  group->filename = *String::Utf8Value(isolate, filename);
+  info.GetReturnValue().Set(Wrap(isolate, context, group));
+}
+
+void Start(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Local<Context> context = isolate->GetCurrentContext();
+  Group* group = Unwrap<Group>(info[0]);
+  if (group == nullptr || !info[1]->IsObject())
+    return ThrowType(isolate, "start(group, { data, receive })");
+  Local<Object> options = info[1].As<Object>();
+  Local<Value> data, receive;
+  if (!options->Get(context, Text(isolate, "data")).ToLocal(&data) ||
+      !options->Get(context, Text(isolate, "receive")).ToLocal(&receive))
+    return;
+  if (!receive->IsFunction()) return ThrowType(isolate, "start(group, { data, receive })");
+  auto vu = std::make_unique<Vu>();
+  vu->data = Serialize(isolate, context, data);
+  if (!vu->data) return;
+  {
+    std::lock_guard<std::mutex> lock(group->mutex);
+    if (group->closed) return ThrowType(isolate, "start: the group is closed");
+    group->started++;
+  }
+  vu->group = group;
+  vu->receive.Reset(isolate, receive.As<v8::Function>());
+  if (host->liveVus++ == 0) uv_ref(reinterpret_cast<uv_handle_t*>(&host->async));
+  Vu* running = vu.release();
+  std::thread(RunVu, running).detach();
+  info.GetReturnValue().Set(Wrap(isolate, context, running));
+}
+
+// A VU handle after its exit message: its thread is gone, and nothing it is handed is read.
+Vu* VuArgument(const FunctionCallbackInfo<Value>& info) {
+  Vu* vu = Unwrap<Vu>(info[0]);
+  if (vu == nullptr) ThrowType(info.GetIsolate(), "not a VU handle");
+  return vu;
+}
+
+void Answer(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Vu* vu = VuArgument(info);
+  if (vu == nullptr) return;
+  std::unique_ptr<Bytes> value = Serialize(isolate, isolate->GetCurrentContext(), info[2]);
+  if (!value) return;
+  {
+    std::lock_guard<std::mutex> lock(vu->mutex);
+    vu->answer = std::move(value);
+    vu->answerOk = info[1]->IsTrue();
+    vu->answered = true;
+  }
+  vu->wake.notify_one();
+}
+
+void Dispatch(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Vu* vu = VuArgument(info);
+  if (vu == nullptr) return;
+  std::unique_ptr<Bytes> value = Serialize(isolate, isolate->GetCurrentContext(), info[1]);
+  if (!value) return;
+  {
+    std::lock_guard<std::mutex> lock(vu->mutex);
+    vu->tasks.push_back(std::move(value));
+  }
+  vu->wake.notify_one();
+}
+
+void WakeVu(const FunctionCallbackInfo<Value>& info) {
+  Vu* vu = VuArgument(info);
+  if (vu == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(vu->mutex);
+    vu->wakes++;
+  }
+  vu->wake.notify_one();
+}
+
+void CloseVu(const FunctionCallbackInfo<Value>& info) {
+  Vu* vu = VuArgument(info);
+  if (vu == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(vu->mutex);
+    vu->closed = true;
+  }
+  vu->wake.notify_one();
+}
+
+void TerminateVu(const FunctionCallbackInfo<Value>& info) {
+  Vu* vu = VuArgument(info);
+  if (vu == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(vu->mutex);
+    vu->terminating = true;
+  }
+  vu->wake.notify_one();
+  // Running JavaScript: interrupted now (the watchdog asks again should another VU hold it then).
+  Group* group = vu->group;
+  std::lock_guard<std::mutex> lock(group->mutex);
+  if (group->isolate != nullptr && group->current == vu) group->isolate->RequestInterrupt(OnInterrupt, group);
+}
+
+void CloseGroup(const FunctionCallbackInfo<Value>& info) {
+  Group* group = Unwrap<Group>(info[0]);
+  if (group == nullptr) return ThrowType(info.GetIsolate(), "not a group handle");
+  {
+    std::lock_guard<std::mutex> lock(group->mutex);
+    group->closed = true;
+  }
+  if (GroupDone(group)) {
+    if (group->isolate != nullptr) DisposeIsolate(group);
+  }
+}
+
+// The process is exiting (its 'exit' event): V8's platform goes next, and a VU thread still in an
+// isolate then would crash the process. Every VU's JavaScript is ended, and each thread stops for good
+// once out of its isolate; this waits (up to 2 s) until none is left inside one.
+void Exiting(const FunctionCallbackInfo<Value>&) {
+  if (host == nullptr || host->exiting) return;
+  host->exiting = true;
+  {
+    std::lock_guard<std::mutex> lock(host->groupsMutex);
+    for (Group* group : host->groups) group->isolate->TerminateExecution();
+  }
+  const auto giveUp = Clock::now() + std::chrono::seconds(2);
+  while (host->inside > 0 && Clock::now() < giveUp) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+}  // namespace
+
+NODE_MODULE_INIT() {
+  NODE_SET_METHOD(exports, "group", MakeGroup);
+  NODE_SET_METHOD(exports, "start", Start);
+  NODE_SET_METHOD(exports, "answer", Answer);
+  NODE_SET_METHOD(exports, "dispatch", Dispatch);
+  NODE_SET_METHOD(exports, "wake", WakeVu);
+  NODE_SET_METHOD(exports, "close", CloseVu);
+  NODE_SET_METHOD(exports, "terminate", TerminateVu);
+  NODE_SET_METHOD(exports, "closeGroup", CloseGroup);
+  NODE_SET_METHOD(exports, "exiting", Exiting);
+}
