@@ -53,6 +53,9 @@ export function prepareSharedIsolates(env: NodeJS.ProcessEnv = process.env): Pro
     // collection.ts asks V8 for full collections: contexts made from now on get a gc() (isolate/host.ts
     // takes it off the global before the script runs).
     setFlagsFromString('--expose-gc');
+    // V8's WebAssembly code GC (of undici's parser, on this thread) visits every isolate's threads and
+    // dies on a VU isolate's archived ones ("archived threads in combination with wasm not supported").
+    setFlagsFromString('--no-wasm-code-gc');
     const [addon, code] = await Promise.all([loadVuHostAddon(env), isolateCode()]);
     prepared = { addon, code, perIsolate };
     return prepared;

@@ -5,7 +5,7 @@
 // this command) or the runner's.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -45,21 +45,17 @@ function buildFolder(env: NodeJS.ProcessEnv): string {
   return path.join(cache, 'vu-host', key);
 }
 
-/** node-gyp's script: npm's (as npm names it to scripts, or beside this Node), else the runner's. */
+/** node-gyp's script: npm's (as npm names it to scripts, beside this Node, or the npm on PATH), else the runner's. */
 function nodeGyp(env: NodeJS.ProcessEnv): string | undefined {
+  const npmGyp = (npmRoot: string) => path.join(npmRoot, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
   const candidates = [
     env.npm_config_node_gyp,
-    path.join(
-      path.dirname(process.execPath),
-      '..',
-      'lib',
-      'node_modules',
-      'npm',
-      'node_modules',
-      'node-gyp',
-      'bin',
-      'node-gyp.js',
-    ),
+    npmGyp(path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm')),
+    ...(env.PATH ?? '').split(path.delimiter).map((dir) => {
+      const npm = path.join(dir, 'npm');
+      // npm's bin is a link to <npm>/bin/npm-cli.js
+      return existsSync(npm) ? npmGyp(path.dirname(path.dirname(realpathSync(npm)))) : undefined;
+    }),
   ];
   for (const candidate of candidates) if (candidate && existsSync(candidate)) return candidate;
   try {
@@ -69,11 +65,24 @@ function nodeGyp(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-/** This Node's headers when it ships them (a Debian or a tarball install): no download then. */
+/** Whether `dir` holds the headers of this very Node (node-gyp's --nodedir). */
+function headersOfThisNode(dir: string): boolean {
+  try {
+    const header = readFileSync(path.join(dir, 'include', 'node', 'node_version.h'), 'utf8');
+    const part = (name: string) => new RegExp(`#define NODE_${name}_VERSION (\\d+)`).exec(header)?.[1];
+    return `v${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}` === process.version;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The headers to build against without a download: this Node's own (a Debian or a tarball install
+ * ships them beside it), or npm's nodedir when it is this Node's (an npmrc's may be another Node's).
+ */
 function nodeDir(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.npm_config_nodedir) return env.npm_config_nodedir;
-  const prefix = path.resolve(path.dirname(process.execPath), '..');
-  return existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
+  const candidates = [path.resolve(path.dirname(process.execPath), '..'), env.npm_config_nodedir];
+  return candidates.find((dir) => dir !== undefined && headersOfThisNode(dir));
 }
 
 function run(file: string, args: string[], cwd: string): Promise<string> {
