@@ -209,7 +209,7 @@ class SharedIsolateVuCode implements VuCodeHost {
     this.exited = true;
     leaveGroup(this.group);
     this.resolveExit();
-    if (reason === 'oom') this.handlers.onFailure(new VuOutOfMemory(this.vuId));
+    if (reason === 'oom') this.handlers.onFailure(new VuOutOfMemory(this.vuId, true));
     else if (!this.ending)
       this.handlers.onFailure(new Error(`VU ${this.vuId}: ${reason || 'its thread ended unasked'}`));
   }

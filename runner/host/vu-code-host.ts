@@ -10,11 +10,16 @@ import type { WorkerInit } from '../vu/worker-init.js';
  */
 export const VU_HEAP_LIMIT_MB = 512;
 
-/** A VU's code lost because it ran out of memory (its heap passed VU_HEAP_LIMIT_MB): one line, either host. */
+/**
+ * A VU's code lost because it ran out of memory (its heap passed VU_HEAP_LIMIT_MB; `shared`: the heap of
+ * the isolate it shares with other VUs, which go on): one line, whatever the host.
+ */
 export class VuOutOfMemory extends Error {
-  constructor(vuId: number) {
+  constructor(vuId: number, shared = false) {
     super(
-      `VU ${vuId} ran out of memory: its heap passed the ${VU_HEAP_LIMIT_MB} MB a VU may use; the VU starts again`,
+      shared
+        ? `VU ${vuId} ran out of memory: its isolate's heap passed the ${VU_HEAP_LIMIT_MB} MB the VUs sharing it may use; the VU starts again`
+        : `VU ${vuId} ran out of memory: its heap passed the ${VU_HEAP_LIMIT_MB} MB a VU may use; the VU starts again`,
     );
   }
 }

@@ -121,42 +121,57 @@ Local<String> Text(Isolate* isolate, const std::string& text) {
 // ---- an isolate's foreground tasks ----
 
 // V8 posts tasks (GC's among them) for an isolate; they run on whichever VU thread enters it next.
+// A non-nestable task waits for a VU with no JavaScript on its stack (between two dispatches): V8 may
+// not run it inside a call from JavaScript.
 class TaskQueue : public v8::TaskRunner {
  public:
 #if V8_MAJOR_VERSION >= 12  // Node 22 and later: V8 asks embedders to override the *Impl methods
-  void PostTaskImpl(std::unique_ptr<v8::Task> task, const v8::SourceLocation&) override { Queue(std::move(task), 0); }
+  void PostTaskImpl(std::unique_ptr<v8::Task> task, const v8::SourceLocation&) override {
+    Queue(std::move(task), 0, true);
+  }
   void PostNonNestableTaskImpl(std::unique_ptr<v8::Task> task, const v8::SourceLocation&) override {
-    Queue(std::move(task), 0);
+    Queue(std::move(task), 0, false);
   }
   void PostDelayedTaskImpl(std::unique_ptr<v8::Task> task, double seconds, const v8::SourceLocation&) override {
-    Queue(std::move(task), seconds);
+    Queue(std::move(task), seconds, true);
+  }
+  void PostNonNestableDelayedTaskImpl(std::unique_ptr<v8::Task> task, double seconds,
+                                      const v8::SourceLocation&) override {
+    Queue(std::move(task), seconds, false);
   }
   void PostIdleTaskImpl(std::unique_ptr<v8::IdleTask>, const v8::SourceLocation&) override {}
 #else
-  void PostTask(std::unique_ptr<v8::Task> task) override { Queue(std::move(task), 0); }
-  void PostNonNestableTask(std::unique_ptr<v8::Task> task) override { Queue(std::move(task), 0); }
-  void PostDelayedTask(std::unique_ptr<v8::Task> task, double seconds) override { Queue(std::move(task), seconds); }
+  void PostTask(std::unique_ptr<v8::Task> task) override { Queue(std::move(task), 0, true); }
+  void PostNonNestableTask(std::unique_ptr<v8::Task> task) override { Queue(std::move(task), 0, false); }
+  void PostDelayedTask(std::unique_ptr<v8::Task> task, double seconds) override {
+    Queue(std::move(task), seconds, true);
+  }
+  void PostNonNestableDelayedTask(std::unique_ptr<v8::Task> task, double seconds) override {
+    Queue(std::move(task), seconds, false);
+  }
   void PostIdleTask(std::unique_ptr<v8::IdleTask>) override {}
 #endif
   bool IdleTasksEnabled() override { return false; }
   bool NonNestableTasksEnabled() const override { return true; }
+  bool NonNestableDelayedTasksEnabled() const override { return true; }
 
-  void Queue(std::unique_ptr<v8::Task> task, double seconds) {
+  void Queue(std::unique_ptr<v8::Task> task, double seconds, bool nestable) {
     std::lock_guard<std::mutex> lock(mutex_);
-    tasks_.emplace_back(Clock::now() + std::chrono::microseconds(static_cast<long>(seconds * 1e6)),
-                        std::move(task));
+    tasks_.push_back(
+        {Clock::now() + std::chrono::microseconds(static_cast<long>(seconds * 1e6)), nestable, std::move(task)});
   }
 
-  // Runs the tasks that are due; the caller holds the isolate.
-  void RunDue() {
+  // Runs the tasks that are due (`nested`: JavaScript is on the stack, so only the nestable ones); the
+  // caller holds the isolate.
+  void RunDue(bool nested) {
     std::vector<std::unique_ptr<v8::Task>> due;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (tasks_.empty()) return;
       const auto now = Clock::now();
       for (auto it = tasks_.begin(); it != tasks_.end();) {
-        if (it->first <= now) {
-          due.push_back(std::move(it->second));
+        if (it->at <= now && (it->nestable || !nested)) {
+          due.push_back(std::move(it->task));
           it = tasks_.erase(it);
         } else {
           ++it;
@@ -172,8 +187,13 @@ class TaskQueue : public v8::TaskRunner {
   }
 
  private:
+  struct Pending {
+    Clock::time_point at;
+    bool nestable;
+    std::unique_ptr<v8::Task> task;
+  };
   std::mutex mutex_;
-  std::deque<std::pair<Clock::time_point, std::unique_ptr<v8::Task>>> tasks_;
+  std::deque<Pending> tasks_;
 };
 
 class PlatformDelegate : public node::IsolatePlatformDelegate {
@@ -199,6 +219,10 @@ struct Group {
   std::atomic<Vu*> current{nullptr};
   std::atomic<int> waiting{0};
   std::atomic<long> entries{0};
+  // Set by the watchdog when the isolate was held a whole tick while VUs waited; `entriesSeen` is its
+  // count of entries at its last tick.
+  std::atomic<bool> yieldAsked{false};
+  long entriesSeen = 0;
   // Under `mutex`: VUs started and ended, and whether more may join.
   int started = 0;
   int ended = 0;
@@ -298,7 +322,7 @@ void Entered(Group* group, Vu* vu) {
     group->isolate->TerminateExecution();
     return;
   }
-  group->delegate.tasks->RunDue();
+  group->delegate.tasks->RunDue(true);
 }
 
 // Leaves the isolate to the group's other VUs for as long as it lives.
@@ -322,32 +346,38 @@ class Leave {
 };
 
 // An interrupt, on the thread that holds the isolate between two steps of its JavaScript: ends the VU
-// that must end, else lets a waiting VU in (up to 5 ms for one to take the lock) and takes it back.
+// that must end. (It must not leave the isolate: V8 forbids an interrupt to let another thread in, and
+// doing so crashed a 1,000-VU run's start once in a few runs.)
 void OnInterrupt(Isolate* isolate, void* data) {
   auto* group = static_cast<Group*>(data);
   Vu* vu = group->current;
-  if (vu == nullptr || !vu->inScript) return;
-  if (vu->terminating) {
-    isolate->TerminateExecution();
-    return;
-  }
-  if (group->waiting == 0) return;
+  if (vu != nullptr && vu->inScript && vu->terminating) isolate->TerminateExecution();
+}
+
+// Called by a VU's natives that run often (the clock, a post): when the watchdog saw other VUs wait
+// for the isolate a whole tick, lets one in (up to 5 ms for one to take the lock), then goes on. A VU
+// that computes without any call keeps its isolate until it calls.
+void YieldIfAsked(Isolate* isolate, Vu* vu) {
+  Group* group = vu->group;
+  if (!group->yieldAsked.exchange(false) || group->waiting == 0) return;
   const long seen = group->entries;
   Leave leave(isolate, vu);
   const auto giveUp = Clock::now() + std::chrono::milliseconds(5);
   while (group->entries == seen && Clock::now() < giveUp) std::this_thread::yield();
 }
 
-// Every 10 ms: a group whose isolate is held while others wait, or held by a VU that must end, is
-// interrupted (a VU that computes without calling the host would keep its isolate from the others).
+// Every 10 ms: a group whose isolate was held the whole tick while others waited is asked to yield,
+// and one held by a VU that must end is interrupted.
 void Watchdog() {
   while (!host->exiting) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     std::lock_guard<std::mutex> lock(host->groupsMutex);
     for (Group* group : host->groups) {
       Vu* vu = group->current;
-      if (vu != nullptr && (group->waiting > 0 || vu->terminating))
-        group->isolate->RequestInterrupt(OnInterrupt, group);
+      const long entries = group->entries;
+      if (vu != nullptr && group->waiting > 0 && entries == group->entriesSeen) group->yieldAsked = true;
+      group->entriesSeen = entries;
+      if (vu != nullptr && vu->terminating) group->isolate->RequestInterrupt(OnInterrupt, group);
     }
   }
 }
@@ -444,7 +474,9 @@ bool Send(const FunctionCallbackInfo<Value>& info, bool needsAnswer) {
   return true;
 }
 
-void NativePost(const FunctionCallbackInfo<Value>& info) { Send(info, false); }
+void NativePost(const FunctionCallbackInfo<Value>& info) {
+  if (Send(info, false)) YieldIfAsked(info.GetIsolate(), VuOf(info));
+}
 
 void NativeCall(const FunctionCallbackInfo<Value>& info) {
   Isolate* isolate = info.GetIsolate();
@@ -470,6 +502,7 @@ void NativeCall(const FunctionCallbackInfo<Value>& info) {
 
 void NativeHrtime(const FunctionCallbackInfo<Value>& info) {
   Isolate* isolate = info.GetIsolate();
+  YieldIfAsked(isolate, VuOf(info));
   const uint64_t now = uv_hrtime();
   Local<Value> parts[] = {v8::Number::New(isolate, static_cast<double>(now / 1000000000)),
                           v8::Number::New(isolate, static_cast<double>(now % 1000000000))};
@@ -597,6 +630,7 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
       task = std::move(vu->tasks.front());
       vu->tasks.pop_front();
     }
+    vu->group->delegate.tasks->RunDue(false);  // no JavaScript on this thread's stack here
     HandleScope handles(isolate);
     Local<Value> value;
     if (caught.HasTerminated() || vu->terminating || !Deserialize(isolate, context, *task).ToLocal(&value))
@@ -637,13 +671,14 @@ void RunVu(Vu* vu) {
       }
       // A termination asked for this VU and not yet seen must not reach the next VU to run.
       isolate->CancelTerminateExecution();
-      if (vu->outOfMemory) {
-        // The VU's heap is garbage now: collected, and the limit raised for it put back.
-        isolate->RemoveNearHeapLimitCallback(NearHeapLimit, group->heapBytes);
-        isolate->AddNearHeapLimitCallback(NearHeapLimit, group);
-      }
     }
-    if (vu->outOfMemory) isolate->LowMemoryNotification();
+    if (vu->outOfMemory) {
+      // The VU's context is gone: its heap is collected, then the limit raised for it put back.
+      Isolate::Scope isolateScope(isolate);
+      isolate->LowMemoryNotification();
+      isolate->RemoveNearHeapLimitCallback(NearHeapLimit, group->heapBytes);
+      isolate->AddNearHeapLimitCallback(NearHeapLimit, group);
+    }
     group->current = nullptr;
   }
   host->inside--;
@@ -841,7 +876,7 @@ void TerminateVu(const FunctionCallbackInfo<Value>& info) {
   // Running JavaScript: interrupted now (the watchdog asks again should another VU hold it then).
   Group* group = vu->group;
   std::lock_guard<std::mutex> lock(group->mutex);
-  if (group->isolate != nullptr && group->current == vu) group->isolate->RequestInterrupt(OnInterrupt, group);
+  if (!group->disposed && group->current == vu) group->isolate->RequestInterrupt(OnInterrupt, group);
 }
 
 void CloseGroup(const FunctionCallbackInfo<Value>& info) {
