@@ -171,12 +171,19 @@ for line in ${others[@]+"${others[@]}"}; do
       step 'build:k6' npm run -s build:k6
     fi
     if [[ $phase != install ]]; then
-      # The runner picks isolated-vm 5 (Node 20) or 6 (22 and later); where neither loads the VUs run
-      # in worker threads, asked for, so no run warns that it had to.
-      if ! node --no-node-snapshot --import tsx --input-type=module -e \
-        "import { loadIsolatedVm } from './runner/host/isolate-host.ts'; if (loadIsolatedVm() instanceof Error) process.exit(1);" 2>/dev/null; then
-        echo "node-lines: Node $line: isolated-vm is not built for this Node: VUs run in worker threads"
-        export LOADLAB_VU_HOST=worker
+      # The runner's VUs share isolates through its own addon, built here for this Node (once); where
+      # it cannot be, they run in an isolate each (isolated-vm 5 on Node 20, 6 on 22 and later), and
+      # where neither loads, in worker threads: asked for, so no run warns that it had to.
+      if ! node --import tsx --input-type=module -e \
+        "import { loadVuHostAddon } from './runner/host/native/vu-host-addon.ts'; await loadVuHostAddon();" 2>/dev/null; then
+        if node --no-node-snapshot --import tsx --input-type=module -e \
+          "import { loadIsolatedVm } from './runner/host/isolate-host.ts'; if (loadIsolatedVm() instanceof Error) process.exit(1);" 2>/dev/null; then
+          echo "node-lines: Node $line: the runner's VU host addon cannot be built for this Node: VUs run in an isolate each"
+          export LOADLAB_VU_HOST=isolate
+        else
+          echo "node-lines: Node $line: neither the VU host addon nor isolated-vm loads on this Node: VUs run in worker threads"
+          export LOADLAB_VU_HOST=worker
+        fi
       fi
       step 'unit tier' npm run -s test:unit
       step "e2e (${#files[@]} files)" npx mocha --require devkit/results-guard.mocha.ts ${files[@]+"${files[@]}"}

@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# g++, make and python3 build isolated-vm (the runner's VU isolates) from source with node-gyp.
+# g++, make and python3 build the runner's VU host addon (runner/host/native) and isolated-vm from
+# source with node-gyp.
 debian_packages=(chromium influxdb influxdb-client postgresql prometheus shellcheck yamllint g++ make python3)
 ubuntu_packages=(influxdb influxdb-client postgresql prometheus shellcheck yamllint g++ make python3)
 
@@ -85,3 +86,9 @@ if ((${#missing[@]} > 0)); then
 fi
 
 npm ci --no-fund --no-audit
+
+# The runner's VU host addon, built now for this Node rather than by the first run (a few seconds);
+# where it cannot be, runs say so and give each VU an isolate of its own.
+node --import tsx --input-type=module -e \
+  "import { loadVuHostAddon } from './runner/host/native/vu-host-addon.ts'; await loadVuHostAddon();" ||
+  echo "setup: the runner's VU host addon could not be built (see above); runs will say so and use an isolate per VU" >&2

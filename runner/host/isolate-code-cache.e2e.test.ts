@@ -13,6 +13,7 @@ import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
 import { loadIsolatedVm } from './isolate-host.js';
 import { savedCodeCache } from './saved-code-cache.js';
+import { ISOLATE_HOST_ENV } from '../testing/vu-isolates.js';
 
 const LOADLAB = join(REPO, 'bin', 'loadlab.js');
 const SHORT_RUN = join(import.meta.dirname, 'fixtures', 'short-run.js');
@@ -202,7 +203,7 @@ describe('runner/host/isolate-code-cache: the cache kept from one run to the nex
             `BASE=${target.url}`,
             SHORT_RUN,
           ],
-          { cwd, env: { LOADLAB_CODE_CACHE: join(dir, 'cache') }, timeoutMs: 30_000 },
+          { cwd, env: { ...ISOLATE_HOST_ENV, LOADLAB_CODE_CACHE: join(dir, 'cache') }, timeoutMs: 30_000 },
         );
         assert.equal(r.code, 0, r.output);
         return readdirSync(cwd)

@@ -1,4 +1,4 @@
-// The VU isolates (isolate-host.ts) seen from outside: a script run in them sees the global scope k6
+// The VU isolates of isolated-vm (isolate-host.ts, LOADLAB_VU_HOST=isolate) seen from outside: a script run in them sees the global scope k6
 // gives it, not Node's, and a VU that runs out of memory loses its isolate only.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { runCommand } from '../../devkit/command.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 import { startProcess } from '../../devkit/script-process.js';
 import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
-import { isolatesOrSkip } from '../testing/vu-isolates.js';
+import { ISOLATE_HOST_ENV, isolatesOrSkip } from '../testing/vu-isolates.js';
 import { buildIsolateCode } from '../vu/isolate-code.js';
 import { workerCode } from '../vu/worker-code.js';
 import { assertVuLoopsOn, assertVuLostAlone } from '../testing/vu-out-of-memory.js';
@@ -41,7 +41,7 @@ describe('runner/host: VUs in V8 isolates', function () {
     isolatesOrSkip(this);
     const k6 = realK6OrSkip(this);
     const script = join(FIXTURES, 'script-globals.js');
-    const ours = logLines(RUNNER, script);
+    const ours = logLines(RUNNER, script, [], 0, { ...ISOLATE_HOST_ENV });
     assert.deepEqual(ours, logLines(k6, script));
     assert.ok(
       ours.some((l) => l.includes('Buffer: undefined')),
@@ -52,7 +52,7 @@ describe('runner/host: VUs in V8 isolates', function () {
   it('runs in isolates, and in workers when LOADLAB_VU_HOST=worker asks for them (-v names the reason)', async function () {
     isolatesOrSkip(this);
     const script = join(FIXTURES, 'script-globals.js');
-    const isolates = await runLoadlab(['-v', '-q', script]);
+    const isolates = await runLoadlab(['-v', '-q', script], { env: ISOLATE_HOST_ENV });
     assert.equal(isolates.code, 0, isolates.stderr);
     assert.doesNotMatch(isolates.stderr, /VUs run in worker threads/);
     const workers = await runLoadlab(['-v', '-q', script], { env: { LOADLAB_VU_HOST: 'worker' } });
@@ -68,7 +68,7 @@ describe('runner/host: VUs in V8 isolates', function () {
       [`${REPO}bin/loadlab.js`, 'run', '-q', join(FIXTURES, 'script-globals.js')],
       {
         // Not the worker host a test run may ask for (node-lines where no isolated-vm loads): the runner's own choice.
-        env: { PATH: process.env.PATH ?? '', LOADLAB_VU_HOST: '' },
+        env: { PATH: process.env.PATH ?? '', LOADLAB_VU_HOST: 'isolate' },
       },
     );
     assert.equal(r.code, 0, r.stderr);
@@ -82,12 +82,12 @@ describe('runner/host: VUs in V8 isolates', function () {
 
   it('fixtures/out-of-memory.js: a VU past its heap limit loses its iteration with one line; the others and the summary carry on', async function () {
     isolatesOrSkip(this);
-    await assertVuLostAlone();
+    await assertVuLostAlone(ISOLATE_HOST_ENV);
   });
 
   it('fixtures/out-of-memory-loop.js: a looping VU that runs out of memory iterates on in a fresh isolate', async function () {
     isolatesOrSkip(this);
-    await assertVuLoopsOn();
+    await assertVuLoopsOn(ISOLATE_HOST_ENV);
   });
 
   it('fixtures/arrival-rate-threads.js: an arrival-rate VU takes its iterations on the thread it holds, not on a thread made per iteration', async function () {
@@ -98,6 +98,7 @@ describe('runner/host: VUs in V8 isolates', function () {
       [...RUNNER.slice(1), 'run', '-q', join(FIXTURES, 'arrival-rate-threads.js')],
       {
         cwd: REPO,
+        env: ISOLATE_HOST_ENV,
         killAfterMs: 120_000,
       },
     );

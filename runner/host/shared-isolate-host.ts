@@ -84,17 +84,22 @@ class Group {
 
 let openGroup: Group | undefined;
 
-/** The group the next VU joins: the open one, or a new one. */
-function groupToJoin(p: Prepared): Group {
+/**
+ * The group VU `vuId` joins: the open one, or a new one. VU 0 (setup, teardown, handleSummary, as k6's
+ * extra VUs) has an isolate of its own: a test VU still busy in its init or an iteration when a phase
+ * comes must not hold the phase's VU back.
+ */
+function groupToJoin(p: Prepared, vuId: number): { group: Group; size: number } {
+  if (vuId === 0) return { group: new Group(p.addon, p.code), size: 1 };
   if (!openGroup || openGroup.closed) openGroup = new Group(p.addon, p.code);
-  return openGroup;
+  return { group: openGroup, size: p.perIsolate };
 }
 
-/** A VU started in `group`: full, it is closed. */
-function joined(p: Prepared, group: Group): void {
+/** A VU started in `group`: once it holds `size` of them, it is closed. */
+function joined(group: Group, size: number): void {
   group.joined += 1;
   group.live += 1;
-  if (group.joined >= p.perIsolate) group.close();
+  if (group.joined >= size) group.close();
 }
 
 function leaveGroup(group: Group): void {
@@ -137,7 +142,8 @@ class SharedIsolateVuCode implements VuCodeHost {
     this.exit = new Promise((resolve) => (this.resolveExit = resolve));
     const { sourceMap, ...bundle } = init.bundle;
     this.sourceMap = sourceMap;
-    this.group = groupToJoin(p);
+    const { group, size } = groupToJoin(p, init.vuId);
+    this.group = group;
     this.vu = p.addon.start(this.group.handle, {
       data: {
         init: { ...init, bundle },
@@ -147,7 +153,7 @@ class SharedIsolateVuCode implements VuCodeHost {
       },
       receive: (kind, value, needsAnswer) => this.receive(kind, value, needsAnswer),
     });
-    joined(p, this.group);
+    joined(this.group, size);
   }
 
   private receive(kind: string, value: unknown, needsAnswer: boolean): void {

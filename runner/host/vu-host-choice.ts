@@ -1,7 +1,8 @@
-// What runs a script's VUs: a bare V8 isolate each (isolate-host.ts: about a megabyte and a few
-// milliseconds a VU) when isolated-vm is there and the script needs nothing of Node's that an isolate
-// lacks; else a Node worker each (worker-host.ts), as before the isolates. LOADLAB_VU_HOST=worker
-// asks for the workers; the reason for a worker host is given to the caller to log at debug level.
+// What runs a script's VUs, when the script needs nothing of Node's that an isolate lacks: threads that
+// share V8 isolates, ten VUs to an isolate (shared-isolate-host.ts, the runner's own addon); where the
+// addon cannot be built or loaded, a bare V8 isolate each (isolate-host.ts, isolated-vm); else, and for
+// scripts that need Node, a Node worker each (worker-host.ts). LOADLAB_VU_HOST=shared|isolate|worker
+// asks for one; the line saying which host runs and why is given to the caller to log.
 import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 import type { ScriptBundle } from '../script/load-script.js';
 import { mayThrowNonErrors } from '../script/thrown-literals.js';
@@ -47,12 +48,17 @@ export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   return undefined;
 }
 
-/** Whether VUs will likely be isolates (not forced to workers, isolated-vm loads): then no worker is warmed. */
+/** Whether VUs will likely be isolates (not forced to workers, a host of isolates loads): then no worker is warmed. */
 export function isolatesLikely(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.LOADLAB_VU_HOST === 'worker') return false;
+  // Built while the script is; awaited by chooseVuHost.
+  if (env.LOADLAB_VU_HOST !== 'isolate' && typeof vusPerIsolate(env) === 'number') {
+    void prepareSharedIsolates(env).catch(() => undefined);
+    return true;
+  }
   const lib = loadIsolatedVm();
   if (lib instanceof Error) return false;
-  void prepareIsolateCode().catch(() => undefined); // built while the script is; awaited by chooseVuHost
+  void prepareIsolateCode().catch(() => undefined);
   return true;
 }
 
@@ -82,7 +88,7 @@ export async function chooseVuHost(
   const scriptReason = workerOnlyReason(bundle);
   if (scriptReason) return worker(scriptReason);
   let sharedFailed: string | undefined;
-  if (env.LOADLAB_VU_HOST === 'shared') {
+  if (env.LOADLAB_VU_HOST !== 'isolate') {
     const perIsolate = vusPerIsolate(env);
     const failed = await prepareSharedIsolates(env).then(
       () => undefined,
@@ -92,17 +98,19 @@ export async function chooseVuHost(
       return {
         name: 'shared',
         start: startSharedIsolateVuCode,
-        note: `VUs share V8 isolates, ${perIsolate} per isolate (LOADLAB_VU_HOST=shared)`,
+        note: `VUs share V8 isolates, ${perIsolate} per isolate`,
       };
-    sharedFailed = `the shared-isolate VU host cannot be used on Node ${process.version} (${failed.message.split('\n')[0]}; scripts/setup.sh installs the build tools), so each VU has an isolate of its own`;
+    sharedFailed = `the runner's VU host addon cannot be used on Node ${process.version} (${failed.message.split('\n')[0]}; scripts/setup.sh installs the build tools)`;
   }
   const lib = loadIsolatedVm();
   if (lib instanceof Error) {
     const why = lib.message.split('\n')[0];
-    const reason = `isolated-vm cannot be used on Node ${process.version} (${why}), so each VU costs a Node worker: start it as 'loadlab' or 'npm run loadlab', which pass --no-node-snapshot, or rebuild isolated-vm (scripts/setup.sh installs the build tools; then npm rebuild isolated-vm)`;
+    const reason = `${sharedFailed ? `${sharedFailed}, and ` : ''}isolated-vm cannot be used on Node ${process.version} (${why}), so each VU costs a Node worker: start it as 'loadlab' or 'npm run loadlab', which pass --no-node-snapshot, or rebuild isolated-vm (scripts/setup.sh installs the build tools; then npm rebuild isolated-vm)`;
     return { ...worker(reason), degraded: true };
   }
   await prepareIsolateCode();
   const isolate: VuHostChoice = { name: 'isolate', start: startIsolateVuCode };
-  return sharedFailed ? { ...isolate, note: sharedFailed, degraded: true } : isolate;
+  return sharedFailed
+    ? { ...isolate, note: `VUs run in isolates of their own: ${sharedFailed}`, degraded: true }
+    : isolate;
 }

@@ -15,15 +15,18 @@ export function isolatesOrSkip(context: Mocha.Context): void {
 /** What makes the runner host its VUs in Node workers instead of isolates. */
 export const WORKER_HOST_ENV: Readonly<Record<string, string>> = { LOADLAB_VU_HOST: 'worker' };
 
-/** What makes the runner host its VUs in shared isolates (host/shared-isolate-host.ts). */
+/** What makes the runner host its VUs in shared isolates (host/shared-isolate-host.ts, the default). */
 export const SHARED_HOST_ENV: Readonly<Record<string, string>> = { LOADLAB_VU_HOST: 'shared' };
 
+/** What makes the runner host its VUs in an isolate each (host/isolate-host.ts, isolated-vm). */
+export const ISOLATE_HOST_ENV: Readonly<Record<string, string>> = { LOADLAB_VU_HOST: 'isolate' };
+
 /**
- * The runner's VU hosts, for tests that hold them all to one expectation: isolates (the default),
- * shared isolates, workers.
+ * The runner's VU hosts, for tests that hold them all to one expectation: shared isolates (the
+ * default), an isolate per VU, workers.
  */
 export const VU_HOSTS: readonly (readonly [host: string, env: Readonly<Record<string, string>>])[] = [
-  ['isolates', {}],
   ['shared isolates', SHARED_HOST_ENV],
+  ['isolates', ISOLATE_HOST_ENV],
   ['workers', WORKER_HOST_ENV],
 ];

@@ -283,6 +283,11 @@ struct Vu {
   // Set while the VU's thread runs its JavaScript (not while V8 makes its context, say): only then may
   // an interrupt end it or leave the isolate for a while.
   std::atomic<bool> inScript{false};
+  // Set once the main thread was told the VU ended (it may be told before the thread is done with the
+  // isolate: a VU that must end waits for no lock to say so).
+  std::atomic<bool> exitReported{false};
+  // Set once its thread first held the isolate.
+  std::atomic<bool> entered{false};
 };
 
 // Marks a stretch of the VU's JavaScript.
@@ -313,57 +318,75 @@ void WillWait(Group* group) {
   host->inside++;
 }
 
-// The isolate was just entered by `vu`'s thread: it runs V8's due tasks, and ends at once if told to.
-void Entered(Group* group, Vu* vu) {
+// The isolate was just entered by `vu`'s thread: it runs V8's due tasks (`runTasks`), and ends at once
+// if told to.
+void Entered(Group* group, Vu* vu, bool runTasks = true) {
   group->waiting--;
   group->entries++;
   group->current = vu;
+  vu->entered = true;
   if (vu->terminating || host->exiting) {
     group->isolate->TerminateExecution();
     return;
   }
-  group->delegate.tasks->RunDue(true);
+  if (runTasks) group->delegate.tasks->RunDue(true);
 }
+
+void ReportExit(Vu* vu, const std::string& reason);
 
 // Leaves the isolate to the group's other VUs for as long as it lives.
 class Leave {
  public:
-  Leave(Isolate* isolate, Vu* vu) : vu_(vu) {
+  // `runTasks`: V8's tasks may run when it enters again (not inside an interrupt).
+  Leave(Isolate* isolate, Vu* vu, bool runTasks = true) : vu_(vu), runTasks_(runTasks) {
     vu->group->current = nullptr;
     unlocker_.emplace(isolate);
     host->inside--;
   }
   ~Leave() {
     ParkIfExiting();
+    // Ending: said at once, not after the lock another VU may hold for long (its init, say).
+    if (vu_->terminating && !vu_->outOfMemory) ReportExit(vu_, "terminated");
     WillWait(vu_->group);
     unlocker_.reset();
-    Entered(vu_->group, vu_);
+    Entered(vu_->group, vu_, runTasks_);
   }
 
  private:
   Vu* vu_;
+  bool runTasks_;
   std::optional<v8::Unlocker> unlocker_;
 };
 
+// Lets a VU waiting for the isolate in (up to 5 ms for one to take the lock), then takes it back.
+void LetOneIn(Isolate* isolate, Vu* vu, bool runTasks) {
+  Group* group = vu->group;
+  const long seen = group->entries;
+  Leave leave(isolate, vu, runTasks);
+  const auto giveUp = Clock::now() + std::chrono::milliseconds(5);
+  while (group->entries == seen && Clock::now() < giveUp) std::this_thread::yield();
+}
+
 // An interrupt, on the thread that holds the isolate between two steps of its JavaScript: ends the VU
-// that must end. (It must not leave the isolate: V8 forbids an interrupt to let another thread in, and
-// doing so crashed a 1,000-VU run's start once in a few runs.)
+// that must end, or lets a waiting VU in when the one holding the isolate made no k6 call for a whole
+// tick after it was asked to yield. No V8 task runs inside it (those run nested in an interrupt are
+// what crashed a 1,000-VU start about once in six runs).
 void OnInterrupt(Isolate* isolate, void* data) {
   auto* group = static_cast<Group*>(data);
   Vu* vu = group->current;
-  if (vu != nullptr && vu->inScript && vu->terminating) isolate->TerminateExecution();
+  if (vu == nullptr || !vu->inScript) return;
+  if (vu->terminating) {
+    isolate->TerminateExecution();
+    return;
+  }
+  if (group->waiting > 0 && group->yieldAsked.exchange(false)) LetOneIn(isolate, vu, false);
 }
 
 // Called by a VU's natives that run often (the clock, a post): when the watchdog saw other VUs wait
-// for the isolate a whole tick, lets one in (up to 5 ms for one to take the lock), then goes on. A VU
-// that computes without any call keeps its isolate until it calls.
+// for the isolate a whole tick, lets one in, then goes on.
 void YieldIfAsked(Isolate* isolate, Vu* vu) {
   Group* group = vu->group;
-  if (!group->yieldAsked.exchange(false) || group->waiting == 0) return;
-  const long seen = group->entries;
-  Leave leave(isolate, vu);
-  const auto giveUp = Clock::now() + std::chrono::milliseconds(5);
-  while (group->entries == seen && Clock::now() < giveUp) std::this_thread::yield();
+  if (group->yieldAsked.exchange(false) && group->waiting > 0) LetOneIn(isolate, vu, true);
 }
 
 // Every 10 ms: a group whose isolate was held the whole tick while others waited is asked to yield,
@@ -375,9 +398,11 @@ void Watchdog() {
     for (Group* group : host->groups) {
       Vu* vu = group->current;
       const long entries = group->entries;
-      if (vu != nullptr && group->waiting > 0 && entries == group->entriesSeen) group->yieldAsked = true;
+      const bool held = vu != nullptr && group->waiting > 0 && entries == group->entriesSeen;
       group->entriesSeen = entries;
-      if (vu != nullptr && vu->terminating) group->isolate->RequestInterrupt(OnInterrupt, group);
+      // Asked a tick ago and no k6 call came to yield at: interrupted.
+      if ((held && group->yieldAsked.exchange(true)) || (vu != nullptr && vu->terminating))
+        group->isolate->RequestInterrupt(OnInterrupt, group);
     }
   }
 }
@@ -451,6 +476,11 @@ void Deliver(Message message) {
     host->queue.push_back(std::move(message));
   }
   uv_async_send(&host->async);
+}
+
+// Tells the main thread the VU ended, once: it runs no more of its JavaScript from now on.
+void ReportExit(Vu* vu, const std::string& reason) {
+  if (!vu->exitReported.exchange(true)) Deliver(Message{vu, "exit", nullptr, false, reason});
 }
 
 // ---- a VU's natives ----
@@ -626,7 +656,10 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
       std::unique_lock<std::mutex> lock(vu->mutex);
       vu->wake.wait(lock, [vu] { return !vu->tasks.empty() || vu->closed || vu->terminating; });
       if (vu->terminating) return failed();
-      if (vu->tasks.empty()) return "";
+      if (vu->tasks.empty()) {
+        ReportExit(vu, "");  // closed between dispatches
+        return "";
+      }
       task = std::move(vu->tasks.front());
       vu->tasks.pop_front();
     }
@@ -645,6 +678,7 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
 void RunVu(Vu* vu) {
   Group* group = vu->group;
   ParkIfExiting();
+  if (vu->terminating) ReportExit(vu, "terminated");  // ended before it began
   {
     std::lock_guard<std::mutex> lock(group->mutex);
     if (group->isolate == nullptr) MakeIsolate(group);
@@ -688,7 +722,7 @@ void RunVu(Vu* vu) {
     group->ended++;
   }
   if (GroupDone(group)) DisposeIsolate(group);
-  Deliver(Message{vu, "exit", nullptr, false, reason});
+  ReportExit(vu, reason);
 }
 
 // ---- the main thread's side ----
@@ -873,6 +907,9 @@ void TerminateVu(const FunctionCallbackInfo<Value>& info) {
     vu->terminating = true;
   }
   vu->wake.notify_one();
+  // Still waiting to enter its isolate for the first time (another VU holds it): it will run none of
+  // its JavaScript, so it ended.
+  if (!vu->entered) ReportExit(vu, "terminated");
   // Running JavaScript: interrupted now (the watchdog asks again should another VU hold it then).
   Group* group = vu->group;
   std::lock_guard<std::mutex> lock(group->mutex);
