@@ -3,7 +3,7 @@
 // a sleep, leaves the isolate (v8::Unlocker) so the group's other VUs run meanwhile; isolated-vm holds
 // an isolate while a call from it blocks, so there an isolate holds one VU. What crosses between the
 // main isolate and a VU's is written by V8's ValueSerializer; a SharedArrayBuffer crosses as its
-// backing store, shared. See ../../vu/README.md ("Several VUs per isolate") and shared-isolate-host.ts.
+// backing store, shared. See ../../vu/README.md ("Three hosts") and ../shared-isolate-host.ts.
 //
 // Main thread (shared-isolate-host.ts):
 //   group({ heapMb, code, filename }) -> group  an isolate for VUs to share, made by its first VU
@@ -11,7 +11,8 @@
 //       a VU thread: its context gets the global `$loadlab` (data, with `native` added), runs `code`,
 //       then runs the function `$loadlabVu.dispatch` for each value dispatch() hands it;
 //       receive(kind, value, needsAnswer) hears the VU's post()s and call()s, and ('exit', reason)
-//       once its thread ended (reason: '' ended, 'terminated', 'oom', or an error's text)
+//       once it runs no more of its JavaScript (reason: '' closed, 'terminated', 'oom', or an error's
+//       text); its thread may still be leaving the isolate then
 //   answer(vu, ok, value), dispatch(vu, value), wake(vu), close(vu), terminate(vu), closeGroup(group)
 // VU's context (`$loadlab.native`):
 //   call(kind, value) -> [ok, answer]          blocks this VU (not its isolate) until answer()
