@@ -8,12 +8,17 @@ import { join } from 'node:path';
 import type IsolatedVm from 'isolated-vm';
 import { REPO, startReferenceTarget } from '../../devkit/loadlab-run.js';
 import { runCommand } from '../../devkit/command.js';
-import { isolatesOrSkip } from '../testing/vu-isolates.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
 import { loadIsolatedVm } from './isolate-host.js';
 import { savedCodeCache } from './saved-code-cache.js';
-import { ISOLATE_HOST_ENV } from '../testing/vu-isolates.js';
+import { ISOLATE_HOST_ENV, isolatesOrSkip, SHARED_HOST_ENV } from '../testing/vu-isolates.js';
+
+/** The VU hosts that keep V8's code cache from one run to the next. */
+const CACHING_HOSTS = [
+  ['isolated-vm', ISOLATE_HOST_ENV],
+  ['shared isolates', SHARED_HOST_ENV],
+] as const;
 
 const LOADLAB = join(REPO, 'bin', 'loadlab.js');
 const SHORT_RUN = join(import.meta.dirname, 'fixtures', 'short-run.js');
@@ -181,46 +186,51 @@ describe('runner/host/isolate-code-cache: the cache kept from one run to the nex
     }
   });
 
-  it("a run's VU compiles none of the iteration's functions when the run before saved its cache (V8's function log)", async function () {
-    isolatesOrSkip(this);
-    const built = await runCommand(process.execPath, [LOADLAB, 'version'], { cwd: REPO, timeoutMs: 30_000 });
-    assert.equal(built.code, 0, built.output);
-    const target = await startReferenceTarget();
-    try {
-      // Per isolate of a run (the throwaway one, VU 0, VU 1): the bundle's functions it compiled.
-      const compiledPerIsolate = async (name: string) => {
-        const cwd = join(dir, name); // V8 writes a log per isolate here
-        mkdirSync(cwd);
-        const r = await runCommand(
-          process.execPath,
-          [
-            '--no-node-snapshot',
-            '--log-function-events',
-            LOADLAB,
-            'run',
-            '-q',
-            '-e',
-            `BASE=${target.url}`,
-            SHORT_RUN,
-          ],
-          { cwd, env: { ...ISOLATE_HOST_ENV, LOADLAB_CODE_CACHE: join(dir, 'cache') }, timeoutMs: 30_000 },
+  for (const [host, env] of CACHING_HOSTS)
+    it(`${host}: a run's VU compiles none of the iteration's functions when the run before saved its cache (V8's function log)`, async function () {
+      if (env === ISOLATE_HOST_ENV) isolatesOrSkip(this);
+      const built = await runCommand(process.execPath, [LOADLAB, 'version'], {
+        cwd: REPO,
+        timeoutMs: 30_000,
+      });
+      assert.equal(built.code, 0, built.output);
+      const target = await startReferenceTarget();
+      try {
+        // Per isolate of a run (isolated-vm: the throwaway one, VU 0, VU 1; shared: VU 0's, the test
+        // VUs'): the bundle's functions it compiled.
+        const compiledPerIsolate = async (name: string) => {
+          const cwd = join(dir, name); // V8 writes a log per isolate here
+          mkdirSync(cwd);
+          const r = await runCommand(
+            process.execPath,
+            [
+              '--no-node-snapshot',
+              '--log-function-events',
+              LOADLAB,
+              'run',
+              '-q',
+              '-e',
+              `BASE=${target.url}`,
+              SHORT_RUN,
+            ],
+            { cwd, env: { ...env, LOADLAB_CODE_CACHE: join(dir, 'cache') }, timeoutMs: 30_000 },
+          );
+          assert.equal(r.code, 0, r.output);
+          return readdirSync(cwd)
+            .map((log) => bundleCompiles(readFileSync(join(cwd, log), 'latin1')))
+            .filter((names) => names !== undefined);
+        };
+        // The first run: VU 1 compiled the iteration's functions when it first ran them.
+        const iterating = (await compiledPerIsolate('first')).find((names) => names.includes('runIteration'));
+        assert.ok(iterating && iterating.length > 10, String(iterating));
+        const second = await compiledPerIsolate('second');
+        assert.ok(second.length >= 2, `${second.length} isolates with the bundle`);
+        assert.deepEqual(
+          second.flat().filter((name) => iterating.includes(name)),
+          [],
         );
-        assert.equal(r.code, 0, r.output);
-        return readdirSync(cwd)
-          .map((log) => bundleCompiles(readFileSync(join(cwd, log), 'latin1')))
-          .filter((names) => names !== undefined);
-      };
-      // The first run: VU 1 compiled the iteration's functions when it first ran them.
-      const iterating = (await compiledPerIsolate('first')).find((names) => names.includes('runIteration'));
-      assert.ok(iterating && iterating.length > 10, String(iterating));
-      const second = await compiledPerIsolate('second');
-      assert.ok(second.length >= 2, `${second.length} isolates with the bundle`);
-      assert.deepEqual(
-        second.flat().filter((name) => iterating.includes(name)),
-        [],
-      );
-    } finally {
-      await target.close();
-    }
-  });
+      } finally {
+        await target.close();
+      }
+    });
 });

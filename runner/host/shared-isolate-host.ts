@@ -16,6 +16,7 @@ import {
   readFileForIsolate,
 } from './isolate-functions.js';
 import { loadVuHostAddon, type VuHostAddon } from './native/vu-host-addon.js';
+import { savedCodeCache, type SavedCodeCache } from './saved-code-cache.js';
 import {
   VU_HEAP_LIMIT_MB,
   VuOutOfMemory,
@@ -40,6 +41,11 @@ interface Prepared {
   addon: VuHostAddon;
   code: string;
   perIsolate: number;
+  /** Where V8's code cache of `code` is kept between runs (saved-code-cache.ts), and what it held. */
+  saved: SavedCodeCache | undefined;
+  cache: ArrayBuffer | undefined;
+  /** Set once a VU was asked for the cache to keep: one per process. */
+  cacheAsked: boolean;
 }
 
 let prepared: Prepared | undefined;
@@ -57,7 +63,8 @@ export function prepareSharedIsolates(env: NodeJS.ProcessEnv = process.env): Pro
     // dies on a VU isolate's archived ones ("archived threads in combination with wasm not supported").
     setFlagsFromString('--no-wasm-code-gc');
     const [addon, code] = await Promise.all([loadVuHostAddon(env), isolateCode()]);
-    prepared = { addon, code, perIsolate };
+    const saved = savedCodeCache(code, env);
+    prepared = { addon, code, perIsolate, saved, cache: saved?.read(), cacheAsked: false };
     return prepared;
   })();
   return preparing.then(() => undefined);
@@ -72,8 +79,9 @@ class Group {
   constructor(
     private readonly addon: VuHostAddon,
     code: string,
+    cache: ArrayBuffer | undefined,
   ) {
-    this.handle = addon.group({ heapMb: VU_HEAP_LIMIT_MB, code, filename: ISOLATE_FILENAME });
+    this.handle = addon.group({ heapMb: VU_HEAP_LIMIT_MB, code, filename: ISOLATE_FILENAME, cache });
   }
   close(): void {
     if (this.closed) return;
@@ -90,8 +98,8 @@ let openGroup: Group | undefined;
  * comes must not hold the phase's VU back.
  */
 function groupToJoin(p: Prepared, vuId: number): { group: Group; size: number } {
-  if (vuId === 0) return { group: new Group(p.addon, p.code), size: 1 };
-  if (!openGroup || openGroup.closed) openGroup = new Group(p.addon, p.code);
+  if (vuId === 0) return { group: new Group(p.addon, p.code, p.cache), size: 1 };
+  if (!openGroup || openGroup.closed) openGroup = new Group(p.addon, p.code, p.cache);
   return { group: openGroup, size: p.perIsolate };
 }
 
@@ -131,6 +139,9 @@ class SharedIsolateVuCode implements VuCodeHost {
   private ending = false;
   private readonly exit: Promise<void>;
   private resolveExit!: () => void;
+  /** The code cache asked of this VU, once it comes. */
+  private onCodeCache: ((cache: ArrayBuffer) => void) | undefined;
+  private readonly prepared: Prepared;
 
   constructor(
     p: Prepared,
@@ -138,6 +149,7 @@ class SharedIsolateVuCode implements VuCodeHost {
     private readonly handlers: VuCodeHandlers,
   ) {
     this.addon = p.addon;
+    this.prepared = p;
     this.vuId = init.vuId;
     this.exit = new Promise((resolve) => (this.resolveExit = resolve));
     const { sourceMap, ...bundle } = init.bundle;
@@ -158,6 +170,7 @@ class SharedIsolateVuCode implements VuCodeHost {
 
   private receive(kind: string, value: unknown, needsAnswer: boolean): void {
     if (kind === 'exit') return this.exited_(value as string);
+    if (kind === 'codeCache') return this.onCodeCache?.(value as ArrayBuffer);
     if (needsAnswer) return this.answer(kind as NativeCallKind, value);
     if (kind === 'post') {
       if (!this.ending) this.handlers.onEvent(value as WorkerEvent);
@@ -213,6 +226,7 @@ class SharedIsolateVuCode implements VuCodeHost {
 
   private exited_(reason: string): void {
     this.exited = true;
+    this.onCodeCache?.(new ArrayBuffer(0));
     leaveGroup(this.group);
     this.resolveExit();
     if (reason === 'oom') this.handlers.onFailure(new VuOutOfMemory(this.vuId, true));
@@ -233,8 +247,26 @@ class SharedIsolateVuCode implements VuCodeHost {
     if (!this.exited) this.addon.wake(this.vu);
   }
 
+  /**
+   * V8's code cache of the VUs' code, from the first test VU that ends between commands (it ran
+   * iterations, so the cache holds what they compiled), kept for the next run, whose isolates then
+   * compile none of it: one per process.
+   */
+  private async keepCodeCache(): Promise<void> {
+    const p = this.prepared;
+    if (!p.saved || p.cacheAsked || this.vuId === 0 || this.exited) return;
+    p.cacheAsked = true;
+    const cache = await new Promise<ArrayBuffer>((resolve) => {
+      this.onCodeCache = resolve;
+      this.addon.codeCache(this.vu);
+    });
+    this.onCodeCache = undefined;
+    if (cache.byteLength > 0) p.saved.write(new Uint8Array(cache));
+  }
+
   /** Busy: its code ends wherever it is; else it ends between commands, where it is. */
   async terminate(busy: boolean): Promise<void> {
+    if (!busy) await this.keepCodeCache();
     this.ending = true;
     if (!this.exited) {
       if (busy) this.addon.terminate(this.vu);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The addon's functions (vu_host.cc's header says what each does). */
 export interface VuHostAddon {
-  group(options: { heapMb: number; code: string; filename: string }): object;
+  group(options: { heapMb: number; code: string; filename: string; cache?: ArrayBuffer }): object;
   start(
     group: object,
     options: {
@@ -26,6 +26,7 @@ export interface VuHostAddon {
   dispatch(vu: object, value: unknown): void;
   wake(vu: object): void;
   close(vu: object): void;
+  codeCache(vu: object): void;
   terminate(vu: object): void;
   closeGroup(group: object): void;
   exiting(): void;

@@ -14,6 +14,8 @@
 //       once it runs no more of its JavaScript (reason: '' closed, 'terminated', 'oom', or an error's
 //       text); its thread may still be leaving the isolate then
 //   answer(vu, ok, value), dispatch(vu, value), wake(vu), close(vu), terminate(vu), closeGroup(group)
+//   codeCache(vu)  V8's code cache of the group's code, as a ('codeCache', ArrayBuffer) message
+//   group() takes `cache`, an ArrayBuffer of such a cache, to compile the code from
 // VU's context (`$loadlab.native`):
 //   call(kind, value) -> [ok, answer]          blocks this VU (not its isolate) until answer()
 //   post(kind, value)                          no answer
@@ -229,9 +231,11 @@ struct Group {
   int ended = 0;
   bool closed = false;
   bool disposed = false;
-  // The VUs' code, compiled once in the isolate.
+  // The VUs' code, compiled once in the isolate, from V8's code cache of it when one was given (the
+  // main thread's buffer, held, not copied).
   std::string code;
   std::string filename;
+  std::shared_ptr<v8::BackingStore> cache;
   v8::Global<v8::UnboundScript> compiled;
 };
 
@@ -289,6 +293,8 @@ struct Vu {
   std::atomic<bool> exitReported{false};
   // Set once its thread first held the isolate.
   std::atomic<bool> entered{false};
+  // Under `mutex`: the main thread asked for V8's code cache (codeCache()).
+  bool cacheWanted = false;
 };
 
 // Marks a stretch of the VU's JavaScript.
@@ -608,14 +614,34 @@ MaybeLocal<v8::UnboundScript> Compiled(Isolate* isolate, Group* group) {
 #else
     v8::ScriptOrigin origin(isolate, Text(isolate, group->filename));
 #endif
-    v8::ScriptCompiler::Source source(Text(isolate, group->code), origin);
+    v8::ScriptCompiler::CachedData* cached =
+        group->cache ? new v8::ScriptCompiler::CachedData(static_cast<const uint8_t*>(group->cache->Data()),
+                                                          static_cast<int>(group->cache->ByteLength()))
+                     : nullptr;  // BufferNotOwned: the Source deletes the CachedData, not the bytes
+    v8::ScriptCompiler::Source source(Text(isolate, group->code), origin, cached);
     Local<v8::UnboundScript> script;
-    if (!v8::ScriptCompiler::CompileUnboundScript(isolate, &source).ToLocal(&script)) return {};
+    // A cache V8 rejects (another V8, other flags) is ignored by it: the code is compiled as without.
+    const auto options = cached ? v8::ScriptCompiler::kConsumeCodeCache : v8::ScriptCompiler::kNoCompileOptions;
+    if (!v8::ScriptCompiler::CompileUnboundScript(isolate, &source, options).ToLocal(&script)) return {};
+    group->cache.reset();
     group->compiled.Reset(isolate, script);
     // V8 holds the source now.
     std::string().swap(group->code);
   }
   return group->compiled.Get(isolate);
+}
+
+// V8's code cache of the VUs' code as this isolate has compiled it by now (the functions the VU ran
+// included), posted to the main thread as a 'codeCache' message: an ArrayBuffer, empty if V8 made none.
+void SendCodeCache(Isolate* isolate, Local<Context> context, Vu* vu) {
+  HandleScope handles(isolate);
+  std::unique_ptr<v8::ScriptCompiler::CachedData> cache(
+      v8::ScriptCompiler::CreateCodeCache(vu->group->compiled.Get(isolate)));
+  const size_t size = cache ? static_cast<size_t>(cache->length) : 0;
+  Local<v8::ArrayBuffer> buffer = v8::ArrayBuffer::New(isolate, size);
+  if (size > 0) memcpy(buffer->GetBackingStore()->Data(), cache->data, size);
+  std::unique_ptr<Bytes> value = Serialize(isolate, context, buffer);
+  if (value) Deliver(Message{vu, "codeCache", std::move(value), false, ""});
 }
 
 // Runs the VU's code in its context, then its dispatches until it is closed or must end; the reason
@@ -652,19 +678,26 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
   dispatch = function.As<v8::Function>();
   for (;;) {
     std::unique_ptr<Bytes> task;
+    bool cacheWanted = false;
     {
       Leave leave(isolate, vu);
       std::unique_lock<std::mutex> lock(vu->mutex);
-      vu->wake.wait(lock, [vu] { return !vu->tasks.empty() || vu->closed || vu->terminating; });
+      vu->wake.wait(
+          lock, [vu] { return !vu->tasks.empty() || vu->closed || vu->terminating || vu->cacheWanted; });
       if (vu->terminating) return failed();
-      if (vu->tasks.empty()) {
+      std::swap(cacheWanted, vu->cacheWanted);
+      if (vu->tasks.empty() && !cacheWanted) {
         ReportExit(vu, "");  // closed between dispatches
         return "";
       }
-      task = std::move(vu->tasks.front());
-      vu->tasks.pop_front();
+      if (!vu->tasks.empty()) {
+        task = std::move(vu->tasks.front());
+        vu->tasks.pop_front();
+      }
     }
     vu->group->delegate.tasks->RunDue(false);  // no JavaScript on this thread's stack here
+    if (cacheWanted) SendCodeCache(isolate, context, vu);
+    if (!task) continue;
     HandleScope handles(isolate);
     Local<Value> value;
     if (caught.HasTerminated() || vu->terminating || !Deserialize(isolate, context, *task).ToLocal(&value))
@@ -814,6 +847,10 @@ void MakeGroup(const FunctionCallbackInfo<Value>& info) {
   group->heapBytes = static_cast<size_t>(NumberField(isolate, context, info[0].As<Object>(), "heapMb")) << 20;
   group->code = *String::Utf8Value(isolate, code);
   group->filename = *String::Utf8Value(isolate, filename);
+  Local<Value> cache;
+  if (info[0].As<Object>()->Get(context, Text(isolate, "cache")).ToLocal(&cache) && cache->IsArrayBuffer() &&
+      cache.As<v8::ArrayBuffer>()->ByteLength() > 0)
+    group->cache = cache.As<v8::ArrayBuffer>()->GetBackingStore();
   info.GetReturnValue().Set(Wrap(isolate, context, group));
 }
 
@@ -890,6 +927,17 @@ void WakeVu(const FunctionCallbackInfo<Value>& info) {
   vu->wake.notify_one();
 }
 
+// Asks the VU for V8's code cache of its isolate's code, between its dispatches: a 'codeCache' message.
+void CodeCacheOf(const FunctionCallbackInfo<Value>& info) {
+  Vu* vu = VuArgument(info);
+  if (vu == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(vu->mutex);
+    vu->cacheWanted = true;
+  }
+  vu->wake.notify_one();
+}
+
 void CloseVu(const FunctionCallbackInfo<Value>& info) {
   Vu* vu = VuArgument(info);
   if (vu == nullptr) return;
@@ -952,6 +1000,7 @@ NODE_MODULE_INIT() {
   NODE_SET_METHOD(exports, "dispatch", Dispatch);
   NODE_SET_METHOD(exports, "wake", WakeVu);
   NODE_SET_METHOD(exports, "close", CloseVu);
+  NODE_SET_METHOD(exports, "codeCache", CodeCacheOf);
   NODE_SET_METHOD(exports, "terminate", TerminateVu);
   NODE_SET_METHOD(exports, "closeGroup", CloseGroup);
   NODE_SET_METHOD(exports, "exiting", Exiting);
