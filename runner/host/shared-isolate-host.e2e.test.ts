@@ -57,4 +57,15 @@ describe('runner/host: VUs sharing V8 isolates (the default host)', function () 
   it('fixtures/out-of-memory-loop.js: a looping VU that runs out of memory iterates on', async () => {
     await assertVuLoopsOn(SHARED_HOST_ENV);
   });
+
+  it('fixtures/abort-in-setup.js: 12 processes exiting while their VU threads end and isolates go all end with exit 108', async () => {
+    // An isolate disposed by its last VU's thread while the process exited crashed it (SIGSEGV) in
+    // about half of these runs.
+    const codes: (number | null)[] = [];
+    for (let i = 0; i < 12; i++)
+      codes.push(
+        (await runLoadlab(['-q', join(FIXTURES, 'abort-in-setup.js')], { env: SHARED_HOST_ENV })).code,
+      );
+    assert.deepEqual(codes, Array(12).fill(108));
+  });
 });

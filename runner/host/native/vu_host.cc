@@ -319,10 +319,16 @@ void ParkIfExiting() {
   for (;;) never.wait(lock);
 }
 
-// Before a VU thread takes its isolate's lock: it counts as inside the isolate from now on.
+// Before a VU thread takes its isolate's lock: it counts as inside the isolate from now on, unless the
+// exit began (seen after counting, so that the exit, which sets its flag and then reads the count,
+// cannot miss it).
 void WillWait(Group* group) {
-  group->waiting++;
   host->inside++;
+  if (host->exiting) {
+    host->inside--;
+    ParkIfExiting();
+  }
+  group->waiting++;
 }
 
 // The isolate was just entered by `vu`'s thread: it runs V8's due tasks (`runTasks`), and ends at once
@@ -713,6 +719,7 @@ void RunVu(Vu* vu) {
   Group* group = vu->group;
   ParkIfExiting();
   if (vu->terminating) ReportExit(vu, "terminated");  // ended before it began
+  WillWait(group);  // counted inside from here: making the isolate too
   {
     std::lock_guard<std::mutex> lock(group->mutex);
     if (group->isolate == nullptr) MakeIsolate(group);
@@ -720,7 +727,6 @@ void RunVu(Vu* vu) {
   Isolate* isolate = group->isolate;
   std::string reason;
   {
-    WillWait(group);
     Locker locker(isolate);
     Entered(group, vu);
     {
@@ -749,13 +755,15 @@ void RunVu(Vu* vu) {
     }
     group->current = nullptr;
   }
-  host->inside--;
-  ParkIfExiting();
   {
     std::lock_guard<std::mutex> lock(group->mutex);
     group->ended++;
   }
-  if (GroupDone(group)) DisposeIsolate(group);
+  // Still counted inside: an exit that began meanwhile waits for the disposal (which would crash in
+  // V8's platform torn down under it), and one that began before leaves the isolate to the process.
+  if (!host->exiting && GroupDone(group)) DisposeIsolate(group);
+  host->inside--;
+  ParkIfExiting();
   ReportExit(vu, reason);
 }
 
@@ -804,10 +812,11 @@ T* Unwrap(Local<Value> value) {
   return static_cast<T*>(object->GetAlignedPointerFromInternalField(0));
 }
 
-v8::Global<v8::ObjectTemplate> handleTemplate;
+// Allocated once and never freed: a static Global's destructor would run after V8 is gone at exit.
+v8::Global<v8::ObjectTemplate>* handleTemplate = nullptr;
 
 Local<Object> Wrap(Isolate* isolate, Local<Context> context, void* pointer) {
-  Local<Object> object = handleTemplate.Get(isolate)->NewInstance(context).ToLocalChecked();
+  Local<Object> object = handleTemplate->Get(isolate)->NewInstance(context).ToLocalChecked();
   object->SetAlignedPointerInInternalField(0, pointer);
   return object;
 }
@@ -823,7 +832,7 @@ void Init(Isolate* isolate, Local<Context> context) {
   uv_unref(reinterpret_cast<uv_handle_t*>(&host->async));
   Local<v8::ObjectTemplate> wrapper = v8::ObjectTemplate::New(isolate);
   wrapper->SetInternalFieldCount(1);
-  handleTemplate.Reset(isolate, wrapper);
+  handleTemplate = new v8::Global<v8::ObjectTemplate>(isolate, wrapper);
   host->watchdog = std::thread(Watchdog);
   host->watchdog.detach();
 }
