@@ -2,7 +2,8 @@
 // them (LOADLAB_VUS_PER_ISOLATE, default 10) shares one isolate, and a VU blocked in a call to this
 // thread or in a sleep leaves the isolate to the others. The VU's code is the isolate bundle
 // isolated-vm's host runs (vu/isolate/entry.ts completes its host API over the addon's natives), and
-// this side answers the same calls as isolate-host.ts. Chosen with LOADLAB_VU_HOST=shared.
+// this side answers the same calls as isolate-host.ts. The default host (vu-host-choice.ts);
+// LOADLAB_VU_HOST=shared asks for it by name.
 import { setFlagsFromString } from 'node:v8';
 import type { NativeCallKind } from '../bridge/isolate-api.js';
 import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';

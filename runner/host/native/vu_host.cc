@@ -898,73 +898,62 @@ Vu* VuArgument(const FunctionCallbackInfo<Value>& info) {
   return vu;
 }
 
-void Answer(const FunctionCallbackInfo<Value>& info) {
-  Isolate* isolate = info.GetIsolate();
-  Vu* vu = VuArgument(info);
-  if (vu == nullptr) return;
-  std::unique_ptr<Bytes> value = Serialize(isolate, isolate->GetCurrentContext(), info[2]);
-  if (!value) return;
+// Changes, under its lock, what the VU's thread waits on, and wakes the thread to look.
+template <typename Change>
+void Tell(Vu* vu, Change change) {
   {
     std::lock_guard<std::mutex> lock(vu->mutex);
-    vu->answer = std::move(value);
-    vu->answerOk = info[1]->IsTrue();
-    vu->answered = true;
+    change(vu);
   }
   vu->wake.notify_one();
+}
+
+// The VU handle in `info[0]` and the value in `info[index]` as V8 writes it; false (with an exception
+// pending) when either is not.
+bool VuAndValue(const FunctionCallbackInfo<Value>& info, int index, Vu** vu, std::unique_ptr<Bytes>* value) {
+  Isolate* isolate = info.GetIsolate();
+  *vu = VuArgument(info);
+  if (*vu == nullptr) return false;
+  *value = Serialize(isolate, isolate->GetCurrentContext(), info[index]);
+  return *value != nullptr;
+}
+
+void Answer(const FunctionCallbackInfo<Value>& info) {
+  Vu* vu;
+  std::unique_ptr<Bytes> value;
+  if (!VuAndValue(info, 2, &vu, &value)) return;
+  const bool ok = info[1]->IsTrue();
+  Tell(vu, [&](Vu* v) {
+    v->answer = std::move(value);
+    v->answerOk = ok;
+    v->answered = true;
+  });
 }
 
 void Dispatch(const FunctionCallbackInfo<Value>& info) {
-  Isolate* isolate = info.GetIsolate();
-  Vu* vu = VuArgument(info);
-  if (vu == nullptr) return;
-  std::unique_ptr<Bytes> value = Serialize(isolate, isolate->GetCurrentContext(), info[1]);
-  if (!value) return;
-  {
-    std::lock_guard<std::mutex> lock(vu->mutex);
-    vu->tasks.push_back(std::move(value));
-  }
-  vu->wake.notify_one();
+  Vu* vu;
+  std::unique_ptr<Bytes> value;
+  if (!VuAndValue(info, 1, &vu, &value)) return;
+  Tell(vu, [&](Vu* v) { v->tasks.push_back(std::move(value)); });
 }
 
 void WakeVu(const FunctionCallbackInfo<Value>& info) {
-  Vu* vu = VuArgument(info);
-  if (vu == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(vu->mutex);
-    vu->wakes++;
-  }
-  vu->wake.notify_one();
+  if (Vu* vu = VuArgument(info)) Tell(vu, [](Vu* v) { v->wakes++; });
 }
 
 // Asks the VU for V8's code cache of its isolate's code, between its dispatches: a 'codeCache' message.
 void CodeCacheOf(const FunctionCallbackInfo<Value>& info) {
-  Vu* vu = VuArgument(info);
-  if (vu == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(vu->mutex);
-    vu->cacheWanted = true;
-  }
-  vu->wake.notify_one();
+  if (Vu* vu = VuArgument(info)) Tell(vu, [](Vu* v) { v->cacheWanted = true; });
 }
 
 void CloseVu(const FunctionCallbackInfo<Value>& info) {
-  Vu* vu = VuArgument(info);
-  if (vu == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(vu->mutex);
-    vu->closed = true;
-  }
-  vu->wake.notify_one();
+  if (Vu* vu = VuArgument(info)) Tell(vu, [](Vu* v) { v->closed = true; });
 }
 
 void TerminateVu(const FunctionCallbackInfo<Value>& info) {
   Vu* vu = VuArgument(info);
   if (vu == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(vu->mutex);
-    vu->terminating = true;
-  }
-  vu->wake.notify_one();
+  Tell(vu, [](Vu* v) { v->terminating = true; });
   // Still waiting to enter its isolate for the first time (another VU holds it): it will run none of
   // its JavaScript, so it ended.
   if (!vu->entered) ReportExit(vu, "terminated");
@@ -981,9 +970,8 @@ void CloseGroup(const FunctionCallbackInfo<Value>& info) {
     std::lock_guard<std::mutex> lock(group->mutex);
     group->closed = true;
   }
-  if (GroupDone(group)) {
-    if (group->isolate != nullptr) DisposeIsolate(group);
-  }
+  // A group none of whose VUs started has no isolate.
+  if (GroupDone(group) && group->isolate != nullptr) DisposeIsolate(group);
 }
 
 // The process is exiting (its 'exit' event): V8's platform goes next, and a VU thread still in an
