@@ -42,6 +42,22 @@ const argsFor = (relative: string): string[] =>
 const TIMING_DEPENDENT =
   /^(metric|NDJSON metric|NDJSON points of|InfluxDB measurement) browser_web_vital_\w+: only on (k6|runner)$/;
 
+/**
+ * Real k6 now and then cancels its own Chromium start on a loaded machine and aborts the run (exit
+ * 108, "error building browser on IterStart: canceled", seen once in CI with both engines' browsers
+ * starting side by side). That is k6's fault, not a difference: the pair runs once more, said.
+ */
+const K6_BROWSER_START_CANCELED = /error building browser on IterStart: canceled/;
+
+async function sideBySideAgainIfK6CanceledItsBrowser(
+  opts: Parameters<typeof sideBySide>[0],
+): ReturnType<typeof sideBySide> {
+  const first = await sideBySide(opts);
+  if (!K6_BROWSER_START_CANCELED.test(first.k6.result.stderr)) return first;
+  console.warn('      real k6 canceled its own Chromium start: the pair runs once more');
+  return sideBySide(opts);
+}
+
 function assertPassed(run: EngineRun): void {
   const why = `${run.engine} exit ${run.result.code}\n${run.result.stdout}\n${run.result.stderr.slice(-3000)}`;
   // A latency threshold crossed on a busy machine is the load's verdict, not the engine's: said, not failed.
@@ -82,7 +98,7 @@ describe('suite bundles on real k6 and the runner, side by side (e2e)', function
         k6,
         node,
         differences: all,
-      } = await sideBySide({
+      } = await sideBySideAgainIfK6CanceledItsBrowser({
         mode: 'suite',
         script: join(bundles, relative),
         args: [...argsFor(relative), '-q'],
