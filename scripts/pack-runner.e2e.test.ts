@@ -92,8 +92,9 @@ describe('scripts/pack-runner: the packed runner installed alone runs `npx loadl
       ...readFileSync(join(bundle, file), 'utf8').matchAll(/new URL\("([^"]+)", import\.meta\.url\)\.href/g),
     ]);
     const named = new Set(owners.map((match) => match[1]!));
-    // help.js reads the package's manifest beside its folder; worker-code.js reads the built worker bundle.
-    for (const file of ['../cli/help.js', '../vu/worker-code.js', '../host/http-engine.js'])
+    // help.js reads the package's manifest beside its folder; worker-code.js reads the built worker
+    // bundle; go-connection-pool.js requires undici's Client file.
+    for (const file of ['../cli/help.js', '../vu/worker-code.js', '../host/go-connection-pool.js'])
       assert.ok(named.has(file), `${file} in ${[...named].join(', ')}`);
     for (const file of named) assert.ok(existsSync(join(bundle, file)), file);
   });

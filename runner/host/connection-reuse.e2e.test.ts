@@ -1,12 +1,21 @@
 // noConnectionReuse and noVUConnectionReuse on real k6 v1.3 and on the runner
 // (fixtures/http-connection-reuse.js): whether each request reuses the last one's connection, and the
-// Connection header the target saw.
+// Connection header the target saw; and how many connections stay open idle under the batch options
+// (fixtures/http-idle-connections.js).
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realK6OrSkip, runLogLines } from '../testing/log-lines.js';
 
 const FIXTURE = 'runner/modules/fixtures/http-connection-reuse.js';
+const IDLE_FIXTURE = 'runner/modules/fixtures/http-idle-connections.js';
+/** The options of each idle-connections case: k6's defaults, then batch and batchPerHost set. */
+const IDLE_CASES = [
+  '{}',
+  '{"batchPerHost":0}',
+  '{"batch":4,"batchPerHost":0}',
+  '{"batch":4,"batchPerHost":3}',
+];
 
 /** [what, flags, K6_* variables] */
 const CASES: [string, string[], Record<string, string>][] = [
@@ -36,9 +45,11 @@ describe('runner/host: noConnectionReuse and noVUConnectionReuse on real k6 and 
   let server: http.Server;
   let base = '';
   before(async () => {
-    server = http.createServer((req, res) =>
-      res.end(`${req.socket.remotePort} ${req.headers.connection ?? 'none'}`),
-    );
+    server = http.createServer((req, res) => {
+      const answer = () => res.end(`${req.socket.remotePort} ${req.headers.connection ?? 'none'}`);
+      if (req.url === '/slow') setTimeout(answer, 200);
+      else answer();
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -49,6 +60,18 @@ describe('runner/host: noConnectionReuse and noVUConnectionReuse on real k6 and 
       realK6OrSkip(this);
       const run = (engine: 'k6' | 'node') =>
         runLogLines(engine, FIXTURE, ['-e', `BASE=${base}`, ...flags], env);
+      const k6 = await run('k6');
+      assert.equal(k6.code, 0, k6.lines.join('\n'));
+      assert.equal(k6.lines.length, 6, k6.lines.join('\n'));
+      assert.deepEqual(await run('node'), k6);
+    });
+  }
+
+  for (const options of IDLE_CASES) {
+    it(`idle connections kept with options ${options}`, async function () {
+      realK6OrSkip(this);
+      const run = (engine: 'k6' | 'node') =>
+        runLogLines(engine, IDLE_FIXTURE, ['-e', `BASE=${base}`, '-e', `OPTIONS=${options}`]);
       const k6 = await run('k6');
       assert.equal(k6.code, 0, k6.lines.join('\n'));
       assert.equal(k6.lines.length, 6, k6.lines.join('\n'));

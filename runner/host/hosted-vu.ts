@@ -12,6 +12,7 @@ import {
 } from '../script/errors.js';
 import { underBatchLimits } from './batch-limits.js';
 import { failedHop, HttpEngine } from './http-engine.js';
+import type { IdleLimits } from './go-connection-pool.js';
 import { warmHttpPath } from './http-warmup.js';
 import type { GrpcEngine } from './grpc-engine.js';
 import { loadScript, type ScriptBundle } from '../script/load-script.js';
@@ -70,6 +71,8 @@ export interface VuConfig {
   insecureSkipTLSVerify?: boolean;
   userAgent?: string;
   noConnectionReuse?: boolean;
+  /** How many idle connections the VU keeps open (k6's batch and batchPerHost). */
+  idleLimits?: IdleLimits;
   /** The run's shared exec.instance numbers (INSTANCE_STATS); a VU made alone counts only itself. */
   instanceStats?: SharedArrayBuffer;
   /** --secret-source secrets by source name (k6/secrets). */
@@ -217,6 +220,7 @@ class HostedVu implements Vu {
       insecureSkipTLSVerify: config.insecureSkipTLSVerify,
       noConnectionReuse: config.noConnectionReuse,
       userAgent: config.userAgent,
+      idleLimits: config.idleLimits,
     });
     this.workerInit = {
       scriptPath: config.scriptPath,

@@ -1,14 +1,13 @@
-// The main-thread side of a VU's HTTP: one undici Agent per VU (k6 gives every VU its own transport,
-// so keep-alive connections are never shared between VUs), k6's timing breakdown measured from
+// The main-thread side of a VU's HTTP: one connection pool per VU (go-connection-pool.ts: k6 gives
+// every VU its own transport, so keep-alive connections are never shared between VUs), k6's timing breakdown measured from
 // undici's handler callbacks and diagnostics channels, redirects followed hop by hop (each hop is
 // its own http_reqs sample in k6), a per-VU cookie jar, and bytes counted on the sockets.
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import net, { type Socket } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
-import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import type { Agent as UndiciAgent, buildConnector, Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import {
   ZERO_TIMINGS,
   type HopTimings,
@@ -33,6 +32,7 @@ import { withoutPassword } from '../bridge/url-credentials.js';
 import { systemRootsContext } from './system-roots.js';
 import { goTlsError, verifyAsGo } from './tls-errors.js';
 import { statusLineRefusal } from './go-status-line.js';
+import { GoConnectionPool, type Connection, type IdleLimits } from './go-connection-pool.js';
 
 /**
  * undici parses responses with llhttp, WebAssembly. At V8's default tiering budget, V8 optimises its
@@ -43,13 +43,6 @@ import { statusLineRefusal } from './go-status-line.js';
  * 200-300 responses, which a short run never makes. Set before the first connection compiles llhttp.
  */
 setFlagsFromString('--wasm-tiering-budget=1000000000');
-
-/**
- * undici's Agent alone, not its index: the index loads fetch, the mock agent, the cache interceptor
- * and the rest of undici's 110 files, which was most of a run's module graph at start (130-300 ms
- * under load, `loadlab version` included). undici 7 has no `exports` map, so the file is reachable.
- */
-const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
 interface SocketInfo {
   connectMs: number;
@@ -236,11 +229,33 @@ class HopHandler implements Dispatcher.DispatchHandler {
   }
 }
 
+/** A request with nothing set but its method, URL and body (a 5 s timeout): for the engine's own exchanges. */
+export function bareRequest(method: string, url: string, body: string | null = null): WireRequest {
+  return {
+    id: 0,
+    method,
+    url,
+    headers: [],
+    body,
+    timeoutMs: 5_000,
+    maxRedirects: 0,
+    cookies: [],
+    responseType: 'text',
+    nameTag: undefined,
+    userTags: undefined,
+    expect: undefined,
+    jar: 0,
+    digest: false,
+  };
+}
+
 export interface HttpEngineOptions {
   insecureSkipTLSVerify?: boolean;
   userAgent?: string;
   /** k6's noConnectionReuse: a connection per request, each asked to close. */
   noConnectionReuse?: boolean;
+  /** How many connections stay open idle (k6's batch and batchPerHost options): k6's defaults if unset. */
+  idleLimits?: IdleLimits;
 }
 
 /** A dial the options refused (blacklistIPs), with k6's error, code and Go's words for the log line. */
@@ -330,7 +345,7 @@ export function classifyError(err: Error & { code?: string }): {
 }
 
 export class HttpEngine {
-  private readonly agent: UndiciAgent;
+  private readonly connections: GoConnectionPool;
   /** The VU's jar (http.cookieJar(), emptied every iteration). */
   readonly jar = new CookieJar();
   /** Jars the script made (`new http.CookieJar()`), by the id the VU gave each; created on first use. */
@@ -341,12 +356,15 @@ export class HttpEngine {
   private readonly sockets = new Set<Socket>();
 
   constructor(private readonly opts: HttpEngineOptions = {}) {
-    this.agent = new Agent({
-      keepAliveTimeout: 60_000,
-      // k6 sets no limit of its own: Go's Transport default holds (undici's is 16 KiB).
-      maxHeaderSize: GO_MAX_RESPONSE_HEADER_BYTES,
-      connect: (connectOpts, cb) => this.dial(connectOpts, cb),
-    });
+    this.connections = new GoConnectionPool(
+      {
+        keepAliveTimeout: 60_000,
+        // k6 sets no limit of its own: Go's Transport default holds (undici's is 16 KiB).
+        maxHeaderSize: GO_MAX_RESPONSE_HEADER_BYTES,
+      },
+      (connectOpts, cb) => this.dial(connectOpts, cb),
+      opts.idleLimits,
+    );
   }
 
   /**
@@ -632,7 +650,9 @@ export class HttpEngine {
     return new Promise<WireHop>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
+      const connection: Connection = this.connections.take(parsed.origin);
       const handler: HopHandler = new HopHandler(req.responseType === 'none', (err) => {
+        this.connections.putBack(connection, err ? 'failed' : this.opts.noConnectionReuse ? 'close' : 'read');
         if (timer) clearTimeout(timer);
         this.inflight.delete(handler);
         if (handler.socket) this.account(handler.socket);
@@ -713,9 +733,8 @@ export class HttpEngine {
         }, req.timeoutMs);
       }
       try {
-        this.agent.dispatch(
+        connection.client.dispatch(
           {
-            origin: parsed.origin,
             path: target,
             method,
             headers,
@@ -741,7 +760,7 @@ export class HttpEngine {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy();
+    await this.connections.destroy();
   }
 }
 

@@ -7,7 +7,7 @@
 // loopback, through an engine of its own: no sample, no byte count, no cookie of the run sees it.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { HttpEngine } from './http-engine.js';
+import { bareRequest, HttpEngine } from './http-engine.js';
 
 const ANSWER = 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok';
 
@@ -44,22 +44,7 @@ export async function warmUpExchange(): Promise<void> {
       ['GET', null],
       ['POST', 'x'],
     ] as const) {
-      await engine.request({
-        id: 0,
-        method,
-        url,
-        headers: [],
-        body,
-        timeoutMs: 5_000,
-        maxRedirects: 0,
-        cookies: [],
-        responseType: 'text',
-        nameTag: undefined,
-        userTags: undefined,
-        expect: undefined,
-        jar: 0,
-        digest: false,
-      });
+      await engine.request(bareRequest(method, url, body));
     }
   } finally {
     await engine.close();

@@ -9,6 +9,7 @@ import type { MetricsEngine } from '../metrics/index.js';
 import { DEFAULT_DNS, dnsConfigOf, runResolver } from '../host/dns-resolver.js';
 import { useHostsOption } from '../host/hosts-option.js';
 import { useBlocklistOptions } from '../host/blocklists.js';
+import { K6_IDLE_LIMITS } from '../host/go-connection-pool.js';
 import { dnsTtlMs } from '../options/dns-ttl.js';
 import type { SecretRedactor } from '../options/secret-sources.js';
 import type { Output, Sample } from '../contracts.js';
@@ -62,7 +63,7 @@ export class VuFactory {
   /** HTTP-affecting options reach the VUs once the script's options are known (VU 0 reads them). */
   private readonly httpOptions: Pick<
     VuConfig,
-    'systemTags' | 'userAgent' | 'insecureSkipTLSVerify' | 'noConnectionReuse'
+    'systemTags' | 'userAgent' | 'insecureSkipTLSVerify' | 'noConnectionReuse' | 'idleLimits'
   > = {};
   /** k6/data's SharedArrays: the first VU to make one shares it with every VU started after it. */
   private readonly sharedArrays = new Map<string, SharedArrayBuffer>();
@@ -104,6 +105,14 @@ export class VuFactory {
     if (typeof testOptions.userAgent === 'string') this.httpOptions.userAgent = testOptions.userAgent;
     if (testOptions.insecureSkipTLSVerify === true) this.httpOptions.insecureSkipTLSVerify = true;
     if (testOptions.noConnectionReuse === true) this.httpOptions.noConnectionReuse = true;
+    // k6 hands batch and batchPerHost to Go's transport as its idle-connection limits.
+    this.httpOptions.idleLimits = {
+      maxIdle: typeof testOptions.batch === 'number' ? testOptions.batch : K6_IDLE_LIMITS.maxIdle,
+      maxIdlePerHost:
+        typeof testOptions.batchPerHost === 'number'
+          ? testOptions.batchPerHost
+          : K6_IDLE_LIMITS.maxIdlePerHost,
+    };
     // One resolver for the run, as k6's Runner has (a bad ttl was refused with the options).
     runResolver.configure(dnsConfigOf(testOptions.dns, (t) => dnsTtlMs(t) ?? DEFAULT_DNS.ttlMs));
     // And one hosts table (a bad one was refused with the options).
