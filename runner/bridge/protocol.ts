@@ -2,7 +2,7 @@
 // HTTP goes over its own port so the worker can block on it with Atomics.wait + receiveMessageOnPort.
 import { HTTP_TIMING_KEYS } from '@loadlab/k6-format/http-timings';
 import type { WsOpenCall } from './websocket-wire.js';
-import type { GrpcOp } from './grpc-protocol.js';
+import type { GrpcEvent, GrpcOp } from './grpc-protocol.js';
 import type { SampleBatch } from './sample-batch.js';
 
 /** Slots of the Int32Array over the VU's SharedArrayBuffer. */
@@ -98,7 +98,9 @@ export type BridgeCall =
   | { jar: JarOp; resetJar: boolean }
   /** k6/net/grpc: answered like a request (grpc), or not at all (grpcAsync: events follow). */
   | { grpc: GrpcOp; resetJar: boolean }
-  | { grpcAsync: GrpcOp; resetJar?: undefined };
+  | { grpcAsync: GrpcOp; resetJar?: undefined }
+  /** http.asyncRequest: answered by an HttpEvent with the same `call` number, the VU not waiting. */
+  | { httpAsync: HttpCall; call: number; resetJar?: undefined };
 
 /** How the body comes back: k6's responseType. 'text' is decoded on the main thread, 'none' dropped. */
 export type ResponseType = 'text' | 'binary' | 'none';
@@ -252,6 +254,16 @@ export const enum Hop {
 
 /** A WireResponse as it crosses to the VU (positions in Res order). */
 export type ResponseTuple = [hops: HopTuple[], sent: number, received: number];
+
+/** The answers to an http.asyncRequest (the `call` of its httpAsync), as events reach a VU. */
+export interface HttpEvent {
+  t: 'http';
+  call: number;
+  answers: ResponseTuple[];
+}
+
+/** What the main thread hands a VU that did not wait for it: k6/net/grpc's events and async HTTP answers. */
+export type HostEvent = GrpcEvent | HttpEvent;
 
 /** ResponseTuple positions. */
 export const enum Res {

@@ -9,12 +9,13 @@ import { realK6OrSkip, runLogLines } from '../testing/log-lines.js';
 
 const FIXTURE = 'runner/modules/fixtures/http-connection-reuse.js';
 const IDLE_FIXTURE = 'runner/modules/fixtures/http-idle-connections.js';
-/** The options of each idle-connections case: k6's defaults, then batch and batchPerHost set. */
-const IDLE_CASES = [
-  '{}',
-  '{"batchPerHost":0}',
-  '{"batch":4,"batchPerHost":0}',
-  '{"batch":4,"batchPerHost":3}',
+/** [the script's options, K6_* variables] of each idle-connections case: k6's defaults, then batch and batchPerHost set. */
+const IDLE_CASES: [string, Record<string, string>][] = [
+  ['{}', {}],
+  ['{"batchPerHost":0}', {}],
+  ['{"batch":4,"batchPerHost":0}', {}],
+  ['{"batch":4,"batchPerHost":3}', {}],
+  ['{}', { K6_BATCH_PER_HOST: '0', K6_BATCH: '5' }],
 ];
 
 /** [what, flags, K6_* variables] */
@@ -67,11 +68,11 @@ describe('runner/host: noConnectionReuse and noVUConnectionReuse on real k6 and 
     });
   }
 
-  for (const options of IDLE_CASES) {
-    it(`idle connections kept with options ${options}`, async function () {
+  for (const [options, env] of IDLE_CASES) {
+    it(`idle connections kept with options ${options} ${JSON.stringify(env)}`, async function () {
       realK6OrSkip(this);
       const run = (engine: 'k6' | 'node') =>
-        runLogLines(engine, IDLE_FIXTURE, ['-e', `BASE=${base}`, '-e', `OPTIONS=${options}`]);
+        runLogLines(engine, IDLE_FIXTURE, ['-e', `BASE=${base}`, '-e', `OPTIONS=${options}`], env);
       const k6 = await run('k6');
       assert.equal(k6.code, 0, k6.lines.join('\n'));
       assert.equal(k6.lines.length, 6, k6.lines.join('\n'));

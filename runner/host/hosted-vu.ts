@@ -27,6 +27,7 @@ import {
   HTTP_FIRST_RESET_JAR,
   type BatchLimits,
   type BridgeCall,
+  type HttpCall,
   type IterationCounts,
   type JarAnswer,
   type JarOp,
@@ -34,6 +35,7 @@ import {
   requestFromTuple,
   responseTuple,
   type RequestTuple,
+  type ResponseTuple,
   type WireRequest,
   type WireResponse,
   type WorkerCommand,
@@ -272,6 +274,10 @@ class HostedVu implements Vu {
       return this.serveHttp(msg[0], reqs);
     }
     if ('batch' in msg) return this.serveHttp(msg.first, msg.batch.map(requestFromTuple), msg.limits);
+    if ('httpAsync' in msg) {
+      this.serveHttpAsync(msg.httpAsync, msg.call);
+      return undefined;
+    }
     if ('grpcAsync' in msg) {
       const op = msg.grpcAsync;
       void this.grpcEngine().then((engine) => engine.post(op));
@@ -322,8 +328,23 @@ class HostedVu implements Vu {
     );
   }
 
+  /**
+   * http.asyncRequest: the answers go back as an event, to the VU's code that asked (an interrupted
+   * iteration's worker is gone, and the code that replaced it never asked).
+   */
+  private serveHttpAsync([first, ...requests]: HttpCall, call: number): void {
+    const code = this.code;
+    void this.serveHttp(first, requests.map(requestFromTuple)).then((answers) => {
+      if (code === this.code && !this.closed) code.hostEvent({ t: 'http', call, answers });
+    });
+  }
+
   /** An HTTP call's requests, after what it asks first (HTTP_FIRST_* bits). */
-  private async serveHttp(first: number, reqs: WireRequest[], limits?: BatchLimits): Promise<unknown> {
+  private async serveHttp(
+    first: number,
+    reqs: WireRequest[],
+    limits?: BatchLimits,
+  ): Promise<ResponseTuple[]> {
     if (first & HTTP_FIRST_RESET_JAR) this.engine.jar.clear();
     if (first & HTTP_FIRST_CLOSE_IDLE) await this.engine.closeIdleConnections();
     let answers: WireResponse[];

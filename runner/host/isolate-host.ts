@@ -6,8 +6,7 @@ import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type IsolatedVm from 'isolated-vm';
 import { ISOLATE_HOST_GLOBAL, ISOLATE_VU_GLOBAL } from '../bridge/isolate-api.js';
-import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
-import type { GrpcEvent } from '../bridge/grpc-protocol.js';
+import type { BridgeCall, HostEvent, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import { ISOLATE_FILENAME } from '../vu/isolate-code.js';
 import { CommandMailbox } from './command-mailbox.js';
 import { IsolateCodeCache } from './isolate-code-cache.js';
@@ -235,9 +234,12 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
       .catch((error: Error) => this.failed(error));
   }
 
-  /** Host events are k6/net/grpc's, a module only a worker-hosted VU builds (vu-host-choice.ts). */
-  hostEvent(event: GrpcEvent): void {
-    throw new Error(`VU ${this.vuId}: a ${event.t} event for a VU isolate, which has no gRPC`);
+  /**
+   * None is sent: scripts with asynchronous code, k6/net/grpc's among them, run on worker-hosted VUs
+   * (vu-host-choice.ts), and these VUs make http.asyncRequest's requests one at a time.
+   */
+  hostEvent(event: HostEvent): void {
+    throw new Error(`VU ${this.vuId}: a ${event.t} event for an isolated-vm VU, which takes none`);
   }
 
   /**

@@ -6,8 +6,7 @@
 // LOADLAB_VU_HOST=shared asks for it by name.
 import { setFlagsFromString } from 'node:v8';
 import type { NativeCallKind } from '../bridge/isolate-api.js';
-import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
-import type { GrpcEvent } from '../bridge/grpc-protocol.js';
+import type { BridgeCall, HostEvent, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import { ISOLATE_FILENAME, isolateCode } from '../vu/isolate-code.js';
 import {
   digestForIsolate,
@@ -239,9 +238,12 @@ class SharedIsolateVuCode implements VuCodeHost {
     if (!this.exited) this.addon.dispatch(this.vu, { command: cmd });
   }
 
-  /** Host events are k6/net/grpc's, a module only a worker-hosted VU builds (vu-host-choice.ts). */
-  hostEvent(event: GrpcEvent): void {
-    throw new Error(`VU ${this.vuId}: a ${event.t} event for a VU isolate, which has no gRPC`);
+  /**
+   * None is sent: scripts with asynchronous code, k6/net/grpc's among them, run on worker-hosted VUs
+   * (vu-host-choice.ts), and these VUs make http.asyncRequest's requests one at a time.
+   */
+  hostEvent(event: HostEvent): void {
+    throw new Error(`VU ${this.vuId}: a ${event.t} event for a shared-isolate VU, which takes none`);
   }
 
   wake(): void {

@@ -1,7 +1,6 @@
 // The main thread's handle on whatever runs a VU's code: a Node worker thread (worker-host.ts) or a
 // bare V8 isolate (isolate-host.ts). host/hosted-vu.ts drives a VU through this and answers its calls.
-import type { GrpcEvent } from '../bridge/grpc-protocol.js';
-import type { BridgeCall, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
+import type { BridgeCall, HostEvent, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerInit } from '../vu/worker-init.js';
 
 /**
@@ -37,7 +36,7 @@ export interface VuCodeHost {
   /** Hands the VU a command; its reply comes back as a 'reply' event. */
   command(cmd: WorkerCommand): void;
   /** An event of the main thread's own (k6/net/grpc streams and async calls). */
-  hostEvent(event: GrpcEvent): void;
+  hostEvent(event: HostEvent): void;
   /**
    * Wakes the VU's sleep, where Atomics.notify on its INTERRUPT slot cannot (a sleep that left a
    * shared isolate: shared-isolate-host.ts). Absent where Atomics.notify does.

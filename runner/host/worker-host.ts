@@ -2,8 +2,7 @@
 // its blocking calls on an HTTP port and sleeps with Atomics.wait on its SIGNAL slot; the answer is
 // posted back and the worker woken with the others answered in the same event-loop turn.
 import { MessageChannel } from 'node:worker_threads';
-import type { GrpcEvent } from '../bridge/grpc-protocol.js';
-import { SIGNAL, type BridgeCall, type WorkerEvent } from '../bridge/protocol.js';
+import { SIGNAL, type BridgeCall, type HostEvent, type WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerThreadInit } from '../vu/worker-init.js';
 import { takeVuThread } from './vu-threads.js';
 import { VuOutOfMemory, type StartVuCode } from './vu-code-host.js';
@@ -63,7 +62,7 @@ export const startWorkerVuCode: StartVuCode = (init, handlers) => {
   });
   return {
     command: (cmd) => worker.postMessage(cmd),
-    hostEvent: (event: GrpcEvent) => events.port1.postMessage(event),
+    hostEvent: (event: HostEvent) => events.port1.postMessage(event),
     async terminate() {
       ended = true;
       await worker.terminate();

@@ -5,9 +5,8 @@
 import { ModuleRegistry } from '../modules/index.js';
 import { TimerQueue } from '../modules/timers/timers.js';
 import { useProtoLoaderAt } from '../modules/worker-host-modules.js';
-import type { GrpcEvent } from '../bridge/grpc-protocol.js';
 import type { IterationView } from '../modules/api/runtime.js';
-import type { WorkerCommand } from '../bridge/protocol.js';
+import type { HostEvent, WorkerCommand } from '../bridge/protocol.js';
 import { iterationView, runLoop, type LoopDeps } from './worker-loop.js';
 import { createVuState } from './vu-state.js';
 import { scriptText } from './script-text.js';
@@ -24,7 +23,7 @@ export interface VuEntry {
   /** One command of the main thread; they come one at a time (never a new one before the reply). */
   handle(msg: WorkerCommand): Promise<void>;
   /** An event the main thread posted on its own (k6/net/grpc streams and async calls). */
-  onHostEvent(event: GrpcEvent): void;
+  onHostEvent(event: HostEvent): void;
   /** A promise the script left rejected with no handler. */
   onUnhandledRejection(reason: unknown): void;
 }
@@ -115,7 +114,7 @@ export function startVu(init: WorkerInit, transport: VuTransport): VuEntry {
 
   return {
     handle,
-    onHostEvent: (event) => rt.onGrpcEvent?.(event),
+    onHostEvent: (event) => (event.t === 'http' ? rt.onHttpEvent?.(event) : rt.onGrpcEvent?.(event)),
     onUnhandledRejection: life.onUnhandledRejection,
   };
 }

@@ -36,7 +36,7 @@ import {
   type ResponseTuple,
 } from '../bridge/protocol.js';
 import { filterSystemTags } from '../bridge/system-tags.js';
-import { callMainThread, flush, flushIfFull, post } from './main-thread-call.js';
+import { callMainThread, flush, flushIfFull, post, sendHttp } from './main-thread-call.js';
 import type { VuState } from './vu-state.js';
 
 /** Custom metrics the script declared, by name. */
@@ -75,6 +75,8 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
   // A sleep: Atomics.wait, or the host's own where that would hold an isolate other VUs share.
   const wait = vu.transport.waitSignal ?? Atomics.wait;
   const buffer = vu.samples;
+  /** The number of the VU's last http.asyncRequest call (its answer's event names it). */
+  let lastHttpCall = 0;
   const initFiles = new InitFiles(init.sharedArrays ?? {}, (key, buffer) =>
     post(vu, { t: 'shared', key, buffer }),
   );
@@ -145,8 +147,8 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       buffer.add(metric, type, contains, value, withSystemTagsFiltered(vu, tags), time);
       flushIfFull(vu);
     },
-    recordHttp(requestId) {
-      buffer.addHttp(requestId, this.baseTags());
+    recordHttp(requestId, tags) {
+      buffer.addHttp(requestId, tags ?? this.baseTags());
       flushIfFull(vu);
     },
     httpSync(reqs: RequestTuple[], limits?: BatchLimits): ResponseTuple[] {
@@ -170,6 +172,14 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       vu.receivedBytes += received;
       return answers;
     },
+    httpPost: vu.transport.receivesHostEvents
+      ? (reqs) => {
+          const call = ++lastHttpCall;
+          sendHttp(vu, reqs, call);
+          return call;
+        }
+      : undefined,
+    onHttpEvent: undefined,
     jarSync(op: JarOp): JarAnswer {
       return callMainThread(vu, { jar: op, resetJar: false }) as JarAnswer;
     },

@@ -11,6 +11,11 @@ export interface VuTransport {
   /** Hands a call to the main thread that has no answer (k6/net/grpc's asynchronous operations). */
   send(message: BridgeCall): void;
   /**
+   * The main thread's events reach this VU (a worker's event port): what a `send` starts can answer.
+   * VUs in isolates get none (a script with asynchronous code runs on workers, host/vu-host-choice.ts).
+   */
+  receivesHostEvents?: boolean;
+  /**
    * Atomics.wait for a host where that would block others (the shared-isolate host's VUs share an
    * isolate: its wait leaves it); woken by the main thread's VuCodeHost.wake(). Absent: Atomics.wait.
    */

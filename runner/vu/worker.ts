@@ -2,8 +2,7 @@
 // ../host/vu-host-choice.ts): waits for its VU's configuration, then runs vu-main.ts over a
 // transport that blocks this thread with Atomics.wait while the main thread does the I/O.
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { GrpcEvent } from '../bridge/grpc-protocol.js';
-import { SIGNAL, type WorkerCommand } from '../bridge/protocol.js';
+import { SIGNAL, type HostEvent, type WorkerCommand } from '../bridge/protocol.js';
 import { startVu } from './vu-main.js';
 import type { VuTransport } from './vu-transport.js';
 import type { VuThreadStart, WorkerThreadInit } from './worker-init.js';
@@ -30,6 +29,7 @@ function portTransport(events: MessagePort, calls: MessagePort, signals: Int32Ar
   return {
     post: (event) => events.postMessage(event),
     send: (message) => calls.postMessage(message),
+    receivesHostEvents: true,
     // Node reports a rejection nobody handled when it processes its tick queue: at the end of the
     // macrotask that left it (the immediate runs after that), or when process._tickCallback() asks
     // (Node's runNextTicks, kept for userland code; 20, 22 and 24 have it). That one first drains
@@ -63,7 +63,7 @@ const port = parentPort!;
 const vu = startVu(init, portTransport(port, init.httpPort, new Int32Array(init.signals)));
 
 // Events of the script's gRPC streams and async calls, run by this thread's event loop.
-init.eventPort.on('message', (event: GrpcEvent) => vu.onHostEvent(event));
+init.eventPort.on('message', (event: HostEvent) => vu.onHostEvent(event));
 init.eventPort.unref();
 process.on('unhandledRejection', vu.onUnhandledRejection);
 port.on('message', (msg: WorkerCommand) => {

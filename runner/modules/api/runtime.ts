@@ -2,7 +2,14 @@
 // (runner/vu/vu-runtime.ts) provides it; tests can provide their own.
 import type { SampleMetadata } from '../../bridge/sample-metadata.js';
 import type { Sample } from '../../contracts.js';
-import type { BatchLimits, JarAnswer, JarOp, RequestTuple, ResponseTuple } from '../../bridge/protocol.js';
+import type {
+  BatchLimits,
+  HttpEvent,
+  JarAnswer,
+  JarOp,
+  RequestTuple,
+  ResponseTuple,
+} from '../../bridge/protocol.js';
 import type { GrpcAnswer, GrpcEvent, GrpcOp } from '../../bridge/grpc-protocol.js';
 import type { PendingWork } from '../../event-loop/pending-work.js';
 import type { IterationView } from '../../bridge/iteration-view.js';
@@ -52,14 +59,21 @@ export interface VuRuntime {
   /**
    * The samples of request `requestId`'s hops (http_reqs, http_req_*, http_req_failed): the main
    * thread builds them from the answer it keeps, each at its hop's end as k6 stamps them, tagged
-   * with baseTags() and the request's own tags (host/http-samples.ts).
+   * with `tags` (baseTags() unless given: an async request's are those of its call) and the request's
+   * own tags (host/http-samples.ts).
    */
-  recordHttp(requestId: number): void;
+  recordHttp(requestId: number, tags?: Record<string, string>): void;
   /**
    * Sends the requests (several for http.batch, under its `limits`) to the main thread and blocks
    * until all answers arrive.
    */
   httpSync(reqs: RequestTuple[], limits?: BatchLimits): ResponseTuple[];
+  /**
+   * http.asyncRequest: sends the requests without blocking; their answers come to `onHttpEvent`
+   * under the call number returned. Undefined where the host hands its VUs no events (isolates').
+   */
+  httpPost: ((reqs: RequestTuple[]) => number) | undefined;
+  onHttpEvent: ((event: HttpEvent) => void) | undefined;
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
   jarSync(op: JarOp): JarAnswer;
   /** Blocks for ms, returns early when the iteration is interrupted. */

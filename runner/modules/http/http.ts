@@ -13,7 +13,7 @@ import {
 import { HTTP_ERROR_CODE } from '../../bridge/http-error-codes.js';
 import { parseDuration } from '@loadlab/k6-format/duration';
 import { Response, type ResponseType } from './http-response.js';
-import type { VuRuntime } from '../api/runtime.js';
+import { InterruptSignal, type VuRuntime } from '../api/runtime.js';
 import { goError } from '../api/go-error.js';
 import { goQueryEscape, goSprint } from '../api/go-values.js';
 import { hasFile, httpFile, multipartBody } from './http-multipart.js';
@@ -83,6 +83,8 @@ interface Prepared {
   params: Params;
   requestBody: string;
   responseType: ResponseType;
+  /** An async request's tags, those of its call (k6 reads them then): a sync one's are read at its answer. */
+  tags?: Record<string, string>;
 }
 
 /** Where a script's CookieJar keeps the id of its jar on the main thread. */
@@ -204,7 +206,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     // sampled nor logged in k6: its iteration ends as interrupted.
     if (res.error) rt.checkInterrupted();
     // The hops' samples are built on the main thread from the answer it keeps (host/http-samples.ts).
-    rt.recordHttp(p.id);
+    rt.recordHttp(p.id, p.tags);
     if (res.error) {
       // Go's error, as k6 logs it or throws it (a GoError), e.g. Get "http://127.0.0.1:1/x": dial
       // tcp 127.0.0.1:1: connect: connection refused. A URL that could not be parsed never reached
@@ -250,6 +252,47 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     const p = prepare(String(method), url, body, params);
     const [answer] = rt.httpSync([p.wire]);
     return finish(p, answer!);
+  }
+
+  /** http.asyncRequest's calls waiting for their answer, by call number. */
+  const awaiting = new Map<number, (answer: ResponseTuple) => void>();
+  rt.onHttpEvent = (event) => awaiting.get(event.call)?.(event.answers[0]!);
+
+  /**
+   * The request goes out while the script runs on; the iteration waits for its answer, as k6's
+   * event loop waits for the callback it registered. Where the host hands its VUs no events (an
+   * isolate runs a script only if it has no asynchronous code), it is made as http.request is, in a microtask.
+   */
+  function asyncRequest(method: string, url: unknown, body?: unknown, params?: unknown): Promise<Response> {
+    const post = rt.httpPost;
+    if (!post) return Promise.resolve().then(() => request(method, url, body, params));
+    let p: Prepared;
+    try {
+      p = { ...prepare(String(method), url, body, params), tags: rt.baseTags() };
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => {
+      let call = 0;
+      const hold = rt.pending.hold(() => awaiting.delete(call));
+      call = post([p.wire]);
+      awaiting.set(call, (answer) => {
+        awaiting.delete(call);
+        rt.countTraffic(answer[Res.sent], answer[Res.received]);
+        hold.run(() => {
+          try {
+            resolve(finish(p, answer));
+          } catch (err) {
+            // An answer cut short by the end of the test ends the iteration, as a sync one does.
+            if (err instanceof InterruptSignal) throw err;
+            // k6 rejects with the Go error itself, which a script prints as its bare message.
+            (err as Error).name = '';
+            reject(err);
+          }
+        });
+        hold.release();
+      });
+    });
   }
 
   type BatchItem =
@@ -377,8 +420,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     patch: (u: unknown, body?: unknown, params?: unknown) => request('PATCH', u, body, params),
     del: (u: unknown, body?: unknown, params?: unknown) => request('DELETE', u, body, params),
     options: (u: unknown, body?: unknown, params?: unknown) => request('OPTIONS', u, body, params),
-    asyncRequest: (m: string, u: unknown, body?: unknown, params?: unknown) =>
-      Promise.resolve().then(() => request(m, u, body, params)),
+    asyncRequest,
     batch,
     expectedStatuses,
     setResponseCallback,
