@@ -1,7 +1,7 @@
 // What the main thread hands a VU isolate (host/isolate-host.ts) and what the isolate's code
 // (vu/isolate/) calls it through: the one global the isolate starts with, taken and deleted by the
 // isolate's first module, so a script never sees it.
-import type { BridgeCall, WorkerEvent } from './protocol.js';
+import type { BridgeCall, HostEvent, WorkerEvent } from './protocol.js';
 
 /** The global the host sets before the isolate's code runs: the code then starts the VU at once. */
 export const ISOLATE_HOST_GLOBAL = '$loadlab';
@@ -44,14 +44,24 @@ export interface NativeVuFunctions {
   hrtime(): [number, number];
   /** Atomics.wait's results; woken by the main thread's VuCodeHost.wake(), not Atomics.notify. */
   wait(array: Int32Array, index: number, expected: number, ms: number): 'ok' | 'not-equal' | 'timed-out';
+  /**
+   * Runs the VU's promise jobs, then takes the reasons of the promises they left rejected with no
+   * handler; null from inside a promise job, where the jobs queued cannot run yet.
+   */
+  rejections(): unknown[] | null;
 }
 
 /** What a VU asks the main thread across the addon, and what it tells it. */
 export type NativeCallKind = 'call' | 'readFile' | 'digest' | 'randomBytes' | 'parseUrl' | 'sourceMap';
 export type NativePostKind = 'post' | 'send' | 'timer';
 
-/** What the main thread hands a VU of the shared-isolate host, after the command: a timer fired. */
-export type NativeDispatch = { command: unknown } | { timer: number };
+/**
+ * What the main thread hands a VU of the shared-isolate host, after the command: an event (an async
+ * call's answer), a timer fired; and what the addon hands it after a turn that left promises rejected
+ * with no handler.
+ */
+export type NativeDispatch =
+  { command: unknown } | { event: HostEvent } | { timer: number } | { rejections: unknown[] };
 
 export interface IsolateHostApi<Init = unknown> {
   /** The VU's configuration (vu/worker-init.ts's WorkerInit). */

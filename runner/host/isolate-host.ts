@@ -235,7 +235,7 @@ class IsolateVuCode implements VuCodeHost, IsolateOwner {
   }
 
   /**
-   * None is sent: scripts with asynchronous code, k6/net/grpc's among them, run on worker-hosted VUs
+   * None is sent: scripts with asynchronous code, k6/net/grpc's among them, run on other hosts
    * (vu-host-choice.ts), and these VUs make http.asyncRequest's requests one at a time.
    */
   hostEvent(event: HostEvent): void {

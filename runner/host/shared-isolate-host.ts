@@ -238,12 +238,9 @@ class SharedIsolateVuCode implements VuCodeHost {
     if (!this.exited) this.addon.dispatch(this.vu, { command: cmd });
   }
 
-  /**
-   * None is sent: scripts with asynchronous code, k6/net/grpc's among them, run on worker-hosted VUs
-   * (vu-host-choice.ts), and these VUs make http.asyncRequest's requests one at a time.
-   */
+  /** http.asyncRequest's answers (k6/net/grpc's events go to worker-hosted VUs alone, vu-host-choice.ts). */
   hostEvent(event: HostEvent): void {
-    throw new Error(`VU ${this.vuId}: a ${event.t} event for a shared-isolate VU, which takes none`);
+    if (!this.exited) this.addon.dispatch(this.vu, { event });
   }
 
   wake(): void {

@@ -1,6 +1,6 @@
 // Which host runs a script's VUs: isolates unless the script needs Node, or Node cannot host them.
 import assert from 'node:assert/strict';
-import { chooseVuHost, vuHostEnvError, workerOnlyReason } from './vu-host-choice.js';
+import { asyncCodeReason, chooseVuHost, vuHostEnvError, workerOnlyReason } from './vu-host-choice.js';
 import { loadIsolatedVm } from './isolate-host.js';
 import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 
@@ -12,7 +12,7 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
     assert.equal(workerOnlyReason(bundle(code, ['k6', 'k6/http'])), undefined);
   });
 
-  it('names why a script needs a worker: a Node-bound module, WebCrypto, a thrown literal, async code', () => {
+  it('names why a script needs a worker: a Node-bound module, WebCrypto, a thrown literal, a promise module', () => {
     assert.ok(NODE_BOUND_MODULES.includes('k6/net/grpc') && PROMISE_MODULES.includes('k6/experimental/csv'));
     for (const module of NODE_BOUND_MODULES)
       assert.equal(workerOnlyReason(bundle('', ['k6', module])), `the script imports ${module}`);
@@ -26,8 +26,6 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
       workerOnlyReason(bundle('throw "bad"')),
       'the script may throw a value that is not an Error',
     );
-    for (const code of ['async function f() {}', 'await x', 'new Promise(r)', 'p.then (f)'])
-      assert.equal(workerOnlyReason(bundle(code)), 'the script has asynchronous code', code);
     for (const module of ['k6/experimental/fs', 'k6/experimental/csv', 'k6/secrets'])
       assert.equal(
         workerOnlyReason(bundle('', [module])),
@@ -35,6 +33,14 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
       );
     // k6/crypto's hashes are served in the isolate
     assert.equal(workerOnlyReason(bundle('crypto.sha256("x", "hex")', ['k6/crypto'])), undefined);
+  });
+
+  it("names asynchronous code, which isolated-vm's VUs cannot run (the shared host's and workers can)", () => {
+    for (const code of ['async function f() {}', 'await x', 'new Promise(r)', 'p.then (f)']) {
+      assert.equal(asyncCodeReason(bundle(code)), 'the script has asynchronous code', code);
+      assert.equal(workerOnlyReason(bundle(code)), undefined, code);
+    }
+    assert.equal(asyncCodeReason(bundle('sleep(1)')), undefined);
   });
 
   it('workers when asked for, and when Node runs with its startup snapshot (isolated-vm crashes against it)', async () => {

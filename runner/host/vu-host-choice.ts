@@ -1,7 +1,7 @@
 // What runs a script's VUs, when the script needs nothing of Node's that an isolate lacks: threads that
 // share V8 isolates, ten VUs to an isolate (shared-isolate-host.ts, the runner's own addon); where the
-// addon cannot be built or loaded, a bare V8 isolate each (isolate-host.ts, isolated-vm); else, and for
-// scripts that need Node, a Node worker each (worker-host.ts). LOADLAB_VU_HOST=shared|isolate|worker
+// addon cannot be built or loaded, a bare V8 isolate each (isolate-host.ts, isolated-vm) for scripts
+// without asynchronous code; else, and for scripts that need Node, a Node worker each (worker-host.ts). LOADLAB_VU_HOST=shared|isolate|worker
 // asks for one; the line saying which host runs and why is given to the caller to log.
 import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 import type { ScriptBundle } from '../script/load-script.js';
@@ -30,8 +30,7 @@ const PROMISING = new Set<string>(PROMISE_MODULES);
 /**
  * Why this script needs a worker host, or undefined. Besides the Node-bound modules: WebCrypto is
  * Node's, and so is Response.html()'s parser; a thrown literal's frames come from an inspector
- * session (vu/thrown-values.ts); an unhandled rejection is heard of through Node's process event,
- * which an isolate has no twin of.
+ * session (vu/thrown-values.ts); the modules whose calls return promises are built on workers only.
  */
 export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   const module = (bundle.k6Imports ?? []).find((name) => NODE_BOUND.has(name));
@@ -43,7 +42,15 @@ export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   // Response.html() parses with k6/html's parser (cheerio, a Node package).
   if (/\.\s*html\s*\(/.test(code)) return 'the script parses HTML (Response.html())';
   if (mayThrowNonErrors(code)) return 'the script may throw a value that is not an Error';
-  if (bundle.topLevelAwait || /\basync\b|\bawait\b|\bPromise\b|\.then\s*\(/.test(code))
+  return undefined;
+}
+
+/**
+ * Why isolated-vm's VUs cannot run this script (workers can, and the shared-isolate host): a promise
+ * left rejected with no handler must be heard of, and isolated-vm tells of none.
+ */
+export function asyncCodeReason(bundle: ScriptBundle): string | undefined {
+  if (bundle.topLevelAwait || /\basync\b|\bawait\b|\bPromise\b|\.then\s*\(/.test(bundle.code))
     return 'the script has asynchronous code';
   return undefined;
 }
@@ -102,6 +109,11 @@ export async function chooseVuHost(
       };
     sharedFailed = `the runner's VU host addon cannot be used on Node ${process.version} (${failed.message.split('\n')[0]}; scripts/setup.sh installs the build tools)`;
   }
+  const asyncCode = asyncCodeReason(bundle);
+  if (asyncCode)
+    return sharedFailed
+      ? { ...worker(`${asyncCode}, and ${sharedFailed}`), degraded: true }
+      : worker(`${asyncCode} (LOADLAB_VU_HOST=isolate)`);
   const lib = loadIsolatedVm();
   if (lib instanceof Error) {
     const why = lib.message.split('\n')[0];

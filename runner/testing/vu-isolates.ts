@@ -30,3 +30,9 @@ export const VU_HOSTS: readonly (readonly [host: string, env: Readonly<Record<st
   ['isolates', ISOLATE_HOST_ENV],
   ['workers', WORKER_HOST_ENV],
 ];
+
+/** The hosts that run scripts with asynchronous code (isolated-vm's hears of no unhandled rejection). */
+export const ASYNC_HOSTS: readonly (readonly [host: string, env: Readonly<Record<string, string>>])[] = [
+  ['shared isolates', SHARED_HOST_ENV],
+  ['workers', WORKER_HOST_ENV],
+];

@@ -11,8 +11,9 @@ export interface VuTransport {
   /** Hands a call to the main thread that has no answer (k6/net/grpc's asynchronous operations). */
   send(message: BridgeCall): void;
   /**
-   * The main thread's events reach this VU (a worker's event port): what a `send` starts can answer.
-   * VUs in isolates get none (a script with asynchronous code runs on workers, host/vu-host-choice.ts).
+   * The main thread's events reach this VU (a worker's event port, the shared-isolate host's
+   * dispatches): what a `send` starts can answer. isolated-vm's VUs get none (a script with
+   * asynchronous code runs elsewhere, host/vu-host-choice.ts).
    */
   receivesHostEvents?: boolean;
   /**

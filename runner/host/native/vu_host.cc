@@ -26,6 +26,10 @@
 #include <uv.h>
 #include <v8.h>
 
+#ifdef __linux__
+#include <pthread.h>
+#endif
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -295,6 +299,10 @@ struct Vu {
   std::atomic<bool> entered{false};
   // Under `mutex`: the main thread asked for V8's code cache (codeCache()).
   bool cacheWanted = false;
+  // Its thread's: the VU's promise jobs (its context's own queue), and the promises it left rejected
+  // with no handler since its last report, with their reasons.
+  v8::MicrotaskQueue* microtasks = nullptr;
+  std::vector<std::pair<v8::Global<v8::Promise>, v8::Global<Value>>> rejected;
 };
 
 // Marks a stretch of the VU's JavaScript.
@@ -404,7 +412,17 @@ void YieldIfAsked(Isolate* isolate, Vu* vu) {
 
 // Every 10 ms: a group whose isolate was held the whole tick while others waited is asked to yield,
 // and one held by a VU that must end is interrupted.
+// Names this thread for top, perf and /proc (15 characters at most): Linux only.
+void NameThread(const char* name) {
+#ifdef __linux__
+  pthread_setname_np(pthread_self(), name);
+#else
+  (void)name;
+#endif
+}
+
 void Watchdog() {
+  NameThread("loadlab watch");
   while (!host->exiting) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     std::lock_guard<std::mutex> lock(host->groupsMutex);
@@ -433,6 +451,29 @@ size_t NearHeapLimit(void* data, size_t current, size_t initial) {
   return current + initial / 2;
 }
 
+// Where an isolate keeps its group (Isolate::GetData).
+constexpr uint32_t kGroupSlot = 0;
+
+// V8 tells of a promise rejected with no handler, and of a handler added to one later: the VU whose
+// thread holds the isolate keeps the first until its next report (as Node keeps them until the end of
+// its tick) and forgets it on the second.
+void OnPromiseReject(v8::PromiseRejectMessage message) {
+  Local<v8::Promise> promise = message.GetPromise();
+  Isolate* isolate = promise->GetIsolate();
+  Vu* vu = static_cast<Group*>(isolate->GetData(kGroupSlot))->current;
+  if (vu == nullptr) return;
+  if (message.GetEvent() == v8::kPromiseRejectWithNoHandler) {
+    vu->rejected.emplace_back(v8::Global<v8::Promise>(isolate, promise),
+                              v8::Global<Value>(isolate, message.GetValue()));
+  } else if (message.GetEvent() == v8::kPromiseHandlerAddedAfterReject) {
+    for (auto it = vu->rejected.begin(); it != vu->rejected.end(); ++it)
+      if (it->first == promise) {
+        vu->rejected.erase(it);
+        break;
+      }
+  }
+}
+
 void MakeIsolate(Group* group) {
   Isolate::CreateParams params;
   group->allocator.reset(v8::ArrayBuffer::Allocator::NewDefaultAllocator());
@@ -445,7 +486,9 @@ void MakeIsolate(Group* group) {
     host->platform->RegisterIsolate(isolate, &group->delegate);
   }
   Isolate::Initialize(isolate, params);
+  isolate->SetData(kGroupSlot, group);
   isolate->AddNearHeapLimitCallback(NearHeapLimit, group);
+  isolate->SetPromiseRejectCallback(OnPromiseReject);
   group->isolate = isolate;
   std::lock_guard<std::mutex> lock(host->groupsMutex);
   host->groups.push_back(group);
@@ -587,6 +630,27 @@ void NativeWait(const FunctionCallbackInfo<Value>& info) {
   info.GetReturnValue().Set(String::NewFromUtf8(isolate, result).ToLocalChecked());
 }
 
+// The reasons of the promises the VU left rejected with no handler, taken.
+Local<v8::Array> TakeRejected(Isolate* isolate, Vu* vu) {
+  std::vector<Local<Value>> reasons;
+  for (auto& entry : vu->rejected) reasons.push_back(entry.second.Get(isolate));
+  vu->rejected.clear();
+  return v8::Array::New(isolate, reasons.data(), reasons.size());
+}
+
+// rejections(): runs the VU's promise jobs, then takes what they left rejected with no handler; null
+// from inside a promise job, where the jobs queued cannot run yet.
+void NativeRejections(const FunctionCallbackInfo<Value>& info) {
+  Isolate* isolate = info.GetIsolate();
+  Vu* vu = VuOf(info);
+  if (vu->microtasks->IsRunningMicrotasks()) {
+    info.GetReturnValue().SetNull();
+    return;
+  }
+  vu->microtasks->PerformCheckpoint(isolate);
+  info.GetReturnValue().Set(TakeRejected(isolate, vu));
+}
+
 Local<Object> Natives(Isolate* isolate, Local<Context> context, Vu* vu) {
   Local<External> data = External::New(isolate, vu);
   Local<Object> natives = Object::New(isolate);
@@ -600,6 +664,7 @@ Local<Object> Natives(Isolate* isolate, Local<Context> context, Vu* vu) {
   set("post", NativePost);
   set("hrtime", NativeHrtime);
   set("wait", NativeWait);
+  set("rejections", NativeRejections);
   return natives;
 }
 
@@ -648,6 +713,22 @@ void SendCodeCache(Isolate* isolate, Local<Context> context, Vu* vu) {
   if (size > 0) memcpy(buffer->GetBackingStore()->Data(), cache->data, size);
   std::unique_ptr<Bytes> value = Serialize(isolate, context, buffer);
   if (value) Deliver(Message{vu, "codeCache", std::move(value), false, ""});
+}
+
+// Hands the VU what its last turn left rejected with no handler, in a dispatch of its own
+// ({ rejections }), as Node reports them at the end of a tick; false if that failed.
+bool ReportRejected(Isolate* isolate, Vu* vu, Local<Context> context, Local<v8::Function> dispatch) {
+  while (!vu->rejected.empty()) {
+    HandleScope handles(isolate);
+    Local<Object> report = Object::New(isolate);
+    if (report->Set(context, Text(isolate, "rejections"), TakeRejected(isolate, vu)).IsNothing()) return false;
+    Local<Value> argument = report;
+    InScript running(vu);
+    if (dispatch->Call(context, v8::Undefined(isolate), 1, &argument).IsEmpty()) return false;
+    vu->microtasks->PerformCheckpoint(isolate);
+    if (vu->terminating) return false;
+  }
+  return true;
 }
 
 // Runs the VU's code in its context, then its dispatches until it is closed or must end; the reason
@@ -708,14 +789,18 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
     Local<Value> value;
     if (caught.HasTerminated() || vu->terminating || !Deserialize(isolate, context, *task).ToLocal(&value))
       return failed();
-    InScript running(vu);
-    if (dispatch->Call(context, v8::Undefined(isolate), 1, &value).IsEmpty()) return failed();
-    microtasks->PerformCheckpoint(isolate);
-    if (caught.HasTerminated() || vu->terminating) return failed();
+    {
+      InScript running(vu);
+      if (dispatch->Call(context, v8::Undefined(isolate), 1, &value).IsEmpty()) return failed();
+      microtasks->PerformCheckpoint(isolate);
+    }
+    if (caught.HasTerminated() || vu->terminating || !ReportRejected(isolate, vu, context, dispatch))
+      return failed();
   }
 }
 
 void RunVu(Vu* vu) {
+  NameThread("loadlab VU");
   Group* group = vu->group;
   ParkIfExiting();
   if (vu->terminating) ReportExit(vu, "terminated");  // ended before it began
@@ -737,12 +822,16 @@ void RunVu(Vu* vu) {
       std::unique_ptr<v8::MicrotaskQueue> microtasks =
           v8::MicrotaskQueue::New(isolate, v8::MicrotasksPolicy::kExplicit);
       Local<Context> context = Context::New(isolate, nullptr, {}, {}, {}, microtasks.get());
+      vu->microtasks = microtasks.get();
       if (context.IsEmpty()) {
         reason = vu->terminating ? "terminated" : "V8 could not make the VU's context";
       } else {
         Context::Scope contextScope(context);
         reason = RunInContext(isolate, vu, context, microtasks.get());
       }
+      // Its handles go with the isolate's lock held; the queue goes with this scope.
+      vu->rejected.clear();
+      vu->microtasks = nullptr;
       // A termination asked for this VU and not yet seen must not reach the next VU to run.
       isolate->CancelTerminateExecution();
     }

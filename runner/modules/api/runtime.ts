@@ -70,7 +70,7 @@ export interface VuRuntime {
   httpSync(reqs: RequestTuple[], limits?: BatchLimits): ResponseTuple[];
   /**
    * http.asyncRequest: sends the requests without blocking; their answers come to `onHttpEvent`
-   * under the call number returned. Undefined where the host hands its VUs no events (isolates').
+   * under the call number returned. Undefined where the host hands its VUs no events (isolated-vm's).
    */
   httpPost: ((reqs: RequestTuple[]) => number) | undefined;
   onHttpEvent: ((event: HttpEvent) => void) | undefined;

@@ -1,6 +1,6 @@
 // http.asyncRequest on real k6 v1.3 and on the runner (fixtures/http-async-request.js): the same log
 // lines (requests in flight together, a refused one's warning and rejection, the iteration waiting
-// for a request left in flight) and the same samples and tags.
+// for a request left in flight) on each host that runs asynchronous code, and the same samples and tags.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { realK6OrSkip, runLogLines } from '../../testing/log-lines.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
 import { startInfluxCapture, type InfluxCapture } from '../../testing/influx-capture.js';
 import { explain, sideBySide } from '../../testing/side-by-side.js';
+import { ASYNC_HOSTS } from '../../testing/vu-isolates.js';
 
 const FIXTURE = 'runner/modules/fixtures/http-async-request.js';
 
@@ -33,16 +34,18 @@ describe('runner/modules k6/http: http.asyncRequest, as k6 v1.3', function () {
     await influx?.close();
   });
 
-  it('logs what k6 logs: requests in flight together, a refused one warned of or rejected', async function () {
-    realK6OrSkip(this);
-    const k6 = await runLogLines('k6', FIXTURE, ['-e', `BASE=${base}`]);
-    assert.equal(k6.code, 0, k6.lines.join('\n'));
-    assert.ok(
-      k6.lines.some((l) => l.includes('together: 200 200, two connections')),
-      k6.lines.join('\n'),
-    );
-    assert.deepEqual(await runLogLines('node', FIXTURE, ['-e', `BASE=${base}`]), k6);
-  });
+  for (const [host, env] of ASYNC_HOSTS) {
+    it(`logs what k6 logs on ${host}: requests in flight together, a refused one warned of or rejected`, async function () {
+      realK6OrSkip(this);
+      const k6 = await runLogLines('k6', FIXTURE, ['-e', `BASE=${base}`]);
+      assert.equal(k6.code, 0, k6.lines.join('\n'));
+      assert.ok(
+        k6.lines.some((l) => l.includes('together: 200 200, two connections')),
+        k6.lines.join('\n'),
+      );
+      assert.deepEqual(await runLogLines('node', FIXTURE, ['-e', `BASE=${base}`], env), k6);
+    });
+  }
 
   it('writes the samples and tags k6 writes', async function () {
     realK6OrSkip(this);

@@ -260,8 +260,9 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
 
   /**
    * The request goes out while the script runs on; the iteration waits for its answer, as k6's
-   * event loop waits for the callback it registered. Where the host hands its VUs no events (an
-   * isolate runs a script only if it has no asynchronous code), it is made as http.request is, in a microtask.
+   * event loop waits for the callback it registered. Where the host hands its VUs no events
+   * (isolated-vm's, which run a script only without asynchronous code), it is made as http.request
+   * is, in a microtask.
    */
   function asyncRequest(method: string, url: unknown, body?: unknown, params?: unknown): Promise<Response> {
     const post = rt.httpPost;

@@ -36,10 +36,27 @@ function start(): void {
   takeHost();
   const native = host.native;
   const started: { vu?: VuEntry } = {};
-  // The shared-isolate host hands commands and timers to `dispatch`, and its sleeps leave the isolate.
+  // The shared-isolate host hands commands, events and timers to `dispatch`, the addon the rejections
+  // a turn left unhandled; its sleeps leave the isolate.
   const dispatch =
-    native && completeNativeHost(host, native, (command) => started.vu!.handle(command as WorkerCommand));
-  if (native) transport.waitSignal = native.wait;
+    native &&
+    completeNativeHost(host, native, {
+      command: (command) => started.vu!.handle(command as WorkerCommand),
+      event: (event) => started.vu!.onHostEvent(event),
+      rejection: (reason) => started.vu!.onUnhandledRejection(reason),
+    });
+  if (native) {
+    transport.waitSignal = native.wait;
+    transport.receivesHostEvents = true;
+    // The addon reports a turn's rejections once its promise jobs ran: a turn later, they are in.
+    transport.rejectionsReported = () => host.timer.apply(undefined, [0]);
+    transport.reportRejectionsNow = () => {
+      const reasons = native.rejections();
+      if (reasons === null) return false;
+      for (const reason of reasons) started.vu!.onUnhandledRejection(reason);
+      return true;
+    };
+  }
   // The source map stays on the main thread until an error needs it (isolate-api.ts).
   Object.defineProperty(host.init.bundle, 'sourceMap', { get: () => host.sourceMap() });
   const vu = startVu(host.init, transport);

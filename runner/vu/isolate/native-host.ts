@@ -12,6 +12,7 @@ import type {
   NativeDispatch,
   NativeVuFunctions,
 } from '../../bridge/isolate-api.js';
+import type { HostEvent } from '../../bridge/protocol.js';
 
 /** An error the main thread answered with, as it was thrown there (its name and message). */
 interface ThrownAnswer {
@@ -39,14 +40,22 @@ function blocking<A extends unknown[], R>(run: (...args: A) => R): HostReference
   };
 }
 
+/** What the VU does with what is dispatched to it. */
+export interface NativeHandlers {
+  command(command: unknown): Promise<void>;
+  event(event: HostEvent): void;
+  /** A promise the VU left rejected with no handler (the addon reports them after each turn). */
+  rejection(reason: unknown): void;
+}
+
 /**
  * Completes `host` (the data and natives the shared-isolate host gave) into the API the VU's code
- * uses, and returns what runs the main thread's dispatches: `handle` takes a command.
+ * uses, and returns what runs the main thread's and the addon's dispatches.
  */
 export function completeNativeHost(
   host: IsolateHostApi,
   native: NativeVuFunctions,
-  handle: (command: unknown) => Promise<void>,
+  handle: NativeHandlers,
 ): (dispatch: NativeDispatch) => void {
   const call = callOf(native);
   const timers = new Map<number, () => void>();
@@ -82,8 +91,12 @@ export function completeNativeHost(
       const fire = timers.get(dispatch.timer);
       timers.delete(dispatch.timer);
       fire?.();
+    } else if ('event' in dispatch) {
+      handle.event(dispatch.event);
+    } else if ('rejections' in dispatch) {
+      for (const reason of dispatch.rejections) handle.rejection(reason);
     } else {
-      void handle(dispatch.command);
+      void handle.command(dispatch.command);
     }
   };
 }
