@@ -1,12 +1,13 @@
 // The shared-isolate VU host (shared-isolate-host.ts, native/vu_host.cc) seen from outside: scripts see
-// k6's global scope in it, a VU that computes without a call to the host does not stop the others of its
-// isolate, and one that runs out of memory is lost alone.
+// k6's global scope in it, async code runs in it with its rejections reported as k6 reports them, a VU
+// that computes without a call to the host does not stop the others of its isolate, and one that runs
+// out of memory is lost alone.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runLoadlab } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip, RUNNER } from '../testing/log-lines.js';
 import { assertVuLoopsOn, assertVuLostAlone } from '../testing/vu-out-of-memory.js';
-import { SHARED_HOST_ENV } from '../testing/vu-isolates.js';
+import { ASYNC_HOSTS, SHARED_HOST_ENV } from '../testing/vu-isolates.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
@@ -30,6 +31,19 @@ describe('runner/host: VUs sharing V8 isolates (the default host)', function () 
         `time="${/time="([^"]+)"/.exec(bad.stderr)?.[1]}" level=error msg="LOADLAB_VUS_PER_ISOLATE must be a whole number from 1 to 1000, not '0'"`,
       ],
     );
+  });
+
+  it('fixtures/shared-async.js: async code shares isolates; a rejection is its own VU’s iteration error, as on k6', async function () {
+    const k6 = realK6OrSkip(this);
+    const script = join(FIXTURES, 'shared-async.js');
+    const note = await runLoadlab(['-v', '-q', '--summary-mode=disabled', script]);
+    assert.match(note.stderr, /level=debug msg="VUs share V8 isolates, 10 per isolate"/);
+    // The VUs end their iterations in whatever order the timers and threads give: compared sorted.
+    const expected = logLines(k6, script).sort();
+    assert.equal(expected.filter((l) => l.includes('Uncaught (in promise) Error: left by VU 3')).length, 2);
+    // The workers run async code too, and end such an iteration alike.
+    for (const [host, env] of ASYNC_HOSTS)
+      assert.deepEqual(logLines(RUNNER, script, [], 0, env).sort(), expected, host);
   });
 
   it('fixtures/script-globals.js: the script sees the global names real k6 gives it', function () {

@@ -58,7 +58,7 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
   const signals = vu.signals;
   const instanceStats = vu.instanceStats;
   const source = text.source;
-  /** An iteration's first unhandled rejection, where the host reports them (worker threads). */
+  /** An iteration's first unhandled rejection, where the host reports them (workers, shared isolates). */
   const rejections = new UnhandledRejections();
   const rejectionsReported = vu.transport.rejectionsReported?.bind(vu.transport);
   const reportRejectionsNow = vu.transport.reportRejectionsNow?.bind(vu.transport);
@@ -206,16 +206,41 @@ export function createLifecycle({ vu, rt, text, registry, timers, declared }: Li
       // The throw is the iteration's error: a rejection it also left must not become the next one's.
       return whenRejectionsReported(() => endIteration(start, err));
     }
-    if (value && typeof (value as Promise<unknown>).then === 'function') {
-      return Promise.resolve(value).then(
-        () => afterModules(() => whenRejectionsReported(() => afterTimers(start))),
-        (err: unknown) => {
-          stopAsyncWork(err instanceof InterruptSignal);
-          return afterModules(() => endIteration(start, err, true));
-        },
-      );
-    }
+    if (value && typeof (value as Promise<unknown>).then === 'function') return afterBody(value, start);
     return whenRejectionsReported(() => afterTimers(start));
+  }
+
+  /**
+   * Ends an async iteration once its body settles, or sooner: a promise it leaves rejected with no
+   * handler, or a callback of its that throws, while the body still awaits ends it then, its timers
+   * stopped, as k6's event loop ends it (the body's promise is left pending).
+   */
+  function afterBody(body: unknown, start: number): Promise<LoopIterationResult> {
+    return new Promise((resolve, reject) => {
+      let ended = false;
+      const end = (next: () => LoopIterationResult | Promise<LoopIterationResult>) => {
+        if (ended) return;
+        ended = true;
+        asyncWork.watch(undefined);
+        Promise.resolve().then(next).then(resolve, reject);
+      };
+      asyncWork.watch(() => {
+        const failure = asyncWork.takeFailure();
+        if (!failure) return;
+        end(() => {
+          stopAsyncWork();
+          return afterModules(() => endIteration(start, failure.error));
+        });
+      });
+      Promise.resolve(body).then(
+        () => end(() => afterModules(() => whenRejectionsReported(() => afterTimers(start)))),
+        (err: unknown) =>
+          end(() => {
+            stopAsyncWork(err instanceof InterruptSignal);
+            return afterModules(() => endIteration(start, err, true));
+          }),
+      );
+    });
   }
 
   /** Lets modules end what the iteration opened (k6/browser's context) before the iteration ends. */
