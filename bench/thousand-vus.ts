@@ -2,7 +2,8 @@
 // doing `http.get` + `check` + `sleep(1)` for 20 s against a local target, on real k6 and on the
 // runner, alternating (the first of each round alternates too). For each run: the command's wall
 // time, its peak RSS and the iterations it made; then the medians and the runner/k6 ratios.
-// BENCH_ROUNDS (default 3), BENCH_VUS (default 1000), BENCH_SECONDS (default 20), BENCH_LOADLAB
+// BENCH_ROUNDS (default 3), BENCH_VUS (default 1000), BENCH_SECONDS (default 20), BENCH_ASYNC=1 (the
+// iteration an async function awaiting http.asyncRequest), BENCH_LOADLAB
 // (another checkout's bin/loadlab.js), BENCH_SPLIT (N: also the runner as N processes at once, each
 // with its share of the VUs, the ceiling of a host that spreads VUs over N threads; lib/split-runs.ts).
 // Needs a real k6. Bounded: each run is killed after its
@@ -31,13 +32,21 @@ if (!k6) {
 }
 const loadlab = benchLoadlab();
 
+/** BENCH_ASYNC=1: the same test as an async function awaiting http.asyncRequest, as k6's docs write it. */
+const ASYNC = process.env.BENCH_ASYNC === '1';
+const ITERATION = ASYNC
+  ? `export default async function () {
+  check(await http.asyncRequest('GET', __ENV.URL), { 'status is 200': (r) => r.status === 200 });
+  sleep(1);
+}`
+  : `export default function () {
+  check(http.get(__ENV.URL), { 'status is 200': (r) => r.status === 200 });
+  sleep(1);
+}`;
 const SCRIPT = `import http from 'k6/http';
 import { check, sleep } from 'k6';
 export const options = { vus: ${VUS}, duration: '${SECONDS}s' };
-export default function () {
-  check(http.get(__ENV.URL), { 'status is 200': (r) => r.status === 200 });
-  sleep(1);
-}
+${ITERATION}
 `;
 
 /** `split`: the runner as SPLIT processes at once (BENCH_SPLIT). */
@@ -57,7 +66,7 @@ try {
   const script = join(dir, 'thousand.js');
   await writeFile(script, SCRIPT);
   console.log(
-    `${VUS} VUs, http.get + check + sleep(1), ${SECONDS} s; target ${target.url}; runner ${loadlab}`,
+    `${VUS} VUs, ${ASYNC ? 'await http.asyncRequest' : 'http.get'} + check + sleep(1), ${SECONDS} s; target ${target.url}; runner ${loadlab}`,
   );
   console.log(`real k6: ${k6}; load average before: ${load()}`);
   const runs: Record<Engine, Run[]> = { k6: [], runner: [], split: [] };
