@@ -9,13 +9,17 @@ import { realK6OrSkip, runLogLines } from '../testing/log-lines.js';
 
 const FIXTURE = 'runner/modules/fixtures/http-connection-reuse.js';
 const IDLE_FIXTURE = 'runner/modules/fixtures/http-idle-connections.js';
-/** [the script's options, K6_* variables] of each idle-connections case: k6's defaults, then batch and batchPerHost set. */
+/**
+ * [the script's options, K6_* variables] of each idle-connections case: k6's defaults, then batch and
+ * batchPerHost set. Not compared: a batch that runs fewer requests at once than it has, with fewer
+ * idle connections kept than that (batch 4, batchPerHost 0): there each request starts as another
+ * ends, and whether Go's transport has put that one back yet is a race, which real k6 ran both ways.
+ */
 const IDLE_CASES: [string, Record<string, string>][] = [
   ['{}', {}],
   ['{"batchPerHost":0}', {}],
-  ['{"batch":4,"batchPerHost":0}', {}],
   ['{"batch":4,"batchPerHost":3}', {}],
-  ['{}', { K6_BATCH_PER_HOST: '0', K6_BATCH: '5' }],
+  ['{}', { K6_BATCH_PER_HOST: '0' }],
 ];
 
 /** [what, flags, K6_* variables] */
