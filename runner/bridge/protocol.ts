@@ -90,6 +90,8 @@ export type HttpCall = [first: number, ...requests: RequestTuple[]];
  * flight, each taking the next one in order, and at most `perHost` of them to one host (0: no limit).
  */
 export type BatchLimits = [workers: number, perHost: number];
+/** k6's batch and batchPerHost when neither is set (its flags' defaults). */
+export const K6_BATCH_DEFAULTS: Readonly<BatchLimits> = [20, 6];
 /** Sent on the HTTP port by a blocked VU (resetJar: as in HttpCall). */
 export type BridgeCall =
   | HttpCall

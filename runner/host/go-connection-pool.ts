@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type { buildConnector, Client as UndiciClient } from 'undici';
+import { K6_BATCH_DEFAULTS } from '../bridge/protocol.js';
 
 /** undici's Client file alone, as http-engine.ts loads its Agent (the index loads all of undici). */
 const Client = createRequire(import.meta.url)('undici/lib/dispatcher/client.js') as typeof UndiciClient;
@@ -22,8 +23,11 @@ export interface IdleLimits {
   maxIdlePerHost: number;
 }
 
-/** k6's defaults: batch 20, batchPerHost 6. */
-export const K6_IDLE_LIMITS: IdleLimits = { maxIdle: 20, maxIdlePerHost: 6 };
+/** k6's defaults: its batch and batchPerHost defaults. */
+export const K6_IDLE_LIMITS: IdleLimits = {
+  maxIdle: K6_BATCH_DEFAULTS[0],
+  maxIdlePerHost: K6_BATCH_DEFAULTS[1],
+};
 
 /** One connection: an undici Client dispatched one request at a time, and the socket it holds now. */
 export interface Connection {

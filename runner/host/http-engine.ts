@@ -1,7 +1,8 @@
 // The main-thread side of a VU's HTTP: one connection pool per VU (go-connection-pool.ts: k6 gives
-// every VU its own transport, so keep-alive connections are never shared between VUs), k6's timing breakdown measured from
-// undici's handler callbacks and diagnostics channels, redirects followed hop by hop (each hop is
-// its own http_reqs sample in k6), a per-VU cookie jar, and bytes counted on the sockets.
+// every VU its own transport, so keep-alive connections are never shared between VUs), k6's timing
+// breakdown measured from undici's handler callbacks and diagnostics channels, redirects followed
+// hop by hop (each hop is its own http_reqs sample in k6), a per-VU cookie jar, and bytes counted on
+// the sockets.
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import net, { type Socket } from 'node:net';

@@ -410,8 +410,6 @@ void YieldIfAsked(Isolate* isolate, Vu* vu) {
   if (group->yieldAsked.exchange(false) && group->waiting > 0) LetOneIn(isolate, vu, true);
 }
 
-// Every 10 ms: a group whose isolate was held the whole tick while others waited is asked to yield,
-// and one held by a VU that must end is interrupted.
 // Names this thread for top, perf and /proc (15 characters at most): Linux only.
 void NameThread(const char* name) {
 #ifdef __linux__
@@ -421,6 +419,8 @@ void NameThread(const char* name) {
 #endif
 }
 
+// Every 10 ms: a group whose isolate was held the whole tick while others waited is asked to yield,
+// and one held by a VU that must end is interrupted.
 void Watchdog() {
   NameThread("loadlab watch");
   while (!host->exiting) {
@@ -733,7 +733,7 @@ bool ReportRejected(Isolate* isolate, Vu* vu, Local<Context> context, Local<v8::
 
 // Runs the VU's code in its context, then its dispatches until it is closed or must end; the reason
 // it ended ('' closed, 'terminated', 'oom', or an error's text).
-std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::MicrotaskQueue* microtasks) {
+std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context) {
   v8::TryCatch caught(isolate);
   auto failed = [&]() -> std::string {
     if (vu->outOfMemory) return "oom";
@@ -754,7 +754,7 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
     if (!Compiled(isolate, vu->group).ToLocal(&script)) return failed();
     InScript running(vu);
     if (script->BindToCurrentContext()->Run(context).IsEmpty()) return failed();
-    microtasks->PerformCheckpoint(isolate);
+    vu->microtasks->PerformCheckpoint(isolate);
     if (caught.HasTerminated() || vu->terminating) return failed();
   }
   Local<Value> entry;
@@ -792,7 +792,7 @@ std::string RunInContext(Isolate* isolate, Vu* vu, Local<Context> context, v8::M
     {
       InScript running(vu);
       if (dispatch->Call(context, v8::Undefined(isolate), 1, &value).IsEmpty()) return failed();
-      microtasks->PerformCheckpoint(isolate);
+      vu->microtasks->PerformCheckpoint(isolate);
     }
     if (caught.HasTerminated() || vu->terminating || !ReportRejected(isolate, vu, context, dispatch))
       return failed();
@@ -835,7 +835,7 @@ void RunVu(Vu* vu) {
         reason = vu->terminating ? "terminated" : "V8 could not make the VU's context";
       } else {
         Context::Scope contextScope(context);
-        reason = RunInContext(isolate, vu, context, microtasks.get());
+        reason = RunInContext(isolate, vu, context);
       }
       // Its handles go with the isolate's lock held; the queue goes with this scope.
       vu->rejected.clear();

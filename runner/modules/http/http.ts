@@ -4,6 +4,7 @@ import { withoutPassword } from '../../bridge/url-credentials.js';
 import {
   DEFAULT_EXPECTED,
   Hop,
+  K6_BATCH_DEFAULTS,
   Res,
   type BatchLimits,
   type JarOp,
@@ -312,7 +313,10 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
       return prepare('GET', r, null, undefined);
     });
     // k6's defaults when neither option is set (its flags' defaults): 20 requests at once, 6 per host.
-    const limits: BatchLimits = [opt<number>('batch', 20), opt<number>('batchPerHost', 6)];
+    const limits: BatchLimits = [
+      opt<number>('batch', K6_BATCH_DEFAULTS[0]),
+      opt<number>('batchPerHost', K6_BATCH_DEFAULTS[1]),
+    ];
     const answers = rt.httpSync(
       prepared.map((p) => p.wire),
       limits,
