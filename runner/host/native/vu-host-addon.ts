@@ -86,20 +86,28 @@ function nodeDir(env: NodeJS.ProcessEnv): string | undefined {
   return candidates.find((dir) => dir !== undefined && headersOfThisNode(dir));
 }
 
+/**
+ * The line of a failed build's output that says what failed: the compiler's first error, a tool not
+ * found, make's failed target, else node-gyp's own account ("`make` failed with exit code: 2"),
+ * which says little.
+ */
+export function buildFailure(output: string): string {
+  const lines = output.split('\n').map((line) => line.trim());
+  const own = lines.filter((line) => line !== '' && !line.startsWith('gyp '));
+  const telling = own.find((line) => /\berror:|No such file or directory|not found/i.test(line));
+  const make = own.find((line) => line.startsWith('make: ***'));
+  const gyp = lines.find((line) => line.startsWith('gyp ERR! stack Error:'));
+  return telling ?? make ?? gyp?.slice('gyp ERR! stack '.length) ?? own[0] ?? 'the build failed';
+}
+
 function run(file: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(file, args, { cwd, maxBuffer: 16 << 20, timeout: 300_000 }, (error, stdout, stderr) => {
-      if (error)
-        reject(
-          new Error(
-            `${String(stderr || stdout)
-              .trim()
-              .split('\n')
-              .slice(-8)
-              .join('\n')}`,
-          ),
-        );
-      else resolve(stdout);
+      if (error) {
+        const output = `${String(stdout)}\n${String(stderr)}`;
+        const tail = output.trim().split('\n').slice(-8).join('\n');
+        reject(new Error(`${buildFailure(output)}\n${tail}`));
+      } else resolve(stdout);
     });
   });
 }
