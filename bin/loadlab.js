@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-node-snapshot
+#!/usr/bin/env node
 // The lab's `loadlab` command (package.json's bin, `npm run loadlab`, run-k6.sh's Node engine). There are
 // two bins of that name on purpose: runner/bin/loadlab.js is @loadlab/runner's own, what a user who
 // installs the runner alone gets; this one is the same command line with the report's live web dashboard

@@ -39,8 +39,7 @@ export interface RunOptions {
 
 /**
  * The command line of `run` with `args` on an engine: real k6 (realK6()), or the runner's
- * bin/loadlab.js (`loadlab`, default this checkout's) under a Node without its startup snapshot,
- * which isolated-vm, the VUs' host, needs (runner/host/isolate-host.ts).
+ * bin/loadlab.js (`loadlab`, default this checkout's) under this Node.
  */
 export function engineCommand(
   engine: 'node' | 'k6',
@@ -52,7 +51,7 @@ export function engineCommand(
     if (!k6) throw new Error(NO_REAL_K6);
     return [k6, ['run', ...args]];
   }
-  return [process.execPath, ['--no-node-snapshot', loadlab, 'run', ...args]];
+  return [process.execPath, [loadlab, 'run', ...args]];
 }
 
 function spawnCollecting(command: string, args: string[], opts: RunOptions): Promise<RunResult> {

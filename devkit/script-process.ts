@@ -71,8 +71,8 @@ export function startScript(script: string, options: ScriptOptions = {}): Script
  */
 export function childEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   // TMPDIR: the test run's own temporary folder (devkit/temp-folder.mocha.ts), removed at its end.
-  // LOADLAB_VU_HOST: a test run that asked for the worker host (node-lines on a Node without
-  // isolated-vm) has every runner it starts use it, instead of each warning that it had to.
+  // LOADLAB_VU_HOST: a test run that asked for the worker host (node-lines on a Node the VU host
+  // addon cannot be built for) has every runner it starts use it, instead of each warning that it had to.
   const inherited: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '' };
   for (const name of ['TMPDIR', 'LOADLAB_VU_HOST'])
     if (process.env[name]) inherited[name] = process.env[name];

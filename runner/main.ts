@@ -3,7 +3,7 @@ import { parseRunArgs, UsageError } from './cli/args.js';
 import { GLOBAL_FLAGS, ROOT_HELP, RUN_HELP, versionLine } from './cli/help.js';
 import { RunController, runTest, EXIT } from './run/run.js';
 import { logLine } from './run/console.js';
-import { exitAfterSettling } from './host/isolate-exit.js';
+import { exitNow } from './host/process-exit.js';
 
 /** How Go's os.Signal prints the signals k6 stops on. */
 const GO_SIGNAL_NAMES: Partial<Record<NodeJS.Signals, string>> = {
@@ -66,13 +66,13 @@ export async function main(argv: string[]): Promise<number> {
   const controller = new RunController();
   let signals = 0;
   // As k6: the first signal stops the run gracefully (its line comes at the end); the second ends
-  // the process at once, after k6's line (and the VU isolates' threads, see host/isolate-exit.ts).
+  // the process at once, after k6's line.
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;
     const name = GO_SIGNAL_NAMES[signal] ?? signal;
     if (signals > 1) {
       process.stderr.write(logLine('error', 'Aborting k6 in response to signal', { sig: name }));
-      void exitAfterSettling(EXIT.externalAbort);
+      exitNow(EXIT.externalAbort);
       return;
     }
     controller.requestStop('signal', name);

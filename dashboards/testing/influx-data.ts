@@ -74,7 +74,6 @@ export async function streamSuiteRuns(influxUrl: string, db: string, runs = RUNS
       const result = await run(
         process.execPath,
         [
-          '--no-node-snapshot',
           'bin/loadlab.js',
           'run',
           r.bundle,

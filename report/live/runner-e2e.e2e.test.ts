@@ -69,7 +69,6 @@ describe('live dashboard during a real Node runner run (e2e)', function () {
     const child = startProcess(
       process.execPath,
       [
-        '--no-node-snapshot',
         join(REPO, 'bin', 'loadlab.js'),
         'run',
         bundle,

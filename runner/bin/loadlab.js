@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-node-snapshot
+#!/usr/bin/env node
 // @loadlab/runner's own `loadlab` command, what a user who installs the runner package alone gets. The
 // lab's bin/loadlab.js is a second bin of the same name on purpose: the same command line with the
 // report's live web dashboard plugged in, which this package cannot import. In the installed package the

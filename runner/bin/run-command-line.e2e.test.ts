@@ -1,11 +1,9 @@
-// The runner's process ends by itself once a run is over: no timer, socket or VU isolate is left to
-// hold it. runCommandLine() still exits explicitly if one is (host/isolate-exit.ts), which hid two such
-// timers: the scenario's gracefulStop wait, left running when the VUs ended first, and the deadline of
-// an interrupt the VU had obeyed; and VU 0's isolate, disposed as it went back to wait for a command.
-// LOADLAB_DEBUG_EXIT makes that explicit exit say what held it. The command line leaves the VUs'
-// isolates and sockets to its exit (leaveVusToExit()): there the same setting names any timer still
-// pending as it ends the process, and says when the exit waited for an isolate disposed just before
-// (the throwaway isolate that checks the code cache was, which cost a 1-VU run 100 ms of its end).
+// The runner's process ends by itself once a run is over: no timer or socket is left to hold it.
+// runCommandLine() still exits explicitly if one is (host/process-exit.ts), which hid two such timers:
+// the scenario's gracefulStop wait, left running when the VUs ended first, and the deadline of an
+// interrupt the VU had obeyed. LOADLAB_DEBUG_EXIT makes that explicit exit say what held it. The
+// command line leaves the VUs' sockets to its exit (leaveVusToExit()): there the same setting names any
+// timer still pending as it ends the process.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +17,6 @@ const HEAD = `import http from 'k6/http';\nimport { sleep } from 'k6';\nimport e
 /** Each shape of a run's end, with the exit code k6 gives it. */
 const ENDINGS: { name: string; code: number; script: string }[] = [
   {
-    // Shorter than the exit's quiet time after a disposed isolate: nothing may have been disposed.
     name: 'one iteration of one VU',
     code: 0,
     script: `export const options = { vus: 1, iterations: 1 };

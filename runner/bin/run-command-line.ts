@@ -1,6 +1,6 @@
 // Runs `loadlab` with this process's arguments and exits with its code, whatever handles are left open.
 import { main } from '../main.js';
-import { exitWith, leaveVusToExit } from '../host/isolate-exit.js';
+import { exitWith, leaveVusToExit } from '../host/process-exit.js';
 
 export async function runCommandLine(): Promise<void> {
   let code: number;
@@ -15,6 +15,6 @@ export async function runCommandLine(): Promise<void> {
     process.exit(1);
   }
   // Worker threads and sockets are closed: the process ends by itself, or explicitly if a lingering
-  // handle would hold it (host/isolate-exit.ts).
+  // handle would hold it (host/process-exit.ts).
   exitWith(code);
 }

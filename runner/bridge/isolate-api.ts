@@ -1,18 +1,12 @@
-// What the main thread hands a VU isolate (host/isolate-host.ts) and what the isolate's code
-// (vu/isolate/) calls it through: the one global the isolate starts with, taken and deleted by the
-// isolate's first module, so a script never sees it.
+// What the main thread hands a VU's context in a shared isolate (host/shared-isolate-host.ts) and what
+// the isolate's code (vu/isolate/) calls it through: the one global the context starts with, taken
+// and deleted by the isolate's first module, so a script never sees it.
 import type { BridgeCall, HostEvent, WorkerEvent } from './protocol.js';
 
 /** The global the host sets before the isolate's code runs: the code then starts the VU at once. */
 export const ISOLATE_HOST_GLOBAL = '$loadlab';
 /** The global the isolate's code sets for the host: its VuEntry (vu-main.ts). */
 export const ISOLATE_VU_GLOBAL = '$loadlabVu';
-
-/** isolated-vm's Reference as the isolate sees it: a function of the main thread's, called across. */
-export interface HostReference<A extends unknown[], R> {
-  applySyncPromise(receiver: undefined, args: A, options?: { arguments?: { copy?: true } }): R;
-  apply(receiver: undefined, args: A, options?: { result?: { promise?: true; copy?: true } }): Promise<R>;
-}
 
 /** A file open() and k6/experimental/fs read in init: the whole file, shared, or why not. */
 export type HostFileAnswer =
@@ -34,8 +28,8 @@ export interface HostUrlParts {
 }
 
 /**
- * The shared-isolate addon's functions in a VU's context (host/native/vu_host.cc), which the isolate's
- * code builds the rest of IsolateHostApi over (vu/isolate/native-host.ts).
+ * The addon's functions in a VU's context (host/native/vu_host.cc), which the isolate's code builds
+ * the rest of IsolateHostApi over (vu/isolate/native-host.ts).
  */
 export interface NativeVuFunctions {
   /** Blocks this VU (not its isolate's others) until the main thread answers: [ok, answer]. */
@@ -63,25 +57,29 @@ export type NativePostKind = 'post' | 'send' | 'timer';
 export type NativeDispatch =
   { command: unknown } | { event: HostEvent } | { timer: number } | { rejections: unknown[] };
 
-export interface IsolateHostApi<Init = unknown> {
+/** What the host sets on the context's global, besides the addon's functions. */
+export interface IsolateHostData<Init = unknown> {
   /** The VU's configuration (vu/worker-init.ts's WorkerInit). */
   init: Init;
   /** performance.timeOrigin of the main thread: the isolate's clock reads are relative to it. */
   timeOrigin: number;
   /** The process's working folder (path.resolve of a relative path). */
   cwd: string;
-  post(event: WorkerEvent): void;
-  send(message: BridgeCall): void;
-  /** A blocking call: the answer is an ExternalCopy the isolate receives as a plain value. */
-  call: HostReference<[BridgeCall], unknown>;
-  /** The VU's next command (a WorkerCommand), once the main thread has one; null: no more. */
-  next: HostReference<[], unknown>;
-  /** isolated-vm's clock, read in the isolate's own thread: libuv's hrtime, as process.hrtime(). */
-  lib: { hrtime(): [number, number] };
   /** The same instant as process.hrtime() and as the main thread's performance.now(). */
   clockBase: { seconds: number; nanoseconds: number; perfNow: number };
+  native: NativeVuFunctions;
+}
+
+/** The host as the VU's code uses it: its data, and functions made of the addon's natives. */
+export interface IsolateHostApi<Init = unknown> extends IsolateHostData<Init> {
+  post(event: WorkerEvent): void;
+  send(message: BridgeCall): void;
+  /** A blocking call to the main thread: its answer. */
+  call(message: BridgeCall): unknown;
+  /** The isolate's thread's clock: libuv's hrtime, as process.hrtime(). */
+  hrtime(): [number, number];
   /** Resolves after `ms` (0: after one turn of the main thread's event loop). */
-  timer: HostReference<[number], void>;
+  timer(ms: number): Promise<void>;
   readFile(absPath: string): HostFileAnswer;
   /** A hash (or an HMAC when `key` is given) by its OpenSSL name. */
   digest(algorithm: string, data: Uint8Array, key?: Uint8Array): Uint8Array;
@@ -93,6 +91,4 @@ export interface IsolateHostApi<Init = unknown> {
   sourceMap(): string | undefined;
   /** Throws a TypeError for what the WHATWG URL parser refuses. */
   parseUrl(input: string, base?: string): HostUrlParts;
-  /** Set by the shared-isolate host, which hands the isolate only the data above and these. */
-  native?: NativeVuFunctions;
 }

@@ -10,11 +10,7 @@ import { NO_REAL_K6, realK6 } from '../../devkit/real-k6.js';
 const INHERITED = { cwd: REPO, env: { ...process.env } };
 
 async function loadlab(...args: string[]) {
-  const r = await runCommand(
-    process.execPath,
-    ['--no-node-snapshot', `${REPO}bin/loadlab.js`, ...args],
-    INHERITED,
-  );
+  const r = await runCommand(process.execPath, [`${REPO}bin/loadlab.js`, ...args], INHERITED);
   return { code: r.code, out: r.stdout, err: r.stderr };
 }
 

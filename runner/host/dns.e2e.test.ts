@@ -105,11 +105,7 @@ describe('runner/host name resolution on real k6 and the runner', function () {
     writeFileSync(resolvConf, 'nameserver 127.0.0.1\n');
     try {
       const onK6 = await runIn(resolvConf, k6, port);
-      const onRunner = await runIn(
-        resolvConf,
-        [process.execPath, '--no-node-snapshot', 'bin/loadlab.js'],
-        port,
-      );
+      const onRunner = await runIn(resolvConf, [process.execPath, 'bin/loadlab.js'], port);
       assert.equal(onK6.code, 0);
       assert.ok(
         onK6.lines.some((l) => l.includes('served status=200 remote_ip=127.0.0.1')),

@@ -1,5 +1,5 @@
-// A k6 VU for the Node runner: a V8 isolate (isolate-host.ts) or, where isolated-vm cannot run, a
-// worker thread (worker-host.ts) runs the bundled script with k6's synchronous API; this side owns
+// A k6 VU for the Node runner: a context in a shared V8 isolate (shared-isolate-host.ts) or a worker
+// thread (worker-host.ts) runs the bundled script with k6's synchronous API; this side owns
 // the VU's HTTP transport and answers the VU's blocking calls. See ../vu/README.md.
 import { fileURLToPath } from 'node:url';
 import type { IterationView } from '../bridge/iteration-view.js';
@@ -48,7 +48,7 @@ import { HttpSampleBook } from './http-samples.js';
 import { HTTP_ERROR_CODE } from '../bridge/http-error-codes.js';
 import { VuOutOfMemory, type StartVuCode, type VuCodeHost } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
-import { leftToExit } from './isolate-exit.js';
+import { leftToExit } from './process-exit.js';
 
 export { loadScript, ScriptError, ScriptLoadError, UncaughtInInitError, UncaughtInPromiseError };
 export { closeWarmVuThreads, warmVuThreads } from './vu-threads.js';

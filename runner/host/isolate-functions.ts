@@ -1,6 +1,5 @@
-// The main thread's functions a VU isolate calls, whichever host runs it (isolate-host.ts wraps them
-// in isolated-vm's callbacks, shared-isolate-host.ts answers them across its addon): they close over
-// nothing of one VU.
+// The main thread's functions a VU isolate calls besides the bridge's (shared-isolate-host.ts answers
+// them across its addon): they close over nothing of one VU.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { HostFileAnswer, HostUrlParts } from '../bridge/isolate-api.js';
 import { readFileShared } from '../bridge/read-file.js';

@@ -1,8 +1,7 @@
-// V8's code cache of the VU isolates' bundle, kept on disk from one run to the next. The cache a run
-// makes in memory (isolate-code-cache.ts) holds what the first VU compiled by the end of its init;
-// what an iteration runs (the loop, k6/http, check, the metrics) every VU still compiled on its own
-// at its first iteration: a quarter of a VU isolate's start (`perf` of 250 VUs). Made again at a
-// run's end in a VU that ran, the cache holds that too, and the next run's VUs start from it.
+// V8's code cache of the VU isolates' bundle, kept on disk from one run to the next. Without it, what an
+// iteration runs (the loop, k6/http, check, the metrics) every isolate compiled on its own at its
+// first iteration: a quarter of a VU isolate's start (`perf` of 250 VUs). Made at a run's end in a VU
+// that ran (shared-isolate-host.ts), the cache holds that too, and the next run's isolates start from it.
 // Like Node's compile cache, it lives in the temporary folder, unless LOADLAB_CODE_CACHE names another
 // folder or is `off`. One file per bundle, Node version and CPU; V8 rejects a cache made under other
 // V8 flags itself. The file is read only from a folder that only its user can write, and a digest
@@ -70,7 +69,7 @@ function readWhole(dir: string, file: string): ArrayBuffer | undefined {
     const bytes = readFileSync(file);
     const payload = bytes.subarray(DIGEST_BYTES);
     if (payload.length === 0 || !digest(payload).equals(bytes.subarray(0, DIGEST_BYTES))) return undefined;
-    return new Uint8Array(payload).buffer; // a copy the size of the cache, for isolated-vm's ExternalCopy
+    return new Uint8Array(payload).buffer; // the cache's bytes alone: the addon takes a whole ArrayBuffer
   } catch {
     return undefined;
   }

@@ -1,9 +1,8 @@
 // VUs that share V8 isolates (native/vu_host.cc): each VU is a thread with its own context, a group of
 // them (LOADLAB_VUS_PER_ISOLATE, default 10) shares one isolate, and a VU blocked in a call to this
 // thread or in a sleep leaves the isolate to the others. The VU's code is the isolate bundle
-// isolated-vm's host runs (vu/isolate/entry.ts completes its host API over the addon's natives), and
-// this side answers the same calls as isolate-host.ts. The default host (vu-host-choice.ts);
-// LOADLAB_VU_HOST=shared asks for it by name.
+// (vu/isolate/entry.ts completes its host API over the addon's natives). The default host
+// (vu-host-choice.ts); LOADLAB_VU_HOST=shared asks for it by name.
 import { setFlagsFromString } from 'node:v8';
 import type { NativeCallKind } from '../bridge/isolate-api.js';
 import type { BridgeCall, HostEvent, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';

@@ -24,7 +24,6 @@ describe('runner/host: a short run leaves no background work to the exit', funct
       const r = await runCommand(
         process.execPath,
         [
-          '--no-node-snapshot',
           '--import',
           join(FIXTURES, 'report-cjs-lexer.mjs'),
           '--trace-wasm-compilation-times',

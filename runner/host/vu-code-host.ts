@@ -1,5 +1,5 @@
 // The main thread's handle on whatever runs a VU's code: a Node worker thread (worker-host.ts) or a
-// bare V8 isolate (isolate-host.ts). host/hosted-vu.ts drives a VU through this and answers its calls.
+// context in a shared V8 isolate (shared-isolate-host.ts). host/hosted-vu.ts drives a VU through this and answers its calls.
 import type { BridgeCall, HostEvent, WorkerCommand, WorkerEvent } from '../bridge/protocol.js';
 import type { WorkerInit } from '../vu/worker-init.js';
 

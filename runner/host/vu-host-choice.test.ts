@@ -1,7 +1,6 @@
-// Which host runs a script's VUs: isolates unless the script needs Node, or Node cannot host them.
+// Which host runs a script's VUs: shared isolates unless the script needs Node, or the addon cannot be had.
 import assert from 'node:assert/strict';
-import { asyncCodeReason, chooseVuHost, vuHostEnvError, workerOnlyReason } from './vu-host-choice.js';
-import { loadIsolatedVm } from './isolate-host.js';
+import { chooseVuHost, vuHostEnvError, workerOnlyReason } from './vu-host-choice.js';
 import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 
 const bundle = (code: string, k6Imports: string[] = []) => ({ code, scriptDir: '/tmp', k6Imports });
@@ -35,20 +34,14 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
     assert.equal(workerOnlyReason(bundle('crypto.sha256("x", "hex")', ['k6/crypto'])), undefined);
   });
 
-  it("names asynchronous code, which isolated-vm's VUs cannot run (the shared host's and workers can)", () => {
-    for (const code of ['async function f() {}', 'await x', 'new Promise(r)', 'p.then (f)']) {
-      assert.equal(asyncCodeReason(bundle(code)), 'the script has asynchronous code', code);
+  it('asynchronous code needs no worker: the shared isolates run it', () => {
+    for (const code of ['async function f() {}', 'await x', 'new Promise(r)', 'p.then (f)'])
       assert.equal(workerOnlyReason(bundle(code)), undefined, code);
-    }
-    assert.equal(asyncCodeReason(bundle('sleep(1)')), undefined);
   });
 
-  it('workers when asked for, and when Node runs with its startup snapshot (isolated-vm crashes against it)', async () => {
+  it('workers when asked for', async () => {
     const worker = await chooseVuHost(bundle('sleep(1)'), { LOADLAB_VU_HOST: 'worker' });
     assert.deepEqual([worker.name, worker.reason], ['worker', 'LOADLAB_VU_HOST=worker']);
-    const refused = loadIsolatedVm([]);
-    assert.ok(refused instanceof Error);
-    assert.equal(refused.message, 'Node was started without --no-node-snapshot');
   });
 
   it('LOADLAB_VU_HOST and LOADLAB_VUS_PER_ISOLATE: one line for a value that cannot be used', () => {
@@ -60,7 +53,11 @@ describe('runner/host/vu-host-choice: isolates or workers', () => {
       assert.equal(vuHostEnvError(ok), undefined, JSON.stringify(ok));
     assert.equal(
       vuHostEnvError({ LOADLAB_VU_HOST: 'threads' }),
-      "LOADLAB_VU_HOST must be one of isolate, shared, worker, not 'threads'",
+      "LOADLAB_VU_HOST must be one of shared, worker, not 'threads'",
+    );
+    assert.equal(
+      vuHostEnvError({ LOADLAB_VU_HOST: 'isolate' }),
+      "LOADLAB_VU_HOST must be one of shared, worker, not 'isolate'",
     );
     for (const bad of ['0', '1001', '2.5', '-1', 'ten', ' 4'])
       assert.equal(

@@ -1,17 +1,16 @@
-// What runs a script's VUs, when the script needs nothing of Node's that an isolate lacks: threads that
-// share V8 isolates, ten VUs to an isolate (shared-isolate-host.ts, the runner's own addon); where the
-// addon cannot be built or loaded, a bare V8 isolate each (isolate-host.ts, isolated-vm) for scripts
-// without asynchronous code; else, and for scripts that need Node, a Node worker each (worker-host.ts). LOADLAB_VU_HOST=shared|isolate|worker
-// asks for one; the line saying which host runs and why is given to the caller to log.
+// What runs a script's VUs: threads that share V8 isolates, ten VUs to an isolate (shared-isolate-host.ts,
+// the runner's own addon), when the script needs nothing of Node's that an isolate lacks; else, and
+// where the addon cannot be built or loaded, a Node worker each (worker-host.ts).
+// LOADLAB_VU_HOST=shared|worker asks for one; the line saying which host runs and why is given to the
+// caller to log.
 import { NODE_BOUND_MODULES, PROMISE_MODULES } from '../bridge/worker-host-modules.js';
 import type { ScriptBundle } from '../script/load-script.js';
 import { mayThrowNonErrors } from '../script/thrown-literals.js';
-import { loadIsolatedVm, prepareIsolateCode, startIsolateVuCode } from './isolate-host.js';
 import { prepareSharedIsolates, startSharedIsolateVuCode, vusPerIsolate } from './shared-isolate-host.js';
 import type { StartVuCode } from './vu-code-host.js';
 import { startWorkerVuCode } from './worker-host.js';
 
-export type VuHostName = 'isolate' | 'shared' | 'worker';
+export type VuHostName = 'shared' | 'worker';
 
 export interface VuHostChoice {
   name: VuHostName;
@@ -45,31 +44,15 @@ export function workerOnlyReason(bundle: ScriptBundle): string | undefined {
   return undefined;
 }
 
-/**
- * Why isolated-vm's VUs cannot run this script (workers can, and the shared-isolate host): a promise
- * left rejected with no handler must be heard of, and isolated-vm tells of none.
- */
-export function asyncCodeReason(bundle: ScriptBundle): string | undefined {
-  if (bundle.topLevelAwait || /\basync\b|\bawait\b|\bPromise\b|\.then\s*\(/.test(bundle.code))
-    return 'the script has asynchronous code';
-  return undefined;
-}
-
-/** Whether VUs will likely be isolates (not forced to workers, a host of isolates loads): then no worker is warmed. */
+/** Whether VUs will likely share isolates (not forced to workers): then no worker is warmed. */
 export function isolatesLikely(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.LOADLAB_VU_HOST === 'worker') return false;
+  if (env.LOADLAB_VU_HOST === 'worker' || typeof vusPerIsolate(env) !== 'number') return false;
   // Built while the script is; awaited by chooseVuHost.
-  if (env.LOADLAB_VU_HOST !== 'isolate' && typeof vusPerIsolate(env) === 'number') {
-    void prepareSharedIsolates(env).catch(() => undefined);
-    return true;
-  }
-  const lib = loadIsolatedVm();
-  if (lib instanceof Error) return false;
-  void prepareIsolateCode().catch(() => undefined);
+  void prepareSharedIsolates(env).catch(() => undefined);
   return true;
 }
 
-const VU_HOST_NAMES = ['isolate', 'shared', 'worker'];
+const VU_HOST_NAMES = ['shared', 'worker'];
 
 /** Why LOADLAB_VU_HOST or LOADLAB_VUS_PER_ISOLATE cannot be used, in one line; undefined when they can. */
 export function vuHostEnvError(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -94,35 +77,22 @@ export async function chooseVuHost(
   if (env.LOADLAB_VU_HOST === 'worker') return worker('LOADLAB_VU_HOST=worker');
   const scriptReason = workerOnlyReason(bundle);
   if (scriptReason) return worker(scriptReason);
-  let sharedFailed: string | undefined;
-  if (env.LOADLAB_VU_HOST !== 'isolate') {
-    const perIsolate = vusPerIsolate(env);
-    const failed = await prepareSharedIsolates(env).then(
-      () => undefined,
-      (error: Error) => error,
-    );
-    if (!failed)
-      return {
-        name: 'shared',
-        start: startSharedIsolateVuCode,
-        note: `VUs share V8 isolates, ${perIsolate} per isolate`,
-      };
-    sharedFailed = `the runner's VU host addon cannot be used on Node ${process.version} (${failed.message.split('\n')[0]}; scripts/setup.sh installs the build tools)`;
-  }
-  const asyncCode = asyncCodeReason(bundle);
-  if (asyncCode)
-    return sharedFailed
-      ? { ...worker(`${asyncCode}, and ${sharedFailed}`), degraded: true }
-      : worker(`${asyncCode} (LOADLAB_VU_HOST=isolate)`);
-  const lib = loadIsolatedVm();
-  if (lib instanceof Error) {
-    const why = lib.message.split('\n')[0];
-    const reason = `${sharedFailed ? `${sharedFailed}, and ` : ''}isolated-vm cannot be used on Node ${process.version} (${why}), so each VU costs a Node worker: start it as 'loadlab' or 'npm run loadlab', which pass --no-node-snapshot, or rebuild isolated-vm (scripts/setup.sh installs the build tools; then npm rebuild isolated-vm)`;
-    return { ...worker(reason), degraded: true };
-  }
-  await prepareIsolateCode();
-  const isolate: VuHostChoice = { name: 'isolate', start: startIsolateVuCode };
-  return sharedFailed
-    ? { ...isolate, note: `VUs run in isolates of their own: ${sharedFailed}`, degraded: true }
-    : isolate;
+  const perIsolate = vusPerIsolate(env);
+  const failed = await prepareSharedIsolates(env).then(
+    () => undefined,
+    (error: Error) => error,
+  );
+  if (!failed)
+    return {
+      name: 'shared',
+      start: startSharedIsolateVuCode,
+      note: `VUs share V8 isolates, ${perIsolate} per isolate`,
+    };
+  const why = failed.message.split('\n')[0];
+  return {
+    ...worker(
+      `the runner's VU host addon cannot be used on Node ${process.version} (${why}), so each VU costs a Node worker; scripts/setup.sh installs the build tools it needs`,
+    ),
+    degraded: true,
+  };
 }

@@ -63,7 +63,7 @@ const interruptedCount = (output: string) =>
   Number([...output.matchAll(/complete and (\d+) interrupted iterations/g)].at(-1)?.[1]);
 
 const engines: [string, () => string[] | undefined][] = [
-  ['the runner', () => [process.execPath, '--no-node-snapshot', 'bin/loadlab.js']],
+  ['the runner', () => [process.execPath, 'bin/loadlab.js']],
   ['real k6', () => (realK6() ? [realK6()!] : undefined)],
 ];
 

@@ -8,7 +8,7 @@ import { realK6 } from '../../devkit/real-k6.js';
 import { REPO, runLoadlab } from '../../devkit/loadlab-run.js';
 
 /** The runner's command. */
-export const RUNNER = [process.execPath, '--no-node-snapshot', 'bin/loadlab.js'];
+export const RUNNER = [process.execPath, 'bin/loadlab.js'];
 
 /** The real k6's command; the test is skipped with one line where no real k6 is beside the clone. */
 export function realK6OrSkip(context: Mocha.Context): string[] {

@@ -10,7 +10,7 @@ import { REPO } from '../../devkit/loadlab-run.js';
 import { logLines, realK6OrSkip } from '../testing/log-lines.js';
 
 /** The runner's command, from any folder. */
-const RUNNER = [process.execPath, '--no-node-snapshot', join(REPO, 'bin/loadlab.js')];
+const RUNNER = [process.execPath, join(REPO, 'bin/loadlab.js')];
 
 const FIXTURE = join(REPO, 'runner/vu/fixtures/init-files.js');
 /** How long VUs 1-3 wait in init before opening: the rewrite must land inside it. */
@@ -83,10 +83,7 @@ describe('runner/vu files opened in init', () => {
       const script = `runner/vu/fixtures/${fixture}`;
       const expected = logLines(k6, script, [], 107);
       assert.equal(expected.length, 1, expected.join('\n'));
-      assert.deepEqual(
-        logLines([process.execPath, '--no-node-snapshot', 'bin/loadlab.js'], script, [], 107),
-        expected,
-      );
+      assert.deepEqual(logLines([process.execPath, 'bin/loadlab.js'], script, [], 107), expected);
     });
   }
 });

@@ -7,14 +7,14 @@
 // the fixtures leave one each; runner/event-loop/unhandled-rejections.test.ts holds the first.
 import assert from 'node:assert/strict';
 import { logLines, realK6OrSkip, RUNNER, runLogLines } from '../testing/log-lines.js';
-import { ASYNC_HOSTS } from '../testing/vu-isolates.js';
+import { VU_HOSTS } from '../testing/vu-isolates.js';
 
 const FIXTURES = 'runner/vu/fixtures';
 
 describe('runner/vu: unhandled promise rejections, as k6 reports them', function () {
   this.timeout(180_000);
 
-  for (const [host, env] of ASYNC_HOSTS) {
+  for (const [host, env] of VU_HOSTS) {
     describe(`on ${host}`, () => {
       it('in iterations of both kinds of executor: the iteration’s error, timers stopped, the VU going on', function () {
         const k6 = realK6OrSkip(this);

@@ -172,13 +172,11 @@ export function createVuRuntime(vu: VuState, declared: DeclaredMetrics): VuRunti
       vu.receivedBytes += received;
       return answers;
     },
-    httpPost: vu.transport.receivesHostEvents
-      ? (reqs) => {
-          const call = ++lastHttpCall;
-          sendHttp(vu, reqs, call);
-          return call;
-        }
-      : undefined,
+    httpPost(reqs) {
+      const call = ++lastHttpCall;
+      sendHttp(vu, reqs, call);
+      return call;
+    },
     onHttpEvent: undefined,
     jarSync(op: JarOp): JarAnswer {
       return callMainThread(vu, { jar: op, resetJar: false }) as JarAnswer;

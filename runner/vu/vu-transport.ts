@@ -1,6 +1,7 @@
 // How a VU's code reaches the main thread, whatever hosts it: a Node worker (worker.ts: a MessagePort
-// and Atomics.wait) or a bare V8 isolate (isolate/entry.ts: isolated-vm's references). The rest of
-// the VU's code (vu-main.ts and what it wires) sees only this.
+// and Atomics.wait) or a context of a shared V8 isolate (isolate/entry.ts: the addon's functions). The
+// main thread's events reach either (a worker's event port, the addon's dispatches). The rest of the
+// VU's code (vu-main.ts and what it wires) sees only this.
 import type { BridgeCall, WorkerEvent } from '../bridge/protocol.js';
 
 export interface VuTransport {
@@ -10,12 +11,6 @@ export interface VuTransport {
   call(message: BridgeCall): unknown;
   /** Hands a call to the main thread that has no answer (k6/net/grpc's asynchronous operations). */
   send(message: BridgeCall): void;
-  /**
-   * The main thread's events reach this VU (a worker's event port, the shared-isolate host's
-   * dispatches): what a `send` starts can answer. isolated-vm's VUs get none (a script with
-   * asynchronous code runs elsewhere, host/vu-host-choice.ts).
-   */
-  receivesHostEvents?: boolean;
   /**
    * Atomics.wait for a host where that would block others (the shared-isolate host's VUs share an
    * isolate: its wait leaves it); woken by the main thread's VuCodeHost.wake(). Absent: Atomics.wait.

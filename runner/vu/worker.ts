@@ -1,5 +1,5 @@
-// A VU's code in a Node worker thread (the host when isolated-vm is not there, see
-// ../host/vu-host-choice.ts): waits for its VU's configuration, then runs vu-main.ts over a
+// A VU's code in a Node worker thread (for scripts that need Node, or where the shared-isolate addon
+// cannot be built: ../host/vu-host-choice.ts): waits for its VU's configuration, then runs vu-main.ts over a
 // transport that blocks this thread with Atomics.wait while the main thread does the I/O.
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { SIGNAL, type HostEvent, type WorkerCommand } from '../bridge/protocol.js';
@@ -29,7 +29,6 @@ function portTransport(events: MessagePort, calls: MessagePort, signals: Int32Ar
   return {
     post: (event) => events.postMessage(event),
     send: (message) => calls.postMessage(message),
-    receivesHostEvents: true,
     // Node reports a rejection nobody handled when it processes its tick queue: at the end of the
     // macrotask that left it (the immediate runs after that), or when process._tickCallback() asks
     // (Node's runNextTicks, kept for userland code; 20, 22 and 24 have it). That one first drains

@@ -130,7 +130,6 @@ describe('stack:verify against real InfluxDB 1.6 and Prometheus, Grafana and Flu
     try {
       const run = await spawnRun(
         [
-          '--no-node-snapshot',
           join(ROOT, 'bin/loadlab.js'),
           'run',
           BUNDLE,

@@ -70,9 +70,9 @@ export interface VuRuntime {
   httpSync(reqs: RequestTuple[], limits?: BatchLimits): ResponseTuple[];
   /**
    * http.asyncRequest: sends the requests without blocking; their answers come to `onHttpEvent`
-   * under the call number returned. Undefined where the host hands its VUs no events (isolated-vm's).
+   * under the call number returned.
    */
-  httpPost: ((reqs: RequestTuple[]) => number) | undefined;
+  httpPost(reqs: RequestTuple[]): number;
   onHttpEvent: ((event: HttpEvent) => void) | undefined;
   /** Operates on the VU's cookie jar (kept with its HTTP transport on the main thread). */
   jarSync(op: JarOp): JarAnswer;

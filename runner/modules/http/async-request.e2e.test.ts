@@ -9,7 +9,7 @@ import { realK6OrSkip, runLogLines } from '../../testing/log-lines.js';
 import { REPO } from '../../../devkit/loadlab-run.js';
 import { startInfluxCapture, type InfluxCapture } from '../../testing/influx-capture.js';
 import { explain, sideBySide } from '../../testing/side-by-side.js';
-import { ASYNC_HOSTS } from '../../testing/vu-isolates.js';
+import { VU_HOSTS } from '../../testing/vu-isolates.js';
 
 const FIXTURE = 'runner/modules/fixtures/http-async-request.js';
 
@@ -34,7 +34,7 @@ describe('runner/modules k6/http: http.asyncRequest, as k6 v1.3', function () {
     await influx?.close();
   });
 
-  for (const [host, env] of ASYNC_HOSTS) {
+  for (const [host, env] of VU_HOSTS) {
     it(`logs what k6 logs on ${host}: requests in flight together, a refused one warned of or rejected`, async function () {
       realK6OrSkip(this);
       const k6 = await runLogLines('k6', FIXTURE, ['-e', `BASE=${base}`]);

@@ -261,13 +261,9 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
 
   /**
    * The request goes out while the script runs on; the iteration waits for its answer, as k6's
-   * event loop waits for the callback it registered. Where the host hands its VUs no events
-   * (isolated-vm's, which run a script only without asynchronous code), it is made as http.request
-   * is, in a microtask.
+   * event loop waits for the callback it registered.
    */
   function asyncRequest(method: string, url: unknown, body?: unknown, params?: unknown): Promise<Response> {
-    const post = rt.httpPost;
-    if (!post) return Promise.resolve().then(() => request(method, url, body, params));
     let p: Prepared;
     try {
       p = { ...prepare(String(method), url, body, params), tags: rt.baseTags() };
@@ -277,7 +273,7 @@ export function createHttpModule(rt: VuRuntime): Record<string, unknown> {
     return new Promise((resolve, reject) => {
       let call = 0;
       const hold = rt.pending.hold(() => awaiting.delete(call));
-      call = post([p.wire]);
+      call = rt.httpPost([p.wire]);
       awaiting.set(call, (answer) => {
         awaiting.delete(call);
         rt.countTraffic(answer[Res.sent], answer[Res.received]);

@@ -14,13 +14,13 @@ import { lazyBuffer } from './lazy-buffer.js';
 export const Buffer = lazyBuffer(() => (require('buffer') as typeof import('buffer')).Buffer);
 
 /**
- * The main thread's performance.now(), read without leaving the isolate: isolated-vm's hrtime is
+ * The main thread's performance.now(), read without leaving the isolate: the addon's hrtime is
  * libuv's, the clock Node's performance.now() counts from (a call to the main thread for each
  * reading took half of a busy VU's requests per second).
  */
 export const performance = {
   now(): number {
-    const [s, ns] = host.lib.hrtime();
+    const [s, ns] = host.hrtime();
     const base = host.clockBase;
     return base.perfNow + (s - base.seconds) * 1e3 + (ns - base.nanoseconds) / 1e6;
   },
@@ -37,7 +37,7 @@ function schedule(ms: number, callback: () => void, repeat: boolean): Timer {
   const timer: Timer = { cancelled: false };
   const wait = Math.max(0, Number(ms) || 0);
   const arm = (): void => {
-    void host.timer.apply(undefined, [wait], { result: { promise: true } }).then(() => {
+    void host.timer(wait).then(() => {
       if (timer.cancelled) return;
       if (repeat) arm();
       callback();

@@ -1,13 +1,12 @@
 // The host's functions over the shared-isolate addon (host/native/vu_host.cc, host/shared-isolate-host.ts):
-// that host hands a VU's context its data and four natives (a blocking call to the main thread, a post,
-// the clock, a wait), and the rest of IsolateHostApi is made of them here, so the VU's code is the same
-// bundle whichever host runs it. Timers and commands come back as dispatches, run by the VU's thread
-// between its calls.
+// that host hands a VU's context its data and a few natives (a blocking call to the main thread, a
+// post, the clock, a wait), and the rest of IsolateHostApi is made of them here. Timers, commands and
+// events come back as dispatches, run by the VU's thread between its calls.
 import type {
   HostFileAnswer,
-  HostReference,
   HostUrlParts,
   IsolateHostApi,
+  IsolateHostData,
   NativeCallKind,
   NativeDispatch,
   NativeVuFunctions,
@@ -32,14 +31,6 @@ function callOf(native: NativeVuFunctions) {
   };
 }
 
-/** A host reference whose only use here is the blocking one. */
-function blocking<A extends unknown[], R>(run: (...args: A) => R): HostReference<A, R> {
-  return {
-    applySyncPromise: (_receiver, args) => run(...args),
-    apply: (_receiver, args) => Promise.resolve(run(...args)),
-  };
-}
-
 /** What the VU does with what is dispatched to it. */
 export interface NativeHandlers {
   command(command: unknown): Promise<void>;
@@ -49,44 +40,36 @@ export interface NativeHandlers {
 }
 
 /**
- * Completes `host` (the data and natives the shared-isolate host gave) into the API the VU's code
- * uses, and returns what runs the main thread's and the addon's dispatches.
+ * The API the VU's code uses, made of the data and natives the host gave, and what runs the main
+ * thread's and the addon's dispatches.
  */
-export function completeNativeHost(
-  host: IsolateHostApi,
-  native: NativeVuFunctions,
+export function completeNativeHost<Init>(
+  data: IsolateHostData<Init>,
   handle: NativeHandlers,
-): (dispatch: NativeDispatch) => void {
+): { host: IsolateHostApi<Init>; dispatch: (dispatch: NativeDispatch) => void } {
+  const native = data.native;
   const call = callOf(native);
   const timers = new Map<number, () => void>();
   let lastTimer = 0;
-  Object.assign(host, {
-    post: (event: unknown) => native.post('post', event),
-    send: (message: unknown) => native.post('send', message),
-    call: blocking((message: unknown) => call('call', message)),
-    next: blocking(() => {
-      throw new Error('a shared-isolate VU is handed its commands: it has no serve loop');
-    }),
-    lib: { hrtime: () => native.hrtime() },
-    timer: {
-      applySyncPromise: () => {
-        throw new Error('timers do not block');
-      },
-      apply: (_receiver: undefined, [ms]: [number]) =>
-        new Promise<void>((resolve) => {
-          const id = ++lastTimer;
-          timers.set(id, resolve);
-          native.post('timer', [id, ms]);
-        }),
-    },
-    readFile: (absPath: string) => call<HostFileAnswer>('readFile', absPath),
-    digest: (algorithm: string, data: Uint8Array, key?: Uint8Array) =>
-      call<Uint8Array>('digest', [algorithm, data, key]),
-    randomBytes: (count: number) => call<Uint8Array>('randomBytes', count),
-    parseUrl: (input: string, base?: string) => call<HostUrlParts>('parseUrl', [input, base]),
+  const host: IsolateHostApi<Init> = {
+    ...data,
+    post: (event) => native.post('post', event),
+    send: (message) => native.post('send', message),
+    call: (message) => call('call', message),
+    hrtime: () => native.hrtime(),
+    timer: (ms) =>
+      new Promise<void>((resolve) => {
+        const id = ++lastTimer;
+        timers.set(id, resolve);
+        native.post('timer', [id, ms]);
+      }),
+    readFile: (absPath) => call<HostFileAnswer>('readFile', absPath),
+    digest: (algorithm, data, key) => call<Uint8Array>('digest', [algorithm, data, key]),
+    randomBytes: (count) => call<Uint8Array>('randomBytes', count),
+    parseUrl: (input, base) => call<HostUrlParts>('parseUrl', [input, base]),
     sourceMap: () => call<string | undefined>('sourceMap'),
-  } satisfies Omit<IsolateHostApi, 'init' | 'timeOrigin' | 'cwd' | 'clockBase' | 'native'>);
-  return (dispatch) => {
+  };
+  const dispatch = (dispatch: NativeDispatch) => {
     if ('timer' in dispatch) {
       const fire = timers.get(dispatch.timer);
       timers.delete(dispatch.timer);
@@ -99,4 +82,5 @@ export function completeNativeHost(
       void handle.command(dispatch.command);
     }
   };
+  return { host, dispatch };
 }

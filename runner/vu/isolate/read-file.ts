@@ -1,5 +1,5 @@
-// read-file.ts in a VU isolate: the main thread reads the file into shared memory (the same code,
-// host/isolate-host.ts) and hands the isolate the buffer itself, not a copy.
+// read-file.ts in a VU isolate: the main thread reads the file into shared memory (host/isolate-functions.ts)
+// and hands the isolate the buffer itself, not a copy.
 import { host } from './host.js';
 
 export function readFileShared(absPath: string): SharedArrayBuffer | 'directory' {

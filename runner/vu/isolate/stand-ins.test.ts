@@ -49,7 +49,7 @@ const position = (entry: object) => {
 describe('runner/vu/isolate: stand-ins for Node modules, held to Node', () => {
   before(() => {
     (globalThis as Record<string, unknown>)[ISOLATE_HOST_GLOBAL] = { cwd: process.cwd() };
-    takeHost();
+    takeHost({ command: () => Promise.resolve(), event: () => undefined, rejection: () => undefined });
   });
 
   it("node-path: normalize, join, resolve, dirname, basename, extname, relative, isAbsolute as Node's posix", () => {
