@@ -57,7 +57,7 @@ async function runOpened(
   log: RunLog,
   redactor: SecretRedactor,
 ): Promise<number> {
-  const script = await openScript(flags, log);
+  const script = await openScript(flags, log, env);
   if (typeof script === 'number') return script;
   // As k6: a runtime option's K6_* boolean that does not parse stops the run before the script runs.
   const envError = runtimeEnvError(env) ?? vuHostEnvError(env);

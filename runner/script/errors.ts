@@ -7,9 +7,17 @@ export class ScriptLoadError extends Error {
   override name = 'ScriptLoadError';
 
   constructor(
+    /** k6's loader's words for it (run/open-script.ts reports them as a GoError, exit 107). */
     message: string,
-    /** A syntax error: k6 v1.3 meets it in its dependency analysis (esbuild's words) and exits 255. */
-    readonly syntax?: { where: string; text: string },
+    readonly failure: {
+      /**
+       * What k6 v1.3's dependency analysis (on unless K6_AUTO_EXTENSION_RESOLUTION=false) says of
+       * it, where that analysis, which runs first, fails too: the run then exits 255 with it.
+       */
+      analysis?: string;
+      /** k6 reports it as a plain error line and exits 255 (the script itself is not there). */
+      plain?: true;
+    } = {},
   ) {
     super(message);
   }

@@ -6,10 +6,11 @@
 // the worker awaits in init.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { ScriptLoadError } from './errors.js';
 import { esmToAsyncBody } from './esm-to-async.js';
-import { K6_MODULE, remoteModules, REMOTE_PLUGIN } from './remote-modules.js';
+import { K6_MODULE, REMOTE_NAMESPACE, remoteModules, type ImportAnalysis } from './remote-modules.js';
 import { esbuild } from './esbuild.js';
 
 export interface ScriptBundle {
@@ -43,6 +44,56 @@ async function localInputs(metafileInputs: string[]): Promise<{ files: string[];
   return { files, defaultNames: [...names] };
 }
 
+/** k6's words for a module that is not on disk (its loader's, and its analysis's for the script itself). */
+export function notOnDisk(specifier: string): string {
+  return (
+    `The moduleSpecifier "${specifier}" couldn't be found on local disk. Make sure that you've specified the right path to the file. ` +
+    "If you're running k6 using the Docker image make sure you have mounted the local directory (-v /local/path/:/inside/docker/path) " +
+    "containing your script and modules so that they're accessible by k6 from inside of the container, " +
+    'see https://grafana.com/docs/k6/latest/using-k6/modules/#use-modules-with-docker.'
+  );
+}
+
+interface EsbuildMessage {
+  text: string;
+  pluginName?: string;
+  detail?: unknown;
+  location?: { file: string; line: number; column: number } | null;
+  notes?: { text: string; location?: { file: string; line: number; column: number } | null }[];
+}
+
+/** Where the import an esbuild error is about was written, as k6's analysis names it: `file:line:column`. */
+function importSite(error: EsbuildMessage): string | undefined {
+  // An error in a plugin's onLoad is placed at the plugin; a note names the import that loaded it.
+  const triggered = error.notes?.find((note) => note.text.includes('was triggered by this import'));
+  const at = triggered?.location ?? error.location;
+  // A fetched module is named by its URL (esbuild prefixes the plugin's namespace).
+  const file = at?.file.replace(`${REMOTE_NAMESPACE}:`, '');
+  return at ? `${file}:${at.line}:${at.column}` : undefined;
+}
+
+/** The ScriptLoadError for bundling's first error, in k6's loader's words and its analysis's. */
+function loadFailure(error: EsbuildMessage, scriptPath: string): ScriptLoadError {
+  const where = importSite(error) ?? scriptPath;
+  const analysis = (error.detail as Partial<ImportAnalysis> | undefined)?.analysis;
+  if (analysis !== undefined) return new ScriptLoadError(error.text, { analysis: `${where} ${analysis}` });
+  // A relative or absolute path esbuild found no file at: k6 reads it as a file in both steps.
+  const unresolved = /^Could not resolve "(.+)"$/.exec(error.text)?.[1];
+  if (unresolved !== undefined && error.location) {
+    const file = path.join(path.dirname(path.resolve(error.location.file)), unresolved);
+    return new ScriptLoadError(notOnDisk(unresolved), {
+      analysis: `${where} opening file via launcher's bridge: open ${file}: no such file or directory`,
+    });
+  }
+  // A refusal of k6's loader (remote-modules.ts) that the analysis lets through.
+  if (error.pluginName) return new ScriptLoadError(error.text);
+  // esbuild's parser: the analysis parses with esbuild too, in the same words; k6's loader parses
+  // with goja, whose words differ (its place is `Line <line>:<column from 1>`).
+  const at = error.location;
+  const parsed = at ? `${pathToFileURL(path.resolve(at.file)).href}: Line ${at.line}:${at.column + 1} ` : '';
+  return new ScriptLoadError(`${parsed}${error.text}`, { analysis: `${where} ${error.text}` });
+}
+
 /** esbuild's refusal of top-level await in a CommonJS bundle. */
 const TLA_IN_CJS = /^Top-level await is currently not supported with the "cjs" output format/;
 
@@ -53,7 +104,8 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
     if (!st.isFile()) throw new Error('not a file');
     await readFile(abs, { encoding: 'utf8', flag: 'r' });
   } catch {
-    throw new ScriptLoadError(`The moduleSpecifier "${scriptPath}" couldn't be found on local disk.`);
+    const message = notOnDisk(scriptPath);
+    throw new ScriptLoadError(message, { analysis: `reading source for analysis ${message}`, plain: true });
   }
   const k6Imports = new Set<string>();
   // One plugin for both builds: a remote module is fetched once per run.
@@ -115,25 +167,8 @@ export async function loadScript(scriptPath: string): Promise<ScriptBundle> {
     return bundle;
   } catch (err) {
     if (err instanceof ScriptLoadError) throw err;
-    const e = err as {
-      errors?: {
-        text: string;
-        pluginName?: string;
-        location?: { file: string; line: number; column: number };
-      }[];
-    };
-    const first = e.errors?.[0];
-    // A module that could not be fetched is not a syntax error: k6's loader message as is.
-    if (first?.pluginName === REMOTE_PLUGIN) throw new ScriptLoadError(first.text);
-    if (first) {
-      const loc = first.location
-        ? ` (${first.location.file}:${first.location.line}:${first.location.column})`
-        : '';
-      const where = first.location
-        ? `${first.location.file}:${first.location.line}:${first.location.column}`
-        : scriptPath;
-      throw new ScriptLoadError(`SyntaxError: ${first.text}${loc}`, { where, text: first.text });
-    }
+    const first = (err as { errors?: EsbuildMessage[] }).errors?.[0];
+    if (first) throw loadFailure(first, scriptPath);
     throw new ScriptLoadError(`cannot load ${scriptPath}: ${(err as Error).message}`);
   }
 }

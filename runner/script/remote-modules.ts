@@ -2,7 +2,9 @@
 // 'https://…'` is fetched once per run when the script is bundled, imports inside it resolve against
 // its URL, `file://` URLs are local files, and other schemes and k6's old github.com/cdnjs.com
 // shorthands are refused. Scripts commonly import jslib.k6.io helpers (k6-summary's textSummary,
-// k6-utils) and k6-reporter this way.
+// k6-utils) and k6-reporter this way. An error carries, as its `detail`, what k6's dependency
+// analysis (which runs first, and fetches too) says of the same import (ImportAnalysis).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OnResolveResult, Plugin } from 'esbuild';
@@ -31,6 +33,33 @@ const GITHUB_REFUSAL =
   "github.com 'special' urls are no longer supported - please use real ones. " +
   'You can get yours by going to github and copy-pasting the full url to the actual raw JavaScript file';
 
+/**
+ * An import error's `detail`: what k6 v1.3's dependency analysis (k6deps, on by default) says of that
+ * import, where it fails there too. It reads every specifier that is not an http(s) URL or a k6
+ * module as a file beside the importer, and fetches the URLs (plain http only from 127.0.0.1).
+ */
+export interface ImportAnalysis {
+  analysis: string;
+}
+
+/** The analysis of a specifier it takes for a local file: fails only where no such file is. */
+function fileAnalysis(specifier: string, importer: string): ImportAnalysis | undefined {
+  const file = path.join(path.dirname(importer), specifier);
+  return existsSync(file)
+    ? undefined
+    : { analysis: `opening file via launcher's bridge: open ${file}: no such file or directory` };
+}
+
+/** A fetch that failed: its message in k6's loader's words, and the analysis's. */
+class FetchFailure extends Error {
+  constructor(
+    message: string,
+    readonly analysis: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Carried from onResolve to onLoad: k6's fetch error names the import as it was written. */
 interface RemoteModuleData {
   specifier: string;
@@ -57,7 +86,19 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
   return {
     name: REMOTE_PLUGIN,
     setup(build) {
-      build.onResolve({ filter: SCHEME }, (args) => {
+      /** The analysis fetches a plain http module too, then k6's loader refuses it. */
+      const httpAnalysis = async (scheme: string, url: string): Promise<ImportAnalysis | undefined> => {
+        if (scheme !== 'http') return undefined;
+        if (new URL(url).hostname !== '127.0.0.1')
+          return { analysis: 'http is forbidden except for 127.0.0.1' };
+        try {
+          await fetchText(url);
+          return undefined;
+        } catch (err) {
+          return { analysis: err instanceof FetchFailure ? err.analysis : (err as Error).message };
+        }
+      };
+      build.onResolve({ filter: SCHEME }, async (args) => {
         const scheme = SCHEME.exec(args.path)![1]!.toLowerCase();
         if (scheme === 'https') return remoteModule(new URL(args.path).href, args.path);
         if (scheme === 'file') {
@@ -68,16 +109,14 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
           }
           return { path: fileURLToPath(args.path) };
         }
-        return {
-          errors: [
-            { text: `only supported schemes for imports are file and https, ${args.path} has \`${scheme}\`` },
-          ],
-        };
+        const refusal = `only supported schemes for imports are file and https, ${args.path} has \`${scheme}\``;
+        return { errors: [{ text: refusal, detail: await httpAnalysis(scheme, args.path) }] };
       });
       // k6 checks for `://` first: such a specifier is a URL (or a refused scheme), not a shorthand.
       build.onResolve({ filter: SHORTHAND }, (args) => {
         if (args.path.includes('://')) return undefined;
-        return { errors: [{ text: args.path.startsWith('cdnjs') ? CDNJS_REFUSAL : GITHUB_REFUSAL }] };
+        const text = args.path.startsWith('cdnjs') ? CDNJS_REFUSAL : GITHUB_REFUSAL;
+        return { errors: [{ text, detail: fileAnalysis(args.path, args.importer) }] };
       });
       // Any other name that is neither a path nor a URL: k6 has no node_modules (`lodash`, `node:fs`).
       build.onResolve({ filter: /^[^./]/ }, (args) => {
@@ -86,7 +125,11 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
         }
         return {
           errors: [
-            { text: `The moduleSpecifier "${args.path}" couldn't be recognised as something k6 supports.` },
+            {
+              text: `The moduleSpecifier "${args.path}" couldn't be recognised as something k6 supports.`,
+              detail:
+                args.namespace === REMOTE_NAMESPACE ? undefined : fileAnalysis(args.path, args.importer),
+            },
           ],
         };
       });
@@ -102,11 +145,16 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
         } catch (err) {
           cache.delete(args.path);
           const specifier = specifierOf(args.pluginData, args.path);
-          throw new Error(
-            `The moduleSpecifier "${specifier}" couldn't be retrieved from the resolved url "${args.path}". ` +
-              `Error : "${(err as Error).message}"`,
-            { cause: err },
-          );
+          const message = (err as Error).message;
+          const analysis: ImportAnalysis = { analysis: err instanceof FetchFailure ? err.analysis : message };
+          return {
+            errors: [
+              {
+                text: `The moduleSpecifier "${specifier}" couldn't be retrieved from the resolved url "${args.path}". Error : "${message}"`,
+                detail: analysis,
+              },
+            ],
+          };
         }
       });
     },
@@ -131,12 +179,18 @@ async function get(url: string): Promise<string> {
     res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
   } catch (err) {
     // Node's fetch says only "fetch failed"; the reason (refused, DNS, certificate) is the cause.
-    const cause = (err as { cause?: { message?: string; code?: string } }).cause;
-    throw new Error(`Get "${url}": ${cause?.message ?? cause?.code ?? (err as Error).message}`, {
-      cause: err,
-    });
+    const cause = (err as { cause?: { message?: string; code?: string; address?: string; port?: number } })
+      .cause;
+    const reason =
+      cause?.code === 'ECONNREFUSED'
+        ? `dial tcp ${cause.address}:${cause.port}: connect: connection refused`
+        : (cause?.message ?? cause?.code ?? (err as Error).message);
+    const message = `Get "${url}": ${reason}`;
+    throw new FetchFailure(message, message);
   }
-  if (res.status === 404) throw new Error(`not found: ${url}`);
-  if (res.status !== 200) throw new Error(`wrong status code (${res.status}) for: ${url}`);
+  // The analysis takes any answer but a 200 (or a page of HTML) for a module that is not there.
+  if (res.status === 404) throw new FetchFailure(`not found: ${url}`, 'module not found');
+  if (res.status !== 200)
+    throw new FetchFailure(`wrong status code (${res.status}) for: ${url}`, 'module not found');
   return res.text();
 }

@@ -383,15 +383,22 @@ describe('runner/vu: a VU in a worker thread', function () {
     await assert.rejects(h.vu.init(), /unknown module: k6\/nope/);
   });
 
-  it('loadScript: one-line ScriptLoadError for a missing file and a syntax error', async () => {
+  it("loadScript: one-line ScriptLoadError for a missing file and a syntax error, with k6's analysis of each", async () => {
     await assert.rejects(
       loadScript('/nonexistent/x.js'),
-      (e: Error) => e instanceof ScriptLoadError && !e.message.includes('\n'),
+      (e: Error) =>
+        e instanceof ScriptLoadError &&
+        !e.message.includes('\n') &&
+        e.failure.plain === true &&
+        e.failure.analysis === `reading source for analysis ${e.message}`,
     );
     const bad = writeScript('export default function ( {');
     await assert.rejects(
       loadScript(bad),
-      (e: Error) => e instanceof ScriptLoadError && /SyntaxError/.test(e.message),
+      (e: Error) =>
+        e instanceof ScriptLoadError &&
+        /^file:\/\/.*: Line 1:\d+ /.test(e.message) &&
+        /:1:\d+ Expected/.test(e.failure.analysis ?? ''),
     );
   });
 });
