@@ -5,6 +5,8 @@ import { Hop, type HopTuple } from '../../bridge/protocol.js';
 import { HTTP_ERROR_CODE } from '../../bridge/http-error-codes.js';
 import { canonicalHeaderKey, parseSetCookie, type ParsedCookie } from '../../bridge/go-http.js';
 import { parseHTML, type Selection } from '../html/html.js';
+import { goError } from '../api/go-error.js';
+import { goJsonSyntaxError, k6JsonErrorPlace } from '../api/go-json-syntax.js';
 
 /** A subset of gjson paths: `a.b.0.c`, `items.#` (length), `a\.b` for a literal dot. */
 export function gjsonGet(value: unknown, selector: string): unknown {
@@ -165,7 +167,7 @@ function htmlReader(res: Response): (selector?: string) => Selection {
   return (selector?: string) => {
     if (!doc) {
       if (res.body === null)
-        throw new Error(
+        throw goError(
           "the body is null so we can't transform it to HTML - this likely was because of a request error getting the response",
         );
       const text = typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8');
@@ -175,23 +177,41 @@ function htmlReader(res: Response): (selector?: string) => Selection {
   };
 }
 
-/** Response.json(): the body is parsed on the first call only; selectors read the parsed value. */
+/**
+ * Response.json(): the body is parsed on the first call only; selectors read the parsed value. A
+ * body that is not JSON is Go's error in k6's words (its line and character), or, with a selector,
+ * undefined (gjson reads nothing of it).
+ */
 function jsonReader(res: Response): (selector?: string) => unknown {
   let parsed: unknown;
-  let hasParsed = false;
+  let state: 'unread' | 'parsed' | 'invalid' = 'unread';
   return (selector?: string) => {
-    if (res.body === null) throw new Error('cannot parse json due to an error: the body is null');
-    if (!hasParsed) {
-      const text = typeof res.body === 'string' ? res.body : Buffer.from(res.body).toString('utf8');
+    const body = res.body;
+    if (body === null)
+      throw goError(
+        "the body is null so we can't transform it to JSON - this likely was because of a request error getting the response",
+      );
+    if (state === 'unread') {
+      const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
       try {
         parsed = JSON.parse(text);
-      } catch (err) {
-        throw new Error(
-          `cannot parse json due to an error at line 1, character 1 , error: ${(err as Error).message}`,
-          { cause: err },
-        );
+        state = 'parsed';
+      } catch {
+        state = 'invalid';
       }
-      hasParsed = true;
+    }
+    if (state === 'invalid') {
+      if (selector !== undefined) return undefined;
+      const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body);
+      const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+      const syntax = goJsonSyntaxError(bytes) ?? {
+        message: 'unexpected end of JSON input',
+        offset: bytes.length,
+      };
+      const { line, character } = k6JsonErrorPlace(text, syntax.offset);
+      throw goError(
+        `cannot parse json due to an error at line ${line}, character ${character} , error: ${syntax.message}`,
+      );
     }
     return selector === undefined ? parsed : gjsonGet(parsed, selector);
   };
