@@ -176,6 +176,25 @@ describe('runner text summary', () => {
       assert.match(two, /\n {4}iterations\.{3}: 3 1\.5\/s\n/);
     });
 
+    it("a checks threshold with no check made: the check totals at zero, as k6's (its metric exists)", () => {
+      const engine = new MetricsEngine({ thresholds: parseThresholds({ checks: ['rate>0.9'] }) });
+      engine.add([sample('iterations', 'counter', 1, { scenario: 'default' })]);
+      const data = engine.summaryData({ testRunDurationMs: 2000, isStdOutTTY: false, isStdErrTTY: false });
+      const text = renderTextSummary(data, { mode: 'compact', color: false });
+      assert.match(
+        text,
+        /\n {4}checks_total\.+: 0 +0\/s\n {4}checks_succeeded\.+: 0\.00% 0 out of 0\n {4}checks_failed\.+: 0\.00% 0 out of 0\n/,
+        text,
+      );
+      const none = new MetricsEngine({ thresholds: parseThresholds({}) });
+      none.add([sample('iterations', 'counter', 1, { scenario: 'default' })]);
+      const without = renderTextSummary(
+        none.summaryData({ testRunDurationMs: 2000, isStdOutTTY: false, isStdErrTTY: false }),
+        { mode: 'compact', color: false },
+      );
+      assert.doesNotMatch(without, /checks_total/);
+    });
+
     it('lists a check name once in TOTAL RESULTS even when two groups use it', () => {
       const text = fullText([
         sample('checks', 'rate', 1, { group: '::a', check: 'status 200' }),

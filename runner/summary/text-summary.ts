@@ -72,7 +72,7 @@ function totalChecks(data: SummaryData, ordered?: CheckCount[]) {
   const checks = data.metrics.checks;
   const passes = checks?.values.passes ?? 0;
   const fails = checks?.values.fails ?? 0;
-  if (passes + fails === 0) return undefined;
+  if (!checks) return undefined;
   const all: CheckCount[] = ordered ? [...ordered] : [];
   const walk = (group: SummaryData['root_group']): void => {
     all.push(...group.checks);
