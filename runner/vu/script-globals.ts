@@ -15,7 +15,7 @@ export function installScriptGlobals(vu: VuState, rt: VuRuntime, text: ScriptTex
   Object.defineProperty(globalThis, '__VU', { get: () => init.vuId, configurable: true });
   Object.defineProperty(globalThis, '__ITER', { get: () => vu.iterInInstance, configurable: true });
   Object.defineProperty(globalThis, 'global', { value: globalThis, writable: true, configurable: true });
-  installWebCryptoCompatLazily(globalThis);
+  installWebCryptoCompatLazily(globalThis, rt.pending);
   (globalThis as Record<string, unknown>).open = (p: unknown, mode?: unknown) =>
     // As k6: the file scheme's prefix dropped, a relative path the calling module's.
     rt.readFile(fromCallingModule(String(p).replace(/^file:\/\//, ''), text), mode === 'b');

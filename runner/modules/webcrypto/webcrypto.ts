@@ -9,9 +9,12 @@
 //   requested namedCurve on the key;
 // - exportKey('jwk', ...) of an RSA or EC key has no alg, ext or key_ops, as k6's;
 // - a key's usages are listed in the order the script gave them, as k6 keeps them: Node 24 sorts
-//   them into the spec's order (['decrypt', 'encrypt'] became ['encrypt', 'decrypt']).
+//   them into the spec's order (['decrypt', 'encrypt'] became ['encrypt', 'decrypt']);
+// - each call holds the iteration until its promise settles, as k6's event loop waits for the
+//   callback every WebCrypto call registers: a digest the script never awaits still logs.
 
 import type { webcrypto } from 'node:crypto';
+import type { PendingWork } from '../../event-loop/pending-work.js';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -59,7 +62,43 @@ function algorithmName(algorithm: unknown): string {
   return String(name ?? '').toUpperCase();
 }
 
-export function installWebCryptoCompat(scope: typeof globalThis): void {
+/** SubtleCrypto's methods: each returns a promise. */
+const SUBTLE_METHODS = [
+  'encrypt',
+  'decrypt',
+  'sign',
+  'verify',
+  'digest',
+  'generateKey',
+  'deriveKey',
+  'deriveBits',
+  'importKey',
+  'exportKey',
+  'wrapKey',
+  'unwrapKey',
+] as const;
+
+/** Makes each of subtle's calls hold the VU's iteration (`pending`) until its promise settles. */
+function holdIterationPerCall(subtle: SubtleCrypto, pending: PendingWork): void {
+  for (const method of SUBTLE_METHODS) {
+    const call = subtle[method] as (...args: unknown[]) => Promise<unknown>;
+    Object.defineProperty(subtle, method, {
+      configurable: true,
+      writable: true,
+      value(this: SubtleCrypto, ...args: unknown[]) {
+        const settled = Reflect.apply(call, this, args) as Promise<unknown>;
+        // Nothing to stop at an interrupt: the call ends on its own; its result is then not waited for.
+        const hold = pending.hold(() => undefined);
+        // Released a turn later: the script's own handlers of the result (which may call again) run first.
+        const release = () => void setImmediate(hold.release);
+        void settled.then(release, release);
+        return settled;
+      },
+    });
+  }
+}
+
+export function installWebCryptoCompat(scope: typeof globalThis, pending?: PendingWork): void {
   const web = scope as unknown as { CryptoKey: { prototype: CryptoKey }; crypto: webcrypto.Crypto };
   const keyProto = web.CryptoKey.prototype;
   Object.defineProperty(keyProto, 'toJSON', {
@@ -172,6 +211,7 @@ export function installWebCryptoCompat(scope: typeof globalThis): void {
       },
     });
   }
+  if (pending) holdIterationPerCall(subtle, pending);
 }
 
 /**
@@ -186,17 +226,17 @@ const WEBCRYPTO_ENTRY = 'crypto';
  * read, and a VU that never uses it would pay 4-15 ms of its start for it (bench:vu-start). The
  * global's own descriptor (an accessor on every Node line) is put back before the install reads it.
  */
-export function installWebCryptoCompatLazily(scope: typeof globalThis): void {
+export function installWebCryptoCompatLazily(scope: typeof globalThis, pending?: PendingWork): void {
   const original = Object.getOwnPropertyDescriptor(scope, WEBCRYPTO_ENTRY);
   // A VU isolate has no WebCrypto (scripts that use it run in a worker): nothing to adjust.
   if (!original) return;
-  if (!original.configurable) return installWebCryptoCompat(scope);
+  if (!original.configurable) return installWebCryptoCompat(scope, pending);
   let installed = false;
   const install = (): void => {
     if (installed) return;
     installed = true;
     Object.defineProperty(scope, WEBCRYPTO_ENTRY, original);
-    installWebCryptoCompat(scope);
+    installWebCryptoCompat(scope, pending);
   };
   Object.defineProperty(scope, WEBCRYPTO_ENTRY, {
     configurable: true,
