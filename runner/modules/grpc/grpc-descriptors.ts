@@ -65,15 +65,25 @@ export class MethodTable {
     return this.methods.get(path);
   }
 
-  /** client.load(importPaths, ...files): import paths and files relative to the script's folder. */
+  /**
+   * client.load(importPaths, ...files): import paths and files relative to the script's folder. As
+   * k6's resolver (protocompile through protoparse), a file is looked for under each import path
+   * joined to it (Go's filepath.Join: an absolute file is not let out of the import path), the
+   * script's folder when none is given; one found nowhere is named as the last attempt names it.
+   */
   loadProtos(scriptDir: string, importPaths: string[], files: string[]): MethodInfo[] {
-    const dirs = (importPaths.length > 0 ? importPaths : ['.']).map((p) =>
-      path.resolve(scriptDir, p.replace(/^file:\/\//, '')),
-    );
+    const given = importPaths.length > 0 ? importPaths.map((p) => p.replace(/^file:\/\//, '')) : [scriptDir];
+    const dirs = given.map((p) => path.resolve(scriptDir, p));
     for (const file of files) {
-      if (path.isAbsolute(file) ? existsSync(file) : dirs.some((d) => existsSync(path.join(d, file))))
-        continue;
-      throw goError(`stat ${path.resolve(dirs[0]!, file)}: no such file or directory`);
+      const joined = given.map((dir) => path.join(dir, file));
+      if (joined.some((candidate) => existsSync(path.resolve(scriptDir, candidate)))) continue;
+      const last = joined.at(-1)!;
+      const stat = `stat ${path.resolve(scriptDir, last)}: no such file or directory`;
+      // protoparse names the path it opened, protocompile the file asked for, where the error does not.
+      const failed = stat.includes(last) ? stat : `${last}: ${stat}`;
+      throw goError(
+        failed.includes(file) ? failed : `could not resolve path ${JSON.stringify(file)}: ${failed}`,
+      );
     }
     let definition: ProtoLoader.PackageDefinition;
     try {

@@ -154,6 +154,21 @@ describe('runner/modules k6/net/grpc', function () {
     sameLines(this, 'grpc-protoset.js', flags, 'level=info msg="say 0 from a protoset x" source=console');
   });
 
+  it("fixtures/grpc-load-paths.js: a proto file not there, by every kind of path, in k6's resolver's words", function () {
+    const line = (paths: string, file: string, error: string) =>
+      `level=info msg="${paths} ${file}: GoError: ${error}" source=console`;
+    sameLines(
+      this,
+      'grpc-load-paths.js',
+      [],
+      line(
+        '[\\"..\\"]',
+        'missing.proto',
+        `../missing.proto: stat ${resolve(REPO, 'runner/modules/missing.proto')}: no such file or directory`,
+      ),
+    );
+  });
+
   it("fixtures/grpc-open-stream.js: streams open at the end of the test are stopped with k6's warning", function () {
     const warning =
       'level=warning msg="no handlers for error registered, but an error happened: rpc error: code = DeadlineExceeded desc = context deadline exceeded" streamMethod=/loadlab.echo.Echo/Chat';
