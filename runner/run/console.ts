@@ -54,6 +54,15 @@ function describeScenario(s: ScenarioConfig): string {
 /** k6 states the max duration rounded to this (Duration.Round in cmd/ui.go); the scenario lines are not. */
 const BANNER_ROUNDING_MS = 100;
 
+/**
+ * k6's logo, the banner's first part: k6 prints it once the script's dependency analysis and its
+ * secret sources passed, before it loads the script (an exception in init comes after it).
+ */
+export function logo(): string {
+  return `${LOGO.join('\n')}\n`;
+}
+
+/** The rest of the banner, printed once the outputs started. */
 export function banner(
   script: string,
   outputs: string[],
@@ -62,7 +71,6 @@ export function banner(
 ): string {
   const { maxVus, maxMs } = runLimits(scenarios);
   const lines = [
-    ...LOGO,
     '     execution: local',
     `        script: ${script}`,
     ...(dashboardUrl ? [` web dashboard: ${dashboardUrl}`] : []),

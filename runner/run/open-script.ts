@@ -34,6 +34,8 @@ export async function openScript(
   flags: RunFlags,
   log: RunLog,
   env: NodeJS.ProcessEnv = process.env,
+  /** Called where k6 prints its logo: after the analysis and the secret sources, before loading. */
+  beforeLoad: () => void = () => undefined,
 ): Promise<TestScript | number> {
   const scriptPath = resolve(flags.script);
   const loaded = await loadScript(flags.script).catch((error: unknown) => {
@@ -60,6 +62,7 @@ export async function openScript(
     log('error', error.message);
     return EXIT.plainError;
   }
+  beforeLoad();
   if (loaded instanceof ScriptLoadError) {
     if (loaded.failure.plain) {
       log('error', loaded.message);

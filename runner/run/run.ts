@@ -8,7 +8,7 @@ import type { MetricsEngine } from '../metrics/index.js';
 import { SecretRedactor } from '../options/secret-sources.js';
 import { runtimeEnvError, type TestConfig } from '../options/options.js';
 import type { Output } from '../contracts.js';
-import { progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
+import { logo, progressText, runLimits, startProgress, type ConsoleIO } from './console.js';
 import { endTest, type FinishedRun } from './end-of-test.js';
 import { EXIT } from './exit-codes.js';
 import {
@@ -57,7 +57,9 @@ async function runOpened(
   log: RunLog,
   redactor: SecretRedactor,
 ): Promise<number> {
-  const script = await openScript(flags, log, env);
+  const script = await openScript(flags, log, env, () => {
+    if (!flags.quiet) io.out(logo());
+  });
   if (typeof script === 'number') return script;
   // As k6: a runtime option's K6_* boolean that does not parse stops the run before the script runs.
   const envError = runtimeEnvError(env) ?? vuHostEnvError(env);
