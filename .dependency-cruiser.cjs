@@ -171,9 +171,9 @@ module.exports = {
       name: 'the-lab-uses-the-runner-api',
       severity: 'error',
       comment:
-        "Shipped lab code reaches the runner through @loadlab/runner (runner/index.ts); tests and benchmarks may look inside. The lab's bin also makes the runner's Node version check (plain JavaScript, run before any loader).",
+        "Shipped lab code reaches the runner through @loadlab/runner (runner/index.ts); tests and benchmarks may look inside. The lab's bin also makes the runner's Node version check and turns on Node's compile cache as the runner's bin does (plain JavaScript, run before any loader).",
       from: { path: '^(k6|report|stack|dashboards|scripts|bin|fixtures|\\.github)/', pathNot: TEST },
-      to: { path: '^runner/', pathNot: '^runner/(index\\.ts|bin/node-version\\.js)$' },
+      to: { path: '^runner/', pathNot: '^runner/(index\\.ts|bin/(node-version|compile-cache)\\.js)$' },
     },
     {
       name: 'the-lab-uses-the-services-api',

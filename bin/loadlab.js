@@ -7,11 +7,13 @@
 // a user installs, staged as npm pack stages them; no TypeScript loader at start-up), else the
 // TypeScript sources through tsx. A Node older than the lab's engines gets one line first (the runner's
 // check).
+import { cacheCompiledModules } from '../runner/bin/compile-cache.js';
 import { refuseOldNode } from '../runner/bin/node-version.js';
 import { compiledRoot } from './compiled-runner.js';
 import { BUNDLE_DIR } from './runner-package.js';
 
 refuseOldNode(new URL('../package.json', import.meta.url));
+cacheCompiledModules();
 const root = await compiledRoot();
 if (!root) {
   const { register } = await import('tsx/esm/api');

@@ -7,9 +7,11 @@
 // Either way a Node older than the package's engines gets one line first, then the command line runs and
 // exits with its code.
 import { existsSync } from 'node:fs';
+import { cacheCompiledModules } from './compile-cache.js';
 import { refuseOldNode } from './node-version.js';
 
 refuseOldNode(new URL('../package.json', import.meta.url));
+cacheCompiledModules();
 const compiled = existsSync(new URL('./run-command-line.js', import.meta.url));
 // The package's bundle of the command line (bin/runner-package.js), where it was built.
 const bundled = compiled && existsSync(new URL('../bundle/run-command-line.js', import.meta.url));
