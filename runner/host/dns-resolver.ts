@@ -20,8 +20,15 @@ export interface DnsConfig {
 
 export const DEFAULT_DNS: DnsConfig = { ttlMs: 5 * 60_000, select: 'random', policy: 'preferIPv4' };
 
-/** A name no server knows: Go's "no such host" (k6 1101). */
-const notFound = () => Object.assign(new Error('lookup: no such host'), { code: 'ENOTFOUND' });
+/** A name no server knows: Go's "no such host" (k6 1101); `goDetail`, Go's whole error, where a server said so. */
+const notFound = (goDetail?: string) =>
+  Object.assign(new Error('lookup: no such host'), { code: 'ENOTFOUND', goDetail });
+
+/** A DNS server as Go names it in its errors: `127.0.0.1:53`, `[::1]:53`. */
+function goServerAddress(server: string): string {
+  if (server.startsWith('[') || /^[\d.]+:\d+$/.test(server)) return server;
+  return server.includes(':') ? `[${server}]:53` : `${server}:53`;
+}
 
 /** Addresses of /etc/hosts by lower-case name, read once (Go's resolver reads it before DNS). */
 let hostsFile: Map<string, string[]> | undefined;
@@ -54,8 +61,14 @@ async function lookupAll(resolver: dns.Resolver, host: string): Promise<string[]
   if (found.length > 0) return found;
   const failure = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;
   const code = (failure?.reason as NodeJS.ErrnoException | undefined)?.code;
-  // No record of either kind, or a name the server does not know: Go's "no such host".
-  if (!code || code === 'ENOTFOUND' || code === 'ENODATA') throw notFound();
+  // No record of either kind, or a name the server does not know: Go's "no such host", which names
+  // the server that said so (the first asked).
+  if (!code || code === 'ENOTFOUND' || code === 'ENODATA') {
+    const server = resolver.getServers()[0];
+    throw notFound(
+      server === undefined ? undefined : `lookup ${host} on ${goServerAddress(server)}: no such host`,
+    );
+  }
   throw Object.assign(new Error('lookup: temporary failure'), { code: 'EAI_AGAIN' });
 }
 

@@ -1,12 +1,13 @@
 // Host names resolved as k6 resolves them: a name a local DNS server answers is
-// reached, and a lookup the server never answers fails each request at its own timeout (1050), not
-// after getaddrinfo's 10 s, four at a time, as Node's dns.lookup on libuv's pool did. The engines
+// reached, a lookup the server never answers fails each request at its own timeout (1050), not
+// after getaddrinfo's 10 s, four at a time, as Node's dns.lookup on libuv's pool did, and a name the
+// server does not know fails in Go's words. The engines
 // run in a private mount namespace whose /etc/resolv.conf names a DNS server this test runs on
 // 127.0.0.1:53 (so the test needs root and a network namespace of its own, as the suite runs).
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,12 @@ interface Ended {
   requests: number;
 }
 
-async function runIn(resolvConf: string, command: string[], port: number): Promise<Ended> {
+async function runIn(
+  resolvConf: string,
+  command: string[],
+  port: number,
+  fixture = 'runner/host/fixtures/dns-names.js',
+): Promise<Ended> {
   const run = await runCommand(
     'unshare',
     [
@@ -56,7 +62,7 @@ async function runIn(resolvConf: string, command: string[], port: number): Promi
       'run',
       '-e',
       `PORT=${port}`,
-      'runner/host/fixtures/dns-names.js',
+      fixture,
     ],
     { cwd: REPO, env: { HOME: process.env.HOME ?? '/tmp' }, timeoutMs: 60_000 },
   );
@@ -74,13 +80,20 @@ async function runIn(resolvConf: string, command: string[], port: number): Promi
 describe('runner/host name resolution on real k6 and the runner', function () {
   this.timeout(120_000);
 
-  it('reaches a name a local DNS server serves; a lookup never answered fails at the request timeout', async function () {
-    const k6 = realK6OrSkip(this);
+  let k6: string[];
+  let dns: dgram.Socket;
+  let target: Server;
+  let port: number;
+  let dir: string;
+  let resolvConf: string;
+
+  before(async function () {
+    k6 = realK6OrSkip(this);
     if (process.getuid?.() !== 0) {
       console.warn('      skipped: needs root (a mount namespace for /etc/resolv.conf)');
       this.skip();
     }
-    const dns = dgram.createSocket('udp4');
+    dns = dgram.createSocket('udp4');
     dns.on('message', (query, peer) => {
       const reply = answer(query);
       if (reply) dns.send(reply, peer.port, peer.address);
@@ -97,28 +110,41 @@ describe('runner/host name resolution on real k6 and the runner', function () {
       dns.close();
       this.skip();
     }
-    const target = createServer((_req, res) => res.end('served'));
+    target = createServer((_req, res) => res.end('served'));
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    const port = (target.address() as AddressInfo).port;
-    const dir = mkdtempSync(join(tmpdir(), 'loadlab-dns-'));
-    const resolvConf = join(dir, 'resolv.conf');
+    port = (target.address() as AddressInfo).port;
+    dir = mkdtempSync(join(tmpdir(), 'loadlab-dns-'));
+    resolvConf = join(dir, 'resolv.conf');
     writeFileSync(resolvConf, 'nameserver 127.0.0.1\n');
-    try {
-      const onK6 = await runIn(resolvConf, k6, port);
-      const onRunner = await runIn(resolvConf, [process.execPath, 'bin/loadlab.js'], port);
-      assert.equal(onK6.code, 0);
-      assert.ok(
-        onK6.lines.some((l) => l.includes('served status=200 remote_ip=127.0.0.1')),
-        onK6.lines.join('\n'),
-      );
-      // 8 VUs for 5 s, each request failing at its 2 s timeout: three each (the third ends in gracefulStop).
-      assert.equal(onK6.requests, 8 * 3 + 1);
-      assert.deepEqual(onRunner, onK6);
-    } finally {
-      dns.close();
-      target.closeAllConnections();
-      target.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+  });
+
+  after(() => {
+    dns?.close();
+    target?.closeAllConnections();
+    target?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reaches a name a local DNS server serves; a lookup never answered fails at the request timeout', async function () {
+    const onK6 = await runIn(resolvConf, k6, port);
+    const onRunner = await runIn(resolvConf, [process.execPath, 'bin/loadlab.js'], port);
+    assert.equal(onK6.code, 0);
+    assert.ok(
+      onK6.lines.some((l) => l.includes('served status=200 remote_ip=127.0.0.1')),
+      onK6.lines.join('\n'),
+    );
+    // 8 VUs for 5 s, each request failing at its 2 s timeout: three each (the third ends in gracefulStop).
+    assert.equal(onK6.requests, 8 * 3 + 1);
+    assert.deepEqual(onRunner, onK6);
+  });
+
+  it("fixtures/dns-unknown.js: a name the server does not know is Go's no such host, naming the server", async function () {
+    const fixture = 'runner/host/fixtures/dns-unknown.js';
+    const onK6 = await runIn(resolvConf, k6, port, fixture);
+    assert.ok(
+      onK6.lines.some((l) => l.includes('lookup nosuch.example.test on 127.0.0.1:53: no such host')),
+      onK6.lines.join('\n'),
+    );
+    assert.deepEqual(await runIn(resolvConf, [process.execPath, 'bin/loadlab.js'], port, fixture), onK6);
   });
 });

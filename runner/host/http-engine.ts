@@ -309,8 +309,14 @@ export function classifyError(err: Error & { code?: string }): {
     case 'EPIPE':
       // Only a write meets a closed pipe.
       return { error: 'write: broken pipe', code: HTTP_ERROR_CODE.tcpBrokenPipe };
-    case 'ENOTFOUND':
-      return { error: 'lookup: no such host', code: HTTP_ERROR_CODE.dnsNoSuchHost };
+    case 'ENOTFOUND': {
+      const goDetail = (err as { goDetail?: unknown }).goDetail;
+      return {
+        error: 'lookup: no such host',
+        code: HTTP_ERROR_CODE.dnsNoSuchHost,
+        ...(typeof goDetail === 'string' ? { detail: goDetail } : {}),
+      };
+    }
     case 'EAI_AGAIN':
       return { error: 'lookup: temporary failure', code: HTTP_ERROR_CODE.defaultDns };
     case 'UND_ERR_CONNECT_TIMEOUT':
