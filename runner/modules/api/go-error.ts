@@ -6,12 +6,21 @@ export function goError(message: string): Error {
   return err;
 }
 
-/** A Go error as k6 rejects a promise with it: an object whose string is the message alone (no name). */
+/**
+ * A Go error as k6 rejects a promise with it: an object whose string is the message alone, with no
+ * name or message property; its only key is Go's Error() method (`error`), and JSON.stringify of it
+ * is `{}`.
+ */
 export class GoRejection {
-  constructor(readonly message: string) {}
+  readonly #message: string;
+  readonly error: () => string;
+
+  constructor(message: string) {
+    this.#message = message;
+    this.error = () => message;
+  }
+
+  toString(): string {
+    return this.#message;
+  }
 }
-Object.defineProperty(GoRejection.prototype, 'toString', {
-  value(this: GoRejection) {
-    return this.message;
-  },
-});

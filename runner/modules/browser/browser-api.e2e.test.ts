@@ -221,6 +221,27 @@ describe('k6/browser on real k6 and on the runner', function () {
     await sameLinesOnBoth(realK6OrSkip(this), 'context.js', ['--summary-mode=disabled'], 12);
   });
 
+  it("fixtures/navigation-failure.js: a navigation the network fails rejects with k6's Go error, caught or not", async function () {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const lines = await sameLinesOnBoth(
+      realK6OrSkip(this),
+      'navigation-failure.js',
+      ['-e', `CLOSED=${port}`, '--summary-mode=disabled'],
+      3,
+    );
+    assert.ok(
+      lines.some((l) =>
+        l.includes(
+          `Uncaught (in promise) navigating frame to \\"http://127.0.0.1:${port}/2\\": net::ERR_CONNECTION_REFUSED`,
+        ),
+      ),
+      lines.join('\n'),
+    );
+  });
+
   it('fixtures/conversions.js: cookies and header values of another type are converted as k6 converts them', async function () {
     const lines = await sameLinesOnBoth(
       realK6OrSkip(this),

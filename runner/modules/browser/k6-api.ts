@@ -3,6 +3,7 @@
 // "editable", a touchscreen that taps without `hasTouch`, CPU and network throttling. Everything else
 // passes through, and every Playwright object a call returns is seen through the same view.
 import type { CDPSession, Page } from 'playwright-core';
+import { GoRejection } from '../api/go-error.js';
 import { networkConditions, type NetworkProfile } from './network-profiles.js';
 
 type Fn = (...args: unknown[]) => unknown;
@@ -147,9 +148,26 @@ function pageOf(target: Members, kind: string): Page {
 }
 
 /** The members k6 defines differently, for one Playwright object of the given class. */
+/**
+ * A navigation the network failed, as k6 rejects it: its Go error, `navigating frame to "<url>":
+ * net::ERR_…`, where Playwright's error names its method, the URL again and a call log.
+ */
+function navigationFailure(error: unknown, url: unknown): unknown {
+  const code =
+    error instanceof Error
+      ? /^(?:page|frame)\.goto: (net::ERR_[A-Z0-9_]+)/.exec(error.message)?.[1]
+      : undefined;
+  return code ? new GoRejection(`navigating frame to ${JSON.stringify(String(url))}: ${code}`) : error;
+}
+
 function k6Members(target: Members, kind: string): Members {
   const out: Members = {};
   if (kind === 'Page' || kind === 'Frame') {
+    const goto = target.goto as Fn;
+    out.goto = (url: unknown, options?: unknown) =>
+      (goto.call(target, url, options) as Promise<unknown>).then(wrap, (error: unknown) => {
+        throw navigationFailure(error, url);
+      });
     out.evaluate = evaluating(target, 'evaluate', false);
     out.evaluateHandle = evaluating(target, 'evaluateHandle', false);
     out.waitForFunction = waitingForFunction(target);
