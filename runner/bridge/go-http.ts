@@ -61,3 +61,15 @@ export function parseSetCookie(header: string): ParsedCookie | undefined {
   }
   return c;
 }
+
+/**
+ * Why Node's fetch failed, as Go's client words it: fetch says only "fetch failed" and keeps the
+ * reason in its cause, a refused dial in Node's words (`connect ECONNREFUSED 127.0.0.1:1`).
+ */
+export function goFetchFailure(error: Error): string {
+  const cause = error.cause as
+    { message?: string; code?: string; address?: string; port?: number } | undefined;
+  if (cause?.code === 'ECONNREFUSED')
+    return `dial tcp ${cause.address}:${cause.port}: connect: connection refused`;
+  return cause?.message ?? cause?.code ?? error.message;
+}

@@ -5,6 +5,7 @@
 import { formatDuration, parseDuration } from '../metrics/index.js';
 import type { Output, OutputContext, Sample } from '../contracts.js';
 import { tagsAsFields, toLine } from './line-protocol.js';
+import { goFetchFailure } from '../bridge/go-http.js';
 
 interface Target {
   description: string;
@@ -70,11 +71,7 @@ function batchingOutput(ctx: OutputContext, target: Target): Output {
           ctx.log!('warn', SLOW_FLUSH, { output: target.k6Name!, t: formatDuration(took) });
       })
       .catch((error: Error) => {
-        const cause = error.cause as (Error & { code?: string; address?: string; port?: number }) | undefined;
-        const dial =
-          cause?.code === 'ECONNREFUSED'
-            ? `dial tcp ${cause.address}:${cause.port}: connect: connection refused`
-            : (cause?.message ?? error.message);
+        const dial = goFetchFailure(error);
         failed(`Post ${JSON.stringify(target.writeUrl)}: ${dial}`, `write failed: ${dial}`);
       })
       .finally(() => {

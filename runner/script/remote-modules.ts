@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OnResolveResult, Plugin } from 'esbuild';
+import { goFetchFailure } from '../bridge/go-http.js';
 
 /** esbuild namespace of fetched modules; their paths are absolute https URLs. */
 export const REMOTE_NAMESPACE = 'https-module';
@@ -60,6 +61,11 @@ class FetchFailure extends Error {
   }
 }
 
+/** What the analysis says of a failed fetch: a FetchFailure's own words, else the error's. */
+const fetchAnalysis = (err: unknown): ImportAnalysis => ({
+  analysis: err instanceof FetchFailure ? err.analysis : (err as Error).message,
+});
+
 /** Carried from onResolve to onLoad: k6's fetch error names the import as it was written. */
 interface RemoteModuleData {
   specifier: string;
@@ -95,7 +101,7 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
           await fetchText(url);
           return undefined;
         } catch (err) {
-          return { analysis: err instanceof FetchFailure ? err.analysis : (err as Error).message };
+          return fetchAnalysis(err);
         }
       };
       build.onResolve({ filter: SCHEME }, async (args) => {
@@ -145,13 +151,11 @@ export function remoteModules(fetchText: (url: string) => Promise<string> = fetc
         } catch (err) {
           cache.delete(args.path);
           const specifier = specifierOf(args.pluginData, args.path);
-          const message = (err as Error).message;
-          const analysis: ImportAnalysis = { analysis: err instanceof FetchFailure ? err.analysis : message };
           return {
             errors: [
               {
-                text: `The moduleSpecifier "${specifier}" couldn't be retrieved from the resolved url "${args.path}". Error : "${message}"`,
-                detail: analysis,
+                text: `The moduleSpecifier "${specifier}" couldn't be retrieved from the resolved url "${args.path}". Error : "${(err as Error).message}"`,
+                detail: fetchAnalysis(err),
               },
             ],
           };
@@ -178,14 +182,8 @@ async function get(url: string): Promise<string> {
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
   } catch (err) {
-    // Node's fetch says only "fetch failed"; the reason (refused, DNS, certificate) is the cause.
-    const cause = (err as { cause?: { message?: string; code?: string; address?: string; port?: number } })
-      .cause;
-    const reason =
-      cause?.code === 'ECONNREFUSED'
-        ? `dial tcp ${cause.address}:${cause.port}: connect: connection refused`
-        : (cause?.message ?? cause?.code ?? (err as Error).message);
-    const message = `Get "${url}": ${reason}`;
+    // The reason (refused, DNS, certificate) in Go's words.
+    const message = `Get "${url}": ${goFetchFailure(err as Error)}`;
     throw new FetchFailure(message, message);
   }
   // The analysis takes any answer but a 200 (or a page of HTML) for a module that is not there.

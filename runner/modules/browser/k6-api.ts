@@ -147,7 +147,6 @@ function pageOf(target: Members, kind: string): Page {
   return kind === 'Page' ? (target as unknown as Page) : (target as unknown as { page(): Page }).page();
 }
 
-/** The members k6 defines differently, for one Playwright object of the given class. */
 /**
  * A navigation the network failed, as k6 rejects it: its Go error, `navigating frame to "<url>":
  * net::ERR_…`, where Playwright's error names its method, the URL again and a call log.
@@ -160,6 +159,7 @@ function navigationFailure(error: unknown, url: unknown): unknown {
   return code ? new GoRejection(`navigating frame to ${JSON.stringify(String(url))}: ${code}`) : error;
 }
 
+/** The members k6 defines differently, for one Playwright object of the given class. */
 function k6Members(target: Members, kind: string): Members {
   const out: Members = {};
   if (kind === 'Page' || kind === 'Frame') {

@@ -185,6 +185,8 @@ function htmlReader(res: Response): (selector?: string) => Selection {
 function jsonReader(res: Response): (selector?: string) => unknown {
   let parsed: unknown;
   let state: 'unread' | 'parsed' | 'invalid' = 'unread';
+  /** The body as text, kept for the error of one that is not JSON. */
+  let text = '';
   return (selector?: string) => {
     const body = res.body;
     if (body === null)
@@ -192,7 +194,7 @@ function jsonReader(res: Response): (selector?: string) => unknown {
         "the body is null so we can't transform it to JSON - this likely was because of a request error getting the response",
       );
     if (state === 'unread') {
-      const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+      text = typeof body === 'string' ? body : new TextDecoder().decode(body);
       try {
         parsed = JSON.parse(text);
         state = 'parsed';
@@ -203,7 +205,6 @@ function jsonReader(res: Response): (selector?: string) => unknown {
     if (state === 'invalid') {
       if (selector !== undefined) return undefined;
       const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body);
-      const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
       const syntax = goJsonSyntaxError(bytes) ?? {
         message: 'unexpected end of JSON input',
         offset: bytes.length,
